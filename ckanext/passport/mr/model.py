@@ -1,0 +1,151 @@
+"""The MR data model shared by every parser, checker and writer.
+
+Plain dataclasses: parsers build them, writers and ``mapping.py`` read them. Values keep the text the
+publisher wrote (``MRDate.text``) beside what we understood of it, so that a round trip never invents data.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Generic, Optional, TypeVar, Union
+
+STANDARD_3_0 = "http://opendata.gosmonitor.ru/standard/3.0"
+STANDARD_2_3 = "http://opendata.gosmonitor.ru/standard/2.3"
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a problem was found: any of a URL, a 1-based line and an element/field name."""
+
+    url: Optional[str] = None
+    line: Optional[int] = None
+    element: Optional[str] = None
+
+    def __str__(self) -> str:
+        parts = [p for p in (self.url, f"line {self.line}" if self.line else None, self.element) if p]
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A finding about input: ``code`` is stable API (harvest errors, reports and tests key on it)."""
+
+    code: str
+    severity: Severity
+    message_ru: str
+    message_en: str
+    location: Location = field(default_factory=Location)
+
+    def as_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message_ru": self.message_ru,
+            "message_en": self.message_en,
+            "location": {k: v for k, v in vars(self.location).items() if v is not None},
+        }
+
+
+@dataclass(frozen=True)
+class MRDate:
+    """A date as published (``text``) and as understood (``value``; ``None`` when unreadable)."""
+
+    text: str
+    value: Union[dt.date, dt.datetime, None] = None
+
+    @property
+    def has_time(self) -> bool:
+        return isinstance(self.value, dt.datetime)
+
+
+@dataclass
+class Publisher:
+    """The responsible person (MR: ``publishername``, ``publisherphone``, ``publishermbox``)."""
+
+    name: str = ""
+    phone: str = ""
+    mbox: str = ""
+
+
+@dataclass
+class StructureVersion:
+    source: str = ""
+    version: str = ""
+    created: Optional[MRDate] = None
+    format: str = ""
+
+
+@dataclass
+class DataVersion:
+    source: str = ""
+    version: str = ""
+    structure_version: str = ""
+    created: Optional[MRDate] = None
+    provenance: str = ""
+    valid: Optional[MRDate] = None
+    format: str = ""
+
+
+@dataclass
+class Passport:
+    standard_version: str = ""
+    identifier: str = ""
+    title: str = ""
+    description: str = ""
+    creator: str = ""
+    publisher: Publisher = field(default_factory=Publisher)
+    created: Optional[MRDate] = None
+    modified: Optional[MRDate] = None
+    valid: Optional[MRDate] = None
+    subject: list[str] = field(default_factory=list)
+    format: str = ""
+    provenance: str = ""
+    periodicity: str = ""
+    data_versions: list[DataVersion] = field(default_factory=list)
+    structure_versions: list[StructureVersion] = field(default_factory=list)
+
+
+@dataclass
+class RegistryEntry:
+    identifier: str = ""
+    title: str = ""
+    link: str = ""
+    format: str = ""
+
+
+@dataclass
+class Registry:
+    standard_version: str = ""
+    entries: list[RegistryEntry] = field(default_factory=list)
+
+
+T = TypeVar("T")
+
+
+@dataclass
+class ParseResult(Generic[T]):
+    """What every parser returns: a value when anything could be read, and the problems found.
+
+    ``form`` names the MR form that was read (``meta.csv``, ``list.xml``, ``rdfa``…), ``encoding``
+    the text encoding actually used (``utf-8``, ``windows-1251``, ``mixed``).
+    """
+
+    value: Optional[T]
+    problems: list[Problem] = field(default_factory=list)
+    form: str = ""
+    encoding: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.value is not None
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.ERROR]
