@@ -1,0 +1,401 @@
+"""Mechanical conformance checks of a passport against MR 3.0 (or MR 2.3 for MR 2.x passports).
+
+Parsers read what was published and complain only about what keeps them from reading it; this module judges
+what was read: required fields, the identifier and its INN, date and format forms, version order and links,
+contacts, the standard named, and agreement with the registry entry that pointed at the passport.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence
+from urllib.parse import unquote, urlsplit
+
+from .csvrows import canonical_standard
+from .fields import file_format, identifier_from_link, newest_first, structure_name, version_names
+from .inn import is_valid_inn
+from .model import STANDARD_2_3, STANDARD_3_0, MRDate, Passport, Problem, RegistryEntry, Severity
+from .problems import define, problem
+
+MISSING_FIELD = define(
+    "check.missing_field", Severity.ERROR,
+    "не заполнено обязательное поле паспорта «{field}»", "required passport field '{field}' is empty",
+)
+IDENTIFIER_FORM = define(
+    "check.identifier_form", Severity.ERROR,
+    "идентификатор «{identifier}» не имеет вида <ИНН>-<наименование>",
+    "identifier '{identifier}' is not of the form <INN>-<name>",
+)
+IDENTIFIER_INN = define(
+    "check.identifier_inn", Severity.ERROR,
+    "код организации «{inn}» в идентификаторе не является верным ИНН (10 или 12 цифр с контрольными разрядами)",
+    "organisation code '{inn}' in the identifier is not a valid INN (10 or 12 digits with check digits)",
+)
+IDENTIFIER_NAME = define(
+    "check.identifier_name", Severity.ERROR,
+    "наименование «{name}» в идентификаторе должно быть одним словом из латинских букв и цифр",
+    "name '{name}' in the identifier must be one word of latin letters and digits",
+)
+DATE_INVALID = define(
+    "check.date_invalid", Severity.ERROR,
+    "«{text}» в поле «{field}» не является датой с точностью до дня",
+    "'{text}' in field '{field}' is not a date with day precision",
+)
+DATE_FORM = define(
+    "check.date_form", Severity.WARNING,
+    "дата «{text}» в поле «{field}» записана не в форме {expected}",
+    "date '{text}' in field '{field}' is not written as {expected}",
+)
+MODIFIED_BEFORE_CREATED = define(
+    "check.modified_before_created", Severity.WARNING,
+    "дата изменения {modified} раньше даты первой публикации {created}",
+    "modification date {modified} is earlier than first publication {created}",
+)
+FORMAT_CASE = define(
+    "check.format_case", Severity.WARNING,
+    "формат «{format}» должен быть записан в нижнем регистре", "format '{format}' must be written in lower case",
+)
+VERSIONS_ORDER = define(
+    "check.versions_order", Severity.WARNING,
+    "версии ({kind}) не отсортированы от новых к старым", "versions ({kind}) are not sorted newest first",
+)
+STRUCTURE_MISSING = define(
+    "check.structure_missing", Severity.ERROR,
+    "версия данных {version} ссылается на отсутствующую версию структуры {structure}",
+    "data version {version} refers to structure version {structure}, which is not published",
+)
+DATA_LINK_TEMPLATE = define(
+    "check.data_link_template", Severity.WARNING,
+    "ссылка {link} не соответствует шаблону <сайт>/opendata/{identifier}/data-<версия>-structure-<версия>.<формат>",
+    "link {link} does not follow <site>/opendata/{identifier}/data-<version>-structure-<version>.<format>",
+)
+STRUCTURE_LINK_TEMPLATE = define(
+    "check.structure_link_template", Severity.WARNING,
+    "ссылка {link} не соответствует шаблону <сайт>/opendata/{identifier}/structure-<версия>.<формат>",
+    "link {link} does not follow <site>/opendata/{identifier}/structure-<version>.<format>",
+)
+EMAIL_FORM = define(
+    "check.email_form", Severity.ERROR,
+    "«{text}» не является адресом электронной почты", "'{text}' is not an e-mail address",
+)
+PHONE_FORM = define(
+    "check.phone_form", Severity.ERROR,
+    "«{text}» не является номером телефона", "'{text}' is not a phone number",
+)
+STANDARD_UNKNOWN = define(
+    "check.standard_version_unknown", Severity.WARNING,
+    "ссылка «{text}» не указывает на известную версию методических рекомендаций",
+    "'{text}' does not name a known version of the recommendations",
+)
+REGISTRY_IDENTIFIER_MISMATCH = define(
+    "check.registry_identifier_mismatch", Severity.ERROR,
+    "идентификатор в реестре «{registry}» не совпадает с идентификатором паспорта «{passport}»",
+    "the registry's identifier '{registry}' differs from the passport's '{passport}'",
+)
+REGISTRY_TITLE_MISMATCH = define(
+    "check.registry_title_mismatch", Severity.WARNING,
+    "наименование в реестре «{registry}» не совпадает с наименованием в паспорте «{passport}»",
+    "the registry's title '{registry}' differs from the passport's '{passport}'",
+)
+FOLDER_MISMATCH = define(
+    "check.identifier_folder_mismatch", Severity.WARNING,
+    "паспорт опубликован в папке «{folder}», а его идентификатор «{identifier}»",
+    "the passport is published in folder '{folder}' but its identifier is '{identifier}'",
+)
+
+SEVERITY_COST = {Severity.ERROR: 20, Severity.WARNING: 5, Severity.INFO: 0}
+
+_IDENTIFIER = re.compile(r"^(?P<inn>\d+)-(?P<name>.+)$")
+_NAME = re.compile(r"^[A-Za-z0-9]+$")
+_ISO_BASIC = re.compile(r"^\d{8}(?:T\d{4}(?:\d{2})?)?$")
+_ISO_EXTENDED = re.compile(r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
+_DOTTED = re.compile(r"^\d{2}\.\d{2}\.\d{4}$")
+_EMAIL = re.compile(r"^[^@\s,;:<>()\[\]\\\"]+@(?:[^\W_](?:[\w-]*[^\W_])?\.)+[^\W\d_]{2,}$")
+# Extension words seen in real passports ("+7 (495) 568-00-42 доб. 99732"); any other letter makes it no phone.
+_EXTENSION = re.compile(r"\b(?:доб|вн|ext|extn)\b\.?|(?<=\d)\s*x\s*(?=\d)", re.I)
+_PHONE_PART = re.compile(r"^\+?[\d\s().\-]+$")
+_IDENTIFIER_FOLDER = re.compile(r"^\d{10}(?:\d{2})?-")
+
+
+@dataclass
+class ConformanceReport:
+    """Findings about one passport and its 0..100 score (see :func:`score`)."""
+
+    standard: str
+    identifier: str = ""
+    url: str = ""
+    problems: list[Problem] = field(default_factory=list)
+    score: int = 100
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.WARNING]
+
+    @property
+    def codes(self) -> set[str]:
+        return {p.code for p in self.problems}
+
+
+def check_passport(
+    passport: Passport, entry: Optional[RegistryEntry] = None, url: str = "", form: str = ""
+) -> ConformanceReport:
+    """Check ``passport`` (read from ``url``, pointed at by registry ``entry``) against its MR version.
+
+    MR 2.3 rules apply to passports that name the 2.3 standard or were read from the 3-column CSV form
+    (``form="mr23.csv"``); every other passport is held to MR 3.0, which requires ``standardversion``.
+    """
+    standard = "2.3" if form == "mr23.csv" or _standard_of(passport.standard_version) == STANDARD_2_3 else "3.0"
+    found: list[Problem] = []
+    found += _required_fields(passport, standard, url)
+    found += _identifier(passport.identifier, url)
+    found += _dates(passport, standard, url)
+    found += _format(passport, standard, url)
+    found += _versions(passport, url)
+    found += _links(passport, standard, url)
+    found += _contacts(passport, url)
+    found += _standard(passport.standard_version, url)
+    found += _registry_agreement(passport, entry, url)
+    found += _folder(passport.identifier, url)
+    return ConformanceReport(standard=standard, identifier=passport.identifier, url=url, problems=found,
+                             score=score(found))
+
+
+def score(problems: Iterable[Problem]) -> int:
+    """100 minus the cost of each distinct problem code: an error costs 20, a warning 5, a note nothing.
+
+    A code counts once however often it repeats, because one habit of the publisher (say, a link template
+    applied to all forty versions) is one defect to fix, not forty; the score never drops below 0.
+    """
+    worst: dict[str, int] = {}
+    for found in problems:
+        worst[found.code] = max(worst.get(found.code, 0), SEVERITY_COST[found.severity])
+    return max(0, 100 - sum(worst.values()))
+
+
+def _standard_of(text: str) -> str:
+    canonical = canonical_standard(text or "")
+    if canonical.startswith("https://"):
+        canonical = canonical_standard("http://" + canonical[len("https://"):])
+    return canonical
+
+
+def _required_fields(passport: Passport, standard: str, url: str) -> list[Problem]:
+    newest = newest_first(passport.data_versions)[0] if passport.data_versions else None
+    values = {
+        "identifier": passport.identifier,
+        "title": passport.title,
+        "description": passport.description,
+        "creator": passport.creator,
+        "created": passport.created,
+        "modified": passport.modified,
+        "subject": passport.subject,
+        "format": passport.format,
+        "provenance": passport.provenance or (newest.provenance if newest else ""),
+        "publishername": passport.publisher.name,
+        "publisherphone": passport.publisher.phone,
+        "publishermbox": passport.publisher.mbox,
+        "data": passport.data_versions,
+        "structure": passport.structure_versions,
+    }
+    if standard == "3.0":
+        values["standardversion"] = passport.standard_version
+        values["valid"] = passport.valid or (newest.valid if newest else None)
+    else:
+        values["periodicity"] = passport.periodicity
+    return [problem(MISSING_FIELD, url=url, element=name, field=name) for name, value in values.items()
+            if not _filled(value)]
+
+
+def _filled(value: object) -> bool:
+    if isinstance(value, str):
+        return bool(value.strip())
+    if isinstance(value, MRDate):
+        return bool(value.text.strip())
+    return bool(value)
+
+
+def _identifier(identifier: str, url: str) -> list[Problem]:
+    text = identifier.strip()
+    if not text:
+        return []
+    match = _IDENTIFIER.match(text)
+    if match is None:
+        return [problem(IDENTIFIER_FORM, url=url, element="identifier", identifier=text)]
+    found = []
+    if not is_valid_inn(match["inn"]):
+        found.append(problem(IDENTIFIER_INN, url=url, element="identifier", inn=match["inn"]))
+    if not _NAME.match(match["name"]):
+        found.append(problem(IDENTIFIER_NAME, url=url, element="identifier", name=match["name"]))
+    return found
+
+
+def _dates(passport: Passport, standard: str, url: str) -> list[Problem]:
+    named: list[tuple[str, Optional[MRDate]]] = [
+        ("created", passport.created), ("modified", passport.modified), ("valid", passport.valid)
+    ]
+    for index, version in enumerate(passport.data_versions):
+        named += [(f"data[{index}].created", version.created), (f"data[{index}].valid", version.valid)]
+    for index, structure in enumerate(passport.structure_versions):
+        named.append((f"structure[{index}].created", structure.created))
+    found = [p for name, date in named if date is not None for p in _date(name, date, standard, url)]
+    created, modified = passport.created, passport.modified
+    if created and modified and _comparable(created, modified) and _day(modified) < _day(created):
+        found.append(problem(MODIFIED_BEFORE_CREATED, url=url, element="modified",
+                             modified=modified.text, created=created.text))
+    return found
+
+
+def _date(name: str, date: MRDate, standard: str, url: str) -> list[Problem]:
+    text = date.text.strip()
+    if date.value is None:
+        return [problem(DATE_INVALID, url=url, element=name, field=name, text=text)]
+    iso = bool(_ISO_BASIC.match(text) or _ISO_EXTENDED.match(text))
+    if iso or (standard == "2.3" and _DOTTED.match(text)):
+        return []
+    expected = "ISO 8601 (ГГГГММДД)" if standard == "3.0" else "ДД.ММ.ГГГГ / ISO 8601"
+    return [problem(DATE_FORM, url=url, element=name, field=name, text=text, expected=expected)]
+
+
+def _comparable(first: MRDate, second: MRDate) -> bool:
+    return first.value is not None and second.value is not None
+
+
+def _day(date: MRDate) -> dt.date:
+    value = date.value
+    return value.date() if isinstance(value, dt.datetime) else value
+
+
+def _format(passport: Passport, standard: str, url: str) -> list[Problem]:
+    text = passport.format.strip()
+    # MR 2.3's own example writes "XML": only MR 3.0 asks for lower case.
+    if standard == "3.0" and text and text != text.lower():
+        return [problem(FORMAT_CASE, url=url, element="format", format=text)]
+    return []
+
+
+def _versions(passport: Passport, url: str) -> list[Problem]:
+    found = []
+    for kind, versions in (("data", passport.data_versions), ("structure", passport.structure_versions)):
+        if _out_of_order(versions):
+            found.append(problem(VERSIONS_ORDER, url=url, element=kind, kind=kind))
+    published = {s.version for s in passport.structure_versions if s.version}
+    for version in passport.data_versions:
+        if version.structure_version and published and version.structure_version not in published:
+            found.append(problem(STRUCTURE_MISSING, url=url, element="data",
+                                 version=version.version or version.source, structure=version.structure_version))
+    return found
+
+
+def _out_of_order(versions: Sequence) -> bool:
+    # Sorting is stable even in reverse, so a list already newest first (ties included) comes back unchanged.
+    return [id(v) for v in newest_first(versions)] != [id(v) for v in versions]
+
+
+def _links(passport: Passport, standard: str, url: str) -> list[Problem]:
+    identifier = passport.identifier.strip()
+    if not identifier:
+        return []
+    found = []
+    for version in passport.data_versions:
+        if version.source and not _data_link_ok(version.source, identifier, version.version,
+                                                version.structure_version):
+            found.append(problem(DATA_LINK_TEMPLATE, url=url, element="data", link=version.source,
+                                 identifier=identifier))
+    for structure in passport.structure_versions:
+        if structure.source and not _structure_link_ok(structure.source, identifier, structure.version, standard):
+            found.append(problem(STRUCTURE_LINK_TEMPLATE, url=url, element="structure", link=structure.source,
+                                 identifier=identifier))
+    return found
+
+
+def _data_link_ok(link: str, identifier: str, version: str, structure: str) -> bool:
+    named_version, named_structure = version_names(link)
+    if not named_version or not _in_dataset_folder(link, identifier) or not file_format(link):
+        return False
+    return (not version or named_version == version) and (not structure or named_structure == structure)
+
+
+def _structure_link_ok(link: str, identifier: str, version: str, standard: str) -> bool:
+    named = structure_name(link)
+    if not named or not _in_dataset_folder(link, identifier) or not file_format(link):
+        return False
+    # MR 2.3 names structures "structure-<n>-<date>"; the version is the part before the date.
+    return not version or named == version or (standard == "2.3" and named.startswith(f"{version}-"))
+
+
+def _in_dataset_folder(link: str, identifier: str) -> bool:
+    """The file sits in ``<site>/opendata/<identifier>/`` or ``opendata.<host>/<identifier>/``."""
+    try:
+        parts = urlsplit(link.strip())
+    except ValueError:
+        return False
+    segments = [unquote(s) for s in parts.path.split("/") if s]
+    if len(segments) < 2 or segments[-2] != identifier:
+        return False
+    in_opendata_folder = len(segments) >= 3 and segments[-3].lower() in ("opendata", "открытыеданные")
+    on_opendata_host = (parts.hostname or "").startswith("opendata.") and len(segments) == 2
+    return in_opendata_folder or on_opendata_host
+
+
+def _contacts(passport: Passport, url: str) -> list[Problem]:
+    found = []
+    mbox = passport.publisher.mbox.strip()
+    if mbox and not _EMAIL.match(mbox):
+        found.append(problem(EMAIL_FORM, url=url, element="publishermbox", text=mbox))
+    phone = passport.publisher.phone.strip()
+    if phone and not is_phone(phone):
+        found.append(problem(PHONE_FORM, url=url, element="publisherphone", text=phone))
+    return found
+
+
+def is_phone(text: str) -> bool:
+    """A phone number as publishers write them, possibly with an extension or several numbers.
+
+    ``+7 (495) 647-15-80, 50704`` (extension after a comma), ``8(499)795-22-81`` and ``+78796150664`` are
+    phones; text with letters other than an extension word is not.
+    """
+    parts = [p.strip() for p in re.split(r"[,;]", _EXTENSION.sub(",", text))]
+    parts = [p for p in parts if p]
+    if not parts or not all(_PHONE_PART.match(p) for p in parts):
+        return False
+    main_digits = sum(ch.isdigit() for ch in parts[0])
+    return 5 <= main_digits <= 15
+
+
+def _standard(text: str, url: str) -> list[Problem]:
+    raw = text.strip()
+    if raw and _standard_of(raw) not in (STANDARD_3_0, STANDARD_2_3):
+        return [problem(STANDARD_UNKNOWN, url=url, element="standardversion", text=raw)]
+    return []
+
+
+def _registry_agreement(passport: Passport, entry: Optional[RegistryEntry], url: str) -> list[Problem]:
+    if entry is None:
+        return []
+    found = []
+    if entry.identifier.strip() and passport.identifier.strip() and entry.identifier.strip() != passport.identifier.strip():
+        found.append(problem(REGISTRY_IDENTIFIER_MISMATCH, url=url, element="identifier",
+                             registry=entry.identifier.strip(), passport=passport.identifier.strip()))
+    if entry.title.strip() and passport.title.strip() and _words(entry.title) != _words(passport.title):
+        found.append(problem(REGISTRY_TITLE_MISMATCH, url=url, element="title",
+                             registry=entry.title.strip(), passport=passport.title.strip()))
+    return found
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _folder(identifier: str, url: str) -> list[Problem]:
+    """The passport's own folder (``…/<identifier>/meta.json``, ``…/<identifier>/``) names its identifier."""
+    if not url or not identifier.strip():
+        return []
+    folder = identifier_from_link(url)
+    if _IDENTIFIER_FOLDER.match(folder) and folder.casefold() != identifier.strip().casefold():
+        return [problem(FOLDER_MISMATCH, url=url, element="identifier", folder=folder, identifier=identifier.strip())]
+    return []

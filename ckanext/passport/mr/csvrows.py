@@ -1,0 +1,182 @@
+"""CSV text to rows, for every CSV form MR sites publish (registries, passports).
+
+Real files use ``,``, ``;`` or tab, quote every field or none, leave blank lines, pad rows with ``;;;;``,
+put a ``1;2;3`` column-number row under the header, or omit the header. Reading is done by the ``csv``
+module; this module only picks the dialect, keeps 1-based line numbers and salvages malformed records.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Optional
+from urllib.parse import urlsplit, urlunsplit
+
+from .model import STANDARD_2_3, STANDARD_3_0, Problem, Severity
+from .problems import define, problem
+
+EMPTY = define(
+    "csv.empty", Severity.ERROR,
+    "Файл пуст: в нём нет ни одной строки данных",
+    "The file is empty: it holds no data rows",
+)
+HTML_INSTEAD_OF_CSV = define(
+    "csv.html_instead_of_csv", Severity.ERROR,
+    "Вместо CSV получена HTML-страница",
+    "An HTML page was served where CSV was expected",
+)
+NOT_CSV = define(
+    "csv.not_csv", Severity.ERROR,
+    "Содержимое не похоже на CSV (XML или JSON)",
+    "The content does not look like CSV (it looks like XML or JSON)",
+)
+MALFORMED_ROW = define(
+    "csv.malformed_row", Severity.WARNING,
+    "Строка CSV нарушает RFC 4180 ({reason}); прочитана по возможности",
+    "The CSV record breaks RFC 4180 ({reason}); it was read as well as possible",
+)
+
+DELIMITERS = (",", ";", "\t")
+_SNIFF_LINES = 50
+
+
+@dataclass(frozen=True)
+class Row:
+    """One CSV record: ``line`` is the 1-based line where it starts; trailing empty cells are dropped."""
+
+    line: int
+    cells: tuple[str, ...]
+
+    def cell(self, index: int) -> str:
+        """The stripped cell at ``index``, or ``""`` when the row is shorter."""
+        return self.cells[index].strip() if index < len(self.cells) else ""
+
+
+@dataclass
+class Table:
+    rows: list[Row]
+    delimiter: str
+    problems: list[Problem] = field(default_factory=list)
+
+
+def read_rows(text: str, url: str = "", delimiter: Optional[str] = None) -> Table:
+    """Read CSV text into rows; blank rows are skipped. Never raises."""
+    problems: list[Problem] = []
+    location = url or None
+    if not text.strip():
+        return Table([], delimiter or ",", [problem(EMPTY, url=location)])
+    markup = _markup_kind(text)
+    if markup is not None:
+        return Table([], delimiter or ",", [problem(markup, url=location)])
+    lines = _physical_lines(text)
+    chosen = delimiter or detect_delimiter(text)
+    rows = [row for row in _records(lines, chosen, url, problems) if row.cells]
+    if not rows:
+        problems.append(problem(EMPTY, url=location))
+    return Table(rows, chosen, problems)
+
+
+def detect_delimiter(text: str) -> str:
+    """The delimiter that splits the first lines into the most rows of one common width (2 or more)."""
+    sample = [line for line in _physical_lines(text)[:_SNIFF_LINES] if line.strip()]
+    best, best_score = ",", 0
+    for candidate in DELIMITERS:
+        score = _consistency(sample, candidate)
+        if score > best_score:
+            best, best_score = candidate, score
+    return best
+
+
+def _consistency(sample: list[str], delimiter: str) -> int:
+    """How many sample rows share the most common width of two or more cells."""
+    try:
+        widths = Counter(len(_trim(cells)) for cells in csv.reader(sample, delimiter=delimiter))
+    except csv.Error:
+        return 0
+    return max((count for width, count in widths.items() if width >= 2), default=0)
+
+
+def is_column_number_row(cells: Iterable[str]) -> bool:
+    """``1;2;3;…``: the column numbers some publishers put under (or instead of) the header."""
+    values = [c.strip().rstrip(".") for c in cells]
+    return len(values) >= 2 and values == [str(n) for n in range(1, len(values) + 1)]
+
+
+def is_header(cells: Iterable[str], names: Iterable[str], minimum: int = 1) -> bool:
+    """True when at least ``minimum`` cells are one of the expected header ``names`` (compared compactly)."""
+    expected = {compact(name) for name in names}
+    return sum(1 for cell in cells if compact(cell) in expected) >= minimum
+
+
+def compact(text: str) -> str:
+    """A key for loose comparison: ``"Standard Version"`` and ``standard_version`` both give ``standardversion``."""
+    return re.sub(r"[\s_\-\"'\ufeff]+", "", text).casefold()
+
+
+def canonical_standard(text: str) -> str:
+    """The standard URL as MR spells it; the host is case-insensitive (``OpenData.gosmonitor.ru``)."""
+    value = text.strip()
+    for standard in (STANDARD_3_0, STANDARD_2_3):
+        if value.rstrip("/").casefold() == standard.casefold():
+            return standard
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return value
+    if not parts.netloc:
+        return value
+    return urlunsplit(parts._replace(scheme=parts.scheme.lower(), netloc=parts.netloc.lower()))
+
+
+def _physical_lines(text: str) -> list[str]:
+    # Only CR, LF and CRLF end a CSV line; str.splitlines would also split on U+2028, form feeds and such.
+    return io.StringIO(text, newline="").readlines()
+
+
+def _records(lines: list[str], delimiter: str, url: str, problems: list[Problem]) -> Iterator[Row]:
+    # strict=True so that broken quoting is reported instead of silently swallowing the rest of the file;
+    # the reader resumes on the next line after an error, and the broken record is re-read leniently.
+    reader = csv.reader(iter(lines), delimiter=delimiter, strict=True, skipinitialspace=True)
+    consumed = 0
+    while True:
+        start = consumed + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            problems.append(problem(MALFORMED_ROW, url=url or None, line=start, reason=str(error)))
+            yield from _salvage(lines[start - 1:reader.line_num], start, delimiter)
+            consumed = reader.line_num
+            continue
+        consumed = reader.line_num
+        yield Row(start, _trim(cells))
+
+
+def _salvage(lines: list[str], start: int, delimiter: str) -> Iterator[Row]:
+    reader = csv.reader(iter(lines), delimiter=delimiter, skipinitialspace=True)
+    consumed = 0
+    for cells in reader:
+        yield Row(start + consumed, _trim(cells))
+        consumed = reader.line_num
+
+
+def _trim(cells: list[str]) -> tuple[str, ...]:
+    end = len(cells)
+    while end and not cells[end - 1].strip():
+        end -= 1
+    return tuple(cells[:end])
+
+
+_HTML_MARKERS = ("<!doctype html", "<html", "<head", "<body", "<meta", "<title", "<script", "<div", "<p>")
+
+
+def _markup_kind(text: str) -> Optional[str]:
+    start = text.lstrip("\ufeff \t\r\n")[:2048].casefold()
+    if start.startswith("<"):
+        return HTML_INSTEAD_OF_CSV if any(marker in start for marker in _HTML_MARKERS) else NOT_CSV
+    if start.startswith("{") or start.startswith("["):
+        return NOT_CSV
+    return None

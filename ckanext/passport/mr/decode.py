@@ -1,0 +1,213 @@
+"""Bytes to text for every MR text form.
+
+MR 3.0 asks for UTF-8, MR 2.3 said nothing, and the MR 2.3 validator settled on "UTF-8, else Windows-1251".
+Real publications add two twists that a whole-file rule cannot survive: files whose lines were pasted from
+both encodings (a Windows-1251 passport with a UTF-8 phone line), and mojibake, UTF-8 text that someone once
+opened as Windows-1251 and saved again as UTF-8 ("РЎРїРёСЃРѕРє" for "Список"). So the fallback decodes line by
+line, and mojibake is repaired where the evidence is unambiguous.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .model import Problem, Severity
+from .problems import define, problem
+
+UTF8 = "utf-8"
+WINDOWS_1251 = "windows-1251"
+MIXED = "mixed"
+
+WINDOWS_1251_USED = define(
+    "decode.windows_1251", Severity.WARNING,
+    "Текст не в кодировке UTF-8, прочитан как Windows-1251",
+    "The text is not UTF-8; it was read as Windows-1251",
+)
+MIXED_ENCODING = define(
+    "decode.mixed_encoding", Severity.WARNING,
+    "Файл смешивает кодировки: строк в UTF-8: {utf8}, в Windows-1251: {cp1251}",
+    "The file mixes encodings: {utf8} line(s) in UTF-8, {cp1251} line(s) in Windows-1251",
+)
+MOJIBAKE_REPAIRED = define(
+    "decode.mojibake_repaired", Severity.WARNING,
+    "Исправлены «кракозябры» (UTF-8, прочитанный как Windows-1251) в строках: {count}",
+    "Repaired mojibake (UTF-8 once read as Windows-1251) on {count} line(s)",
+)
+UTF16_USED = define(
+    "decode.utf16", Severity.WARNING,
+    "Текст в кодировке {encoding}, а не UTF-8",
+    "The text is {encoding}, not UTF-8",
+)
+UNKNOWN_ENCODING = define(
+    "decode.unknown_encoding", Severity.WARNING,
+    "Неизвестная кодировка «{encoding}» в настройках; кодировка определена автоматически",
+    "Unknown configured encoding '{encoding}'; the encoding was detected instead",
+)
+UNDECODABLE_BYTES = define(
+    "decode.undecodable_bytes", Severity.WARNING,
+    "Часть байтов не читается в кодировке {encoding} и заменена знаком �",
+    "Some bytes are not valid {encoding} and were replaced by �",
+)
+BINARY_CONTENT = define(
+    "decode.binary_content", Severity.ERROR,
+    "Содержимое похоже на двоичный файл, а не на текст",
+    "The content looks like a binary file, not text",
+)
+
+
+@dataclass
+class Decoded:
+    text: str
+    encoding: str
+    problems: list[Problem] = field(default_factory=list)
+
+
+_UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+
+def decode_bytes(data: bytes, url: str = "", override: Optional[str] = None) -> Decoded:
+    """Decode published bytes; never raises. ``override`` (harvest source config) forces an encoding."""
+    problems: list[Problem] = []
+    if override:
+        forced = _decode_forced(data, override.strip(), url, problems)
+        if forced is not None:
+            return _finish(forced, override.strip(), url, problems)
+    for bom, encoding in _UTF16_BOMS:
+        if data.startswith(bom):
+            problems.append(problem(UTF16_USED, url=url or None, encoding=encoding.upper()))
+            return _finish(data[len(bom):].decode(encoding, errors="replace"), encoding, url, problems)
+    if b"\x00" in data:
+        problems.append(problem(BINARY_CONTENT, url=url or None))
+    body = data[len(codecs.BOM_UTF8):] if data.startswith(codecs.BOM_UTF8) else data
+    try:
+        return _finish(body.decode(UTF8), UTF8, url, problems)
+    except UnicodeDecodeError:
+        pass
+    text, encoding = _decode_by_line(body, url, problems)
+    return _finish(text, encoding, url, problems)
+
+
+def _decode_forced(data: bytes, encoding: str, url: str, problems: list[Problem]) -> Optional[str]:
+    try:
+        codec = codecs.lookup(encoding)
+    except LookupError:
+        problems.append(problem(UNKNOWN_ENCODING, url=url or None, encoding=encoding))
+        return None
+    if codec.name == "utf-8" and data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        return data.decode(codec.name)
+    except UnicodeDecodeError:
+        problems.append(problem(UNDECODABLE_BYTES, url=url or None, encoding=encoding))
+        return data.decode(codec.name, errors="replace")
+
+
+def _decode_by_line(body: bytes, url: str, problems: list[Problem]) -> tuple[str, str]:
+    # Splitting on LF is safe in both encodings: neither uses 0x0A inside a multi-byte character.
+    lines: list[str] = []
+    utf8_lines: list[int] = []
+    cp1251_lines: list[int] = []
+    for number, raw in enumerate(body.split(b"\n"), start=1):
+        try:
+            line = raw.decode(UTF8)
+            if not raw.isascii():
+                utf8_lines.append(number)
+        except UnicodeDecodeError:
+            # 0x98 is the one byte Windows-1251 leaves undefined; "replace" keeps the rest of the line.
+            line = raw.decode("cp1251", errors="replace")
+            cp1251_lines.append(number)
+        lines.append(line)
+    text = "\n".join(lines)
+    if not utf8_lines:
+        problems.append(problem(WINDOWS_1251_USED, url=url or None))
+        return text, WINDOWS_1251
+    odd_one = utf8_lines[0] if len(utf8_lines) <= len(cp1251_lines) else cp1251_lines[0]
+    problems.append(problem(
+        MIXED_ENCODING, url=url or None, line=odd_one, utf8=len(utf8_lines), cp1251=len(cp1251_lines),
+    ))
+    return text, MIXED
+
+
+def _finish(text: str, encoding: str, url: str, problems: list[Problem]) -> Decoded:
+    repaired, lines = repair_mojibake(text)
+    if lines:
+        problems.append(problem(MOJIBAKE_REPAIRED, url=url or None, line=lines[0], count=len(lines)))
+    return Decoded(text=repaired, encoding=encoding, problems=problems)
+
+
+# --- mojibake -------------------------------------------------------------------------------------------
+#
+# UTF-8 read as Windows-1251 turns each Cyrillic letter into a lead character ("Р" or "С", bytes D0/D1)
+# followed by a continuation character (one of the 64 characters at 0x80-0xBF). Ordinary Russian text
+# practically never puts two such pairs side by side, and the bytes must also decode as UTF-8 to Russian
+# letters. A line is repaired only when it holds such a strong run; weaker runs on that same line (a
+# one-letter word, a dash) are then repaired too.
+
+
+def _cp1251_chars(first: int, last: int) -> dict[str, int]:
+    chars: dict[str, int] = {}
+    for byte in range(first, last + 1):
+        try:
+            chars[bytes([byte]).decode("cp1251")] = byte
+        except UnicodeDecodeError:
+            # What Windows and WHATWG decoders produce for the undefined 0x98.
+            chars[chr(byte)] = byte
+    return chars
+
+
+_CONTINUATION = _cp1251_chars(0x80, 0xBF)
+_LEAD2 = _cp1251_chars(0xC2, 0xDF)
+_LEAD3 = _cp1251_chars(0xE0, 0xEF)
+_TO_BYTE = {**_CONTINUATION, **_LEAD2, **_LEAD3}
+
+
+def _char_class(chars: dict[str, int]) -> str:
+    return "[" + "".join(re.escape(c) for c in chars) + "]"
+
+
+_RUN = re.compile(
+    "(?:{l2}{c}|{l3}{c}{{2}})+".format(
+        l2=_char_class(_LEAD2), l3=_char_class(_LEAD3), c=_char_class(_CONTINUATION)
+    )
+)
+_RUSSIAN = re.compile("[\u0400-\u045f\u0490\u0491]")
+_PLAUSIBLE = re.compile("^[\u0400-\u045f\u0490\u0491\u00a0-\u00ff\u2010-\u2044\u2116\u20ac\u2122]+$")
+
+
+def repair_mojibake(text: str) -> tuple[str, list[int]]:
+    """Return the repaired text and the 1-based numbers of the lines that were repaired."""
+    lines = text.split("\n")
+    repaired_lines: list[int] = []
+    for index, line in enumerate(lines):
+        repaired = _repair_line(line)
+        if repaired != line:
+            lines[index] = repaired
+            repaired_lines.append(index + 1)
+    if not repaired_lines:
+        return text, []
+    return "\n".join(lines), repaired_lines
+
+
+def _repair_line(line: str) -> str:
+    runs = [(match, _decode_run(match.group())) for match in _RUN.finditer(line)]
+    plausible = [(match, decoded) for match, decoded in runs if decoded is not None]
+    if not any(len(_RUSSIAN.findall(decoded)) >= 2 for _, decoded in plausible):
+        return line
+    pieces: list[str] = []
+    position = 0
+    for match, decoded in plausible:
+        pieces.append(line[position:match.start()])
+        pieces.append(decoded)
+        position = match.end()
+    pieces.append(line[position:])
+    return "".join(pieces)
+
+
+def _decode_run(run: str) -> Optional[str]:
+    try:
+        decoded = bytes(_TO_BYTE[c] for c in run).decode(UTF8)
+    except UnicodeDecodeError:
+        return None
+    return decoded if _PLAUSIBLE.match(decoded) else None

@@ -1,0 +1,214 @@
+"""Field readings shared by every registry and passport form.
+
+MR keeps meaning in names: ``data-<version>-structure-<structure>.<ext>`` says which version a file is,
+``structure-<version>.<ext>`` which structure; the standard is named by a URL that publishers misspell.
+Each form module reads its syntax and then uses these helpers, so that every form gives the same answer
+for the same published facts.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import Iterable, Literal, Optional, Protocol, TypeVar
+from urllib.parse import unquote, urlsplit
+
+from .csvrows import canonical_standard, compact
+from .dates import parse_date
+from .model import MRDate, Problem, Severity
+from .problems import define, problem
+
+PASSPORT_STANDARD_VARIANT = define(
+    "passport.standard_version_variant",
+    Severity.WARNING,
+    "Ссылка на версию методических рекомендаций записана нестандартно: «{text}» (ожидалось «{canonical}»)",
+    "The standard version link is written in a non-canonical form: '{text}' (expected '{canonical}')",
+)
+REGISTRY_STANDARD_VARIANT = define(
+    "registry.standard_version_variant",
+    Severity.WARNING,
+    "Ссылка на версию методических рекомендаций в реестре записана нестандартно: «{text}» (ожидалось «{canonical}»)",
+    "The registry's standard version link is written in a non-canonical form: '{text}' (expected '{canonical}')",
+)
+VERSION_WITHOUT_SOURCE = define(
+    "passport.version_without_source",
+    Severity.WARNING,
+    "Версия набора данных без ссылки на файл пропущена",
+    "A data version without a file link was skipped",
+)
+
+_DATA_NAME = re.compile(r"^data[-_](?P<version>.+?)[-_]structure[-_](?P<structure>.+)$", re.I)
+_STRUCTURE_NAME = re.compile(r"^structure[-_](?P<structure>.+)$", re.I)
+# Extensions start with a letter, so that version names such as "1.5" are not taken for one.
+_EXTENSIONS = re.compile(r"(?:\.[A-Za-z][A-Za-z0-9]{0,7})+$")
+_LAST_EXTENSION = re.compile(r"\.([A-Za-z][A-Za-z0-9]{0,7})$")
+_PASSPORT_FILE = re.compile(r"^meta\.(?:csv|xml|json)$", re.I)
+_KEY_ALIASES = {"email": "mbox", "mail": "mbox", "strucrure": "structure", "standartversion": "standardversion"}
+
+
+def standard_version(
+    text: str, *, area: Literal["passport", "registry"], url: str = "", element: str = "standardversion"
+) -> tuple[str, list[Problem]]:
+    """The standard URL as MR spells it, with a problem when the published spelling differs."""
+    raw = (text or "").strip()
+    canonical = canonical_standard(raw)
+    if raw == canonical:
+        return canonical, []
+    code = PASSPORT_STANDARD_VARIANT if area == "passport" else REGISTRY_STANDARD_VARIANT
+    return canonical, [problem(code, url=url, element=element, text=raw, canonical=canonical)]
+
+
+def last_segment(link: str) -> str:
+    """The last non-empty path segment of a URL (or path), percent-decoded."""
+    path = urlsplit(link.strip()).path if "://" in link else link.strip().split("?")[0].split("#")[0]
+    segments = [s for s in path.split("/") if s]
+    return unquote(segments[-1]) if segments else ""
+
+
+def file_stem(link: str) -> str:
+    return _EXTENSIONS.sub("", last_segment(link))
+
+
+def file_format(link: str) -> str:
+    """The format named by the last extension, lower-cased (``data.csv.CSV`` is ``csv``)."""
+    match = _LAST_EXTENSION.search(last_segment(link))
+    return match.group(1).lower() if match else ""
+
+
+def version_names(link: str) -> tuple[str, str]:
+    """``(data version, structure version)`` from ``data-<v>-structure-<s>.<ext>``; empty when not so named."""
+    match = _DATA_NAME.match(file_stem(link))
+    if not match:
+        return "", ""
+    return match.group("version"), match.group("structure")
+
+
+def structure_name(link: str) -> str:
+    """The structure version from ``structure-<s>.<ext>``; empty when not so named."""
+    match = _STRUCTURE_NAME.match(file_stem(link))
+    return match.group("structure") if match else ""
+
+
+def is_data_file_name(link: str) -> bool:
+    return bool(_DATA_NAME.match(file_stem(link)))
+
+
+def is_passport_file_name(link: str) -> bool:
+    return bool(_PASSPORT_FILE.match(last_segment(link)))
+
+
+def identifier_from_link(link: str) -> str:
+    """The dataset identifier a link names: its last segment, or the folder of a passport or data file."""
+    path = urlsplit(link.strip()).path if "://" in link else link.strip()
+    segments = [unquote(s) for s in path.split("/") if s]
+    if not segments:
+        return ""
+    name = segments[-1]
+    if len(segments) > 1 and (
+        _PASSPORT_FILE.match(name) or _DATA_NAME.match(file_stem(name)) or _STRUCTURE_NAME.match(file_stem(name))
+    ):
+        return segments[-2]
+    return name
+
+
+def split_subject(text: str) -> list[str]:
+    return [word.strip() for word in re.split(r"[,;]", text or "") if word.strip()]
+
+
+def clean_mbox(text: str) -> str:
+    """An e-mail address without ``mailto:`` and without a ``?subject=…`` query."""
+    value = (text or "").strip()
+    if value.lower().startswith("mailto:"):
+        value = unquote(value[len("mailto:"):].split("?")[0])
+    return value.strip()
+
+
+def clean_phone(text: str) -> str:
+    value = (text or "").strip()
+    if value.lower().startswith("tel:"):
+        value = unquote(value[len("tel:"):])
+    return value.strip()
+
+
+def field_key(name: str) -> str:
+    """A field name as MR means it: lower-case, without spaces or separators, common typos mapped."""
+    key = compact(name or "")
+    return _KEY_ALIASES.get(key, key)
+
+
+class _Versioned(Protocol):
+    version: str
+    created: Optional[MRDate]
+
+
+V = TypeVar("V", bound=_Versioned)
+
+
+def newest_first(versions: Iterable[V]) -> list[V]:
+    """Versions sorted as MR wants them: newest first, by the version name's date, else by creation."""
+    return sorted(versions, key=_version_key, reverse=True)
+
+
+def _version_key(version: _Versioned) -> tuple:
+    named = parse_date(version.version)
+    for moment in (named.value if named else None, version.created.value if version.created else None):
+        if moment is not None:
+            return (2, _as_datetime(moment), 0)
+    if version.version.isdigit():
+        return (1, dt.datetime.min, int(version.version))
+    return (0, dt.datetime.min, 0)
+
+
+def _as_datetime(value: dt.date) -> dt.datetime:
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None)
+    return dt.datetime(value.year, value.month, value.day)
+
+
+_JSON_PAIR = re.compile(
+    r'"((?:[^"\\]|\\.)*)"\s*:\s*("(?:[^"\\]|\\.)*"|\[|\{|-?\d[\d.eE+\-]*|true|false|null)', re.S
+)
+
+
+def salvage_json(text: str, sections: dict[str, tuple[str, frozenset[str]]]) -> dict:
+    """Read the ``"key": value`` pairs of damaged JSON into the shape it was meant to have.
+
+    ``sections`` names the keys that open an ``"array"`` of objects or an ``"object"``, each with the keys
+    its items hold. A key repeated inside an array item starts the next item; a key that the current section
+    does not know returns to the top level. Good enough for MR's flat files when a brace is missing.
+    """
+    result: dict = {}
+    section: Optional[str] = None
+    current: Optional[dict] = None
+    for match in _JSON_PAIR.finditer(text):
+        key, raw = field_key(_unquote_json(match.group(1))), match.group(2)
+        if raw in "[{" and key in sections:
+            kind, _ = sections[key]
+            section = key
+            current = None
+            result[key] = [] if kind == "array" else {}
+            continue
+        if raw in "[{":
+            continue
+        value = _unquote_json(raw) if raw.startswith('"') else raw
+        if section is not None and key in sections[section][1]:
+            kind, _ = sections[section]
+            if kind == "object":
+                result[section].setdefault(key, value)
+                continue
+            if current is None or key in current:
+                current = {}
+                result[section].append(current)
+            current[key] = value
+            continue
+        section, current = None, None
+        result.setdefault(key, value)
+    return result
+
+
+def _unquote_json(quoted: str) -> str:
+    text = quoted if quoted.startswith('"') else f'"{quoted}"'
+    try:
+        return json.loads(text, strict=False)
+    except ValueError:
+        return text[1:-1]

@@ -1,0 +1,177 @@
+"""MR 3.0 ``meta.json``: the passport as JSON, checked against ``meta-schema.json``.
+
+Like ``meta.xml``, schema violations are reported and the rest is read. Keys are read loosely
+(``"standard version"``, ``email`` for ``mbox``), and JSON with a missing brace is salvaged pair by pair,
+since the MR 3.0 appendix's own example is such a file.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterator
+
+import jsonschema
+
+from ..dates import parse_date
+from ..decode import decode_bytes
+from ..fields import (
+    VERSION_WITHOUT_SOURCE,
+    clean_mbox,
+    clean_phone,
+    field_key,
+    file_format,
+    newest_first,
+    salvage_json,
+    split_subject,
+    standard_version,
+    structure_name,
+    version_names,
+)
+from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
+from ..problems import define, problem
+
+FORM = "meta.json"
+
+SCHEMA_VIOLATION = define(
+    "schema.json_violation",
+    Severity.WARNING,
+    "meta.json не соответствует meta-schema.json: {detail}",
+    "meta.json does not match meta-schema.json: {detail}",
+)
+DAMAGED_JSON = define(
+    "passport.json_damaged",
+    Severity.ERROR,
+    "meta.json не является правильным JSON ({detail}); прочитано то, что удалось",
+    "meta.json is not valid JSON ({detail}); what could be read was read",
+)
+NOT_AN_OBJECT = define(
+    "passport.json_not_object",
+    Severity.ERROR,
+    "meta.json должен содержать объект JSON",
+    "meta.json must hold a JSON object",
+)
+
+_DATA_KEYS = frozenset({"source", "created", "provenance", "valid", "structure", "format"})
+_SECTIONS = {
+    "data": ("array", _DATA_KEYS),
+    "structure": ("array", frozenset({"source", "created", "format"})),
+    "publisher": ("object", frozenset({"name", "phone", "mbox"})),
+}
+
+
+@lru_cache(maxsize=1)
+def json_schema_validator() -> jsonschema.protocols.Validator:
+    text = resources.files("ckanext.passport.mr").joinpath("schemas/meta-schema.json").read_text("utf-8")
+    schema = json.loads(text)
+    return jsonschema.validators.validator_for(schema)(schema)
+
+
+def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
+    decoded = decode_bytes(data, url)
+    problems = list(decoded.problems)
+    try:
+        document: Any = json.loads(decoded.text)
+    except ValueError as error:
+        problems.append(problem(DAMAGED_JSON, url=url or None, line=getattr(error, "lineno", None), detail=str(error)))
+        document = salvage_json(decoded.text, _SECTIONS)
+        if not document:
+            return ParseResult(None, problems, form=FORM, encoding=decoded.encoding)
+    else:
+        if not isinstance(document, dict):
+            problems.append(problem(NOT_AN_OBJECT, url=url or None))
+            return ParseResult(None, problems, form=FORM, encoding=decoded.encoding)
+        problems.extend(schema_problems(document, url))
+    passport = _passport(_normalise(document), url, problems)
+    return ParseResult(passport, problems, form=FORM, encoding=decoded.encoding)
+
+
+def schema_problems(document: Any, url: str = "") -> list[Problem]:
+    return [
+        problem(SCHEMA_VIOLATION, url=url or None, element="/" + "/".join(str(p) for p in error.absolute_path),
+                detail=error.message)
+        for error in json_schema_validator().iter_errors(document)
+    ]
+
+
+def _normalise(value: Any) -> Any:
+    """Keys as MR means them, recursively; the first spelling of a key wins."""
+    if isinstance(value, dict):
+        result: dict = {}
+        for key, item in value.items():
+            result.setdefault(field_key(str(key)), _normalise(item))
+        return result
+    if isinstance(value, list):
+        return [_normalise(item) for item in value]
+    return value
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(_text(item) for item in value)
+    return str(value).strip()
+
+
+def _passport(document: dict, url: str, problems: list[Problem]) -> Passport:
+    standard, standard_problems = standard_version(_text(document.get("standardversion")), area="passport", url=url)
+    problems.extend(standard_problems)
+    publisher = document.get("publisher") if isinstance(document.get("publisher"), dict) else {}
+    return Passport(
+        standard_version=standard,
+        identifier=_text(document.get("identifier")),
+        title=_text(document.get("title")),
+        description=_text(document.get("description")),
+        creator=_text(document.get("creator")),
+        created=parse_date(_text(document.get("created"))),
+        modified=parse_date(_text(document.get("modified"))),
+        valid=parse_date(_text(document.get("valid"))),
+        subject=split_subject(_text(document.get("subject"))),
+        format=_text(document.get("format")).lower(),
+        provenance=_text(document.get("provenance")),
+        publisher=Publisher(
+            name=_text(publisher.get("name")),
+            phone=clean_phone(_text(publisher.get("phone"))),
+            mbox=clean_mbox(_text(publisher.get("mbox"))),
+        ),
+        data_versions=newest_first(_data_versions(document.get("data"), url, problems)),
+        structure_versions=newest_first(_structure_versions(document.get("structure"))),
+    )
+
+
+def _items(value: Any) -> Iterator[dict]:
+    if isinstance(value, dict):
+        value = [value]
+    if isinstance(value, list):
+        yield from (item for item in value if isinstance(item, dict))
+
+
+def _data_versions(value: Any, url: str, problems: list[Problem]) -> Iterator[DataVersion]:
+    for index, item in enumerate(_items(value)):
+        source = _text(item.get("source"))
+        if not source:
+            problems.append(problem(VERSION_WITHOUT_SOURCE, url=url or None, element=f"/data/{index}"))
+            continue
+        version, named_structure = version_names(source)
+        yield DataVersion(
+            source=source,
+            version=version,
+            structure_version=_text(item.get("structure")) or named_structure,
+            created=parse_date(_text(item.get("created"))),
+            provenance=_text(item.get("provenance")),
+            valid=parse_date(_text(item.get("valid"))),
+            format=_text(item.get("format")).lower() or file_format(source),
+        )
+
+
+def _structure_versions(value: Any) -> Iterator[StructureVersion]:
+    for item in _items(value):
+        source = _text(item.get("source"))
+        if source:
+            yield StructureVersion(
+                source=source,
+                version=structure_name(source) or _text(item.get("created")),
+                created=parse_date(_text(item.get("created"))),
+                format=_text(item.get("format")).lower() or file_format(source),
+            )

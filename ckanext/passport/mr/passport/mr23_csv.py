@@ -1,0 +1,262 @@
+"""MR 2.x CSV passport: three columns ``№;Характеристика;Значение``, 17 rows in Appendix 1 order.
+
+The MR 2.3 validator reads these rows by position (sections 6.5.2.2 and 6.6.2.2 of its algorithm): the data
+file link, its format, the date of the last change (as the version date), the last change and the
+structure link. Real files reorder, merge or renumber rows, so each row is also matched by its
+characteristic name, and the name wins when it disagrees with the number.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional
+
+from ..csvrows import Row, Table, compact, is_column_number_row, is_header, read_rows
+from ..decode import decode_bytes
+from ..model import STANDARD_2_3, DataVersion, ParseResult, Passport, Problem, Severity, StructureVersion
+from ..problems import define, problem
+from .meta_csv import (
+    DUPLICATE_PROPERTY,
+    MISSING_IDENTIFIER,
+    MISSING_PROPERTY,
+    NO_DATA_VERSIONS,
+    NOT_A_PASSPORT,
+    UNKNOWN_PROPERTY,
+    data_version_from_link,
+    extension_format,
+    newest_first,
+    read_date,
+    resolve,
+    split_subject,
+    structure_version_from_link,
+)
+
+FORM = "mr23.csv"
+
+ROW_NUMBER_MISMATCH = define(
+    "passport.csv_row_number_mismatch", Severity.INFO,
+    "Строка {number} «{name}» по названию характеристики — строка {meant}",
+    "Row {number} '{name}' is row {meant} by its characteristic name",
+)
+UNREADABLE_LINK = define(
+    "passport.csv_unreadable_link", Severity.WARNING,
+    "«{text}» в строке «{name}» не похоже на ссылку",
+    "'{text}' in row '{name}' does not look like a link",
+)
+
+IDENTIFIER, TITLE, DESCRIPTION, CREATOR, PUBLISHER, PHONE, MBOX = range(1, 8)
+DATA, FORMAT, STRUCTURE, CREATED, MODIFIED, PROVENANCE, PERIODICITY, SUBJECT = range(8, 16)
+PREVIOUS_DATA, PREVIOUS_STRUCTURES = 16, 17
+
+# English names of the Appendix 1 rows, for problem messages.
+ROW_NAMES = {
+    IDENTIFIER: "identifier", TITLE: "title", DESCRIPTION: "description", CREATOR: "creator",
+    PUBLISHER: "publishername", PHONE: "publisherphone", MBOX: "publishermbox", DATA: "data",
+    FORMAT: "format", STRUCTURE: "structure", CREATED: "created", MODIFIED: "modified",
+    PROVENANCE: "provenance", PERIODICITY: "periodicity", SUBJECT: "subject",
+    PREVIOUS_DATA: "previous data versions", PREVIOUS_STRUCTURES: "previous structure versions",
+}
+_REQUIRED = tuple(n for n in ROW_NAMES if n not in (PREVIOUS_DATA, PREVIOUS_STRUCTURES))
+
+
+def _has(*stems: str) -> Callable[[str], bool]:
+    return lambda name: all(stem in name for stem in stems)
+
+
+def _any(*stems: str) -> Callable[[str], bool]:
+    return lambda name: any(stem in name for stem in stems)
+
+
+# Most specific first: "версии структуры" before "структуры", "ответственного лица" rows before
+# "ответственное лицо", "ключевые слова, соответствующие содержанию" before "содержание последнего
+# изменения" before "последнего внесения". "сылк" also catches Appendix 1's own typo "Гиперсылка".
+_BY_NAME: tuple[tuple[Callable[[str], bool], int], ...] = (
+    (_has("верси", "структур"), PREVIOUS_STRUCTURES),
+    (_has("верси"), PREVIOUS_DATA),
+    (_any("структур"), STRUCTURE),
+    (_any("телефон"), PHONE),
+    (_any("почт", "mail"), MBOX),
+    (_any("ответствен"), PUBLISHER),
+    (_any("владел", "обладател"), CREATOR),
+    (_any("идентификац", "код"), IDENTIFIER),
+    (_any("ключев"), SUBJECT),
+    (_any("содержани"), PROVENANCE),
+    (_has("перв", "публикац"), CREATED),
+    (_any("последн"), MODIFIED),
+    (_any("периодичн", "актуализ"), PERIODICITY),
+    (_any("формат"), FORMAT),
+    (_any("наименован", "назван"), TITLE),
+    (_any("описан"), DESCRIPTION),
+    (_any("сылк", "url"), DATA),
+)
+
+_HEADER_NAMES = ("№", "№п/п", "характеристика", "значение", "наименование", "описание")
+_NO_LINK = "null"
+
+
+# Some publishers write the MR 3.0 property names in the characteristic column.
+_BY_PROPERTY = {
+    name: number for number, name in ROW_NAMES.items() if number not in (PREVIOUS_DATA, PREVIOUS_STRUCTURES)
+}
+
+
+def row_by_name(name: str) -> Optional[int]:
+    """The Appendix 1 row number a characteristic name stands for, ``None`` when it names none."""
+    normal = compact(name).replace("ё", "е")
+    if normal in _BY_PROPERTY:
+        return _BY_PROPERTY[normal]
+    for matches, number in _BY_NAME:
+        if matches(normal):
+            return number
+    return None
+
+
+def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
+    decoded = decode_bytes(data, url)
+    table = read_rows(decoded.text, url)
+    problems = decoded.problems + table.problems
+    passport = _read(table, url, problems) if table.rows else None
+    return ParseResult(value=passport, problems=problems, form=FORM, encoding=decoded.encoding)
+
+
+def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]:
+    rows = [row for row in table.rows if not is_column_number_row(row.cells)]
+    if rows and is_header(rows[0].cells, _HEADER_NAMES, minimum=2):
+        rows = rows[1:]
+    values: dict[int, tuple[str, Row]] = {}
+    for position, row in enumerate(rows, start=1):
+        number, name, value = _cells(row, table.delimiter)
+        meant = _row_number(number, name, position, row, url, problems)
+        if meant is None:
+            problems.append(problem(UNKNOWN_PROPERTY, url=url or None, line=row.line, name=name or number))
+        elif meant in values:
+            problems.append(problem(DUPLICATE_PROPERTY, url=url or None, line=row.line, name=ROW_NAMES[meant]))
+        else:
+            values[meant] = (value, row)
+    if not values:
+        problems.append(problem(NOT_A_PASSPORT, url=url or None))
+        return None
+    return _passport(values, url, problems)
+
+
+def _cells(row: Row, delimiter: str) -> tuple[str, str, str]:
+    """``(number, characteristic, value)``; the number column is optional, a split value is rejoined."""
+    if _is_number(row.cell(0)):
+        return row.cell(0).rstrip("."), row.cell(1), delimiter.join(row.cells[2:]).strip()
+    return "", row.cell(0), delimiter.join(row.cells[1:]).strip()
+
+
+def _is_number(text: str) -> bool:
+    return bool(re.fullmatch(r"\d{1,2}\.?", text))
+
+
+def _row_number(
+    number: str, name: str, position: int, row: Row, url: str, problems: list[Problem]
+) -> Optional[int]:
+    by_name = row_by_name(name)
+    by_number = int(number) if number else position
+    if by_name is None:
+        return by_number if 1 <= by_number <= PREVIOUS_STRUCTURES else None
+    if by_name != by_number:
+        problems.append(problem(
+            ROW_NUMBER_MISMATCH, url=url or None, line=row.line, number=by_number, name=name, meant=by_name,
+        ))
+    return by_name
+
+
+def _passport(values: dict[int, tuple[str, Row]], url: str, problems: list[Problem]) -> Passport:
+    def text(number: int) -> str:
+        return values[number][0] if number in values else ""
+
+    def line(number: int) -> Optional[int]:
+        return values[number][1].line if number in values else None
+
+    passport = Passport(
+        standard_version=STANDARD_2_3,
+        identifier=text(IDENTIFIER),
+        title=text(TITLE),
+        description=text(DESCRIPTION),
+        creator=text(CREATOR),
+        format=text(FORMAT),
+        provenance=text(PROVENANCE),
+        periodicity=text(PERIODICITY),
+        subject=split_subject(text(SUBJECT)),
+        created=read_date(text(CREATED), "created", url, line(CREATED), problems),
+        modified=read_date(text(MODIFIED), "modified", url, line(MODIFIED), problems),
+    )
+    passport.publisher.name = text(PUBLISHER)
+    passport.publisher.phone = text(PHONE)
+    passport.publisher.mbox = text(MBOX)
+    current = _current_version(passport, text(DATA), url)
+    previous = [
+        data_version_from_link(link) or DataVersion(source=link, format=extension_format(link))
+        for link in _links(values.get(PREVIOUS_DATA), url, problems)
+    ]
+    passport.data_versions = _distinct(current, newest_first(previous))
+    older = [_structure(link, url) for link in _links(values.get(PREVIOUS_STRUCTURES), url, problems)]
+    passport.structure_versions = _distinct(_structure(text(STRUCTURE), url), newest_first(older))
+    _report_missing(values, url, problems)
+    return passport
+
+
+def _current_version(passport: Passport, link: str, url: str) -> Optional[DataVersion]:
+    # The validator's rule: the current version takes the passport's format, last-change date and
+    # last-change text; MR 2.3 leaves those undefined for earlier versions.
+    if not link:
+        return None
+    source = resolve(link, url)
+    version = data_version_from_link(source) or DataVersion(source=source)
+    version.format = passport.format.lower() or version.format or extension_format(source)
+    version.created = passport.modified or version.created
+    version.provenance = passport.provenance
+    return version
+
+
+def _structure(link: str, url: str) -> Optional[StructureVersion]:
+    source = resolve(link, url)
+    if not source:
+        return None
+    return structure_version_from_link(source) or StructureVersion(source=source, format=extension_format(source))
+
+
+def _links(found: Optional[tuple[str, Row]], url: str, problems: list[Problem]) -> list[str]:
+    """Rows 16 and 17: links separated by spaces, commas or new lines; ``null`` when there are none."""
+    if found is None:
+        return []
+    text, row = found
+    links: list[str] = []
+    for token in re.split(r"[\s,;]+", text):
+        if not token or token.casefold() == _NO_LINK:
+            continue
+        if "/" in token:
+            links.append(resolve(token, url))
+        else:
+            problems.append(problem(UNREADABLE_LINK, url=url or None, line=row.line, text=token, name=row.cell(1)))
+    return links
+
+
+def _distinct(current, older: list) -> list:
+    """The current version first, then earlier ones, each link once."""
+    seen: set[str] = set()
+    result = []
+    for version in ([current] if current is not None else []) + older:
+        if version.source not in seen:
+            seen.add(version.source)
+            result.append(version)
+    return result
+
+
+def _report_missing(values: dict[int, tuple[str, Row]], url: str, problems: list[Problem]) -> None:
+    for number in _REQUIRED:
+        if values.get(number, ("", None))[0]:
+            continue
+        if number == IDENTIFIER:
+            problems.append(problem(MISSING_IDENTIFIER, url=url or None, element=ROW_NAMES[number]))
+        elif number == DATA:
+            problems.append(problem(NO_DATA_VERSIONS, url=url or None))
+        else:
+            problems.append(problem(MISSING_PROPERTY, url=url or None, element=ROW_NAMES[number],
+                                    name=ROW_NAMES[number]))
+    for number in (PREVIOUS_DATA, PREVIOUS_STRUCTURES):
+        if number not in values:
+            problems.append(problem(MISSING_PROPERTY, url=url or None, element=ROW_NAMES[number],
+                                    name=ROW_NAMES[number]))

@@ -1,0 +1,199 @@
+"""The RDFa passport page (MR 2.3 Appendix 4, MR 3.0): ``dc:`` and ``foaf:`` properties on the dataset page.
+
+The dataset is the resource with ``dc:title`` that links to its versions (``dc:hasPart``, directly or through
+a ``dc:source`` collection) or to the standard (``dc:conformsTo``); the one named by the page URL wins, with
+and without a trailing slash alike. Each version resource carries ``dc:source``, ``dc:created``,
+``dc:provenance``, ``dc:valid``, ``dc:format`` and ``dc:conformsTo`` pointing at its structure resource.
+"""
+from __future__ import annotations
+
+from typing import Iterator, Optional, Union
+
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import FOAF
+
+from ..dates import parse_date
+from ..fields import (
+    VERSION_WITHOUT_SOURCE,
+    clean_mbox,
+    clean_phone,
+    file_format,
+    identifier_from_link,
+    is_data_file_name,
+    newest_first,
+    split_subject,
+    standard_version,
+    structure_name,
+    version_names,
+)
+from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
+from ..problems import define, problem
+from ..rdfagraph import DC_ELEMENTS, DC_TERMS, dc, dc_value, read_page, resource_key
+
+FORM = "rdfa"
+
+NOT_FOUND = define(
+    "rdfa.not_found",
+    Severity.ERROR,
+    "формат RDFa не обнаружен: на странице нет паспорта набора данных (dc:title с dc:hasPart или dc:conformsTo)",
+    "RDFa format not found: the page holds no dataset passport (dc:title with dc:hasPart or dc:conformsTo)",
+)
+STRUCTURE_NOT_FOUND = define(
+    "rdfa.structure_not_found",
+    Severity.WARNING,
+    "Структура {structure} версии набора данных {version} не описана на странице; версия структуры взята из имени файла",
+    "The structure {structure} of data version {version} is not described on the page; "
+    "its version was taken from the file name",
+)
+
+Node = Union[URIRef, BNode]
+# Properties that make a titled resource a dataset rather than, say, a registry row.
+_PASSPORT_MARKS = ("hasPart", "conformsTo", "source", "publisher", "identifier", "created")
+
+
+def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
+    page = read_page(data, url)
+    problems = list(page.problems)
+    subject = passport_subject(page.graph, url)
+    if subject is None:
+        problems.append(problem(NOT_FOUND, url=url or None))
+        return ParseResult(None, problems, form=FORM, encoding=page.encoding)
+    passport = _passport(page.graph, subject, url, problems)
+    return ParseResult(passport, problems, form=FORM, encoding=page.encoding)
+
+
+def passport_subject(graph: Graph, url: str = "") -> Optional[Node]:
+    """The dataset resource: titled, linked to versions or the standard, preferably named by the page URL."""
+    page = resource_key(url) if url else None
+    best: Optional[tuple[tuple, Node]] = None
+    for subject in set(graph.subjects(DC_TERMS.title, None)) | set(graph.subjects(DC_ELEMENTS.title, None)):
+        marks = sum(1 for name in _PASSPORT_MARKS if dc(graph, subject, name))
+        named = page is not None and isinstance(subject, URIRef) and resource_key(subject) == page
+        if not marks and not named:
+            continue
+        rank = (named, bool(dc(graph, subject, "hasPart") or dc(graph, subject, "conformsTo")), marks, str(subject))
+        if best is None or rank > best[0]:
+            best = (rank, subject)
+    return best[1] if best else None
+
+
+def _passport(graph: Graph, subject: Node, url: str, problems: list[Problem]) -> Passport:
+    standard, standard_problems = standard_version(_standard_link(graph, subject), area="passport", url=url)
+    problems.extend(standard_problems)
+    versions = list(_data_versions(graph, subject, url, problems))
+    return Passport(
+        standard_version=standard,
+        identifier=dc_value(graph, subject, "identifier") or identifier_from_link(str(subject)),
+        title=dc_value(graph, subject, "title"),
+        description=dc_value(graph, subject, "description"),
+        creator=_name(graph, dc(graph, subject, "creator")),
+        publisher=_publisher(graph, dc(graph, subject, "publisher")),
+        created=parse_date(dc_value(graph, subject, "created")),
+        modified=parse_date(dc_value(graph, subject, "modified")),
+        valid=parse_date(dc_value(graph, subject, "valid")),
+        subject=[word for value in dc(graph, subject, "subject") for word in split_subject(str(value))],
+        format=dc_value(graph, subject, "format").lower(),
+        provenance=dc_value(graph, subject, "provenance"),
+        data_versions=newest_first(versions),
+        structure_versions=newest_first(_structure_versions(graph)),
+    )
+
+
+def _standard_link(graph: Graph, subject: Node) -> str:
+    links = [str(value) for value in dc(graph, subject, "conformsTo")]
+    return next((link for link in links if "/standard/" in link.lower()), links[0] if links else "")
+
+
+def _version_nodes(graph: Graph, subject: Node) -> Iterator[Node]:
+    """Versions are the passport's ``dc:hasPart``, or the parts of the collection its ``dc:source`` names."""
+    seen: set = set()
+    for node in dc(graph, subject, "hasPart") + [
+        part for source in dc(graph, subject, "source") if not isinstance(source, Literal)
+        for part in dc(graph, source, "hasPart")
+    ]:
+        if node not in seen and not isinstance(node, Literal):
+            seen.add(node)
+            yield node
+
+
+def _data_versions(graph: Graph, subject: Node, url: str, problems: list[Problem]) -> Iterator[DataVersion]:
+    nodes = list(_version_nodes(graph, subject))
+    if not nodes:
+        # MR 2.3 pages may put the current data file straight on the passport as its dc:source.
+        direct = dc_value(graph, subject, "source")
+        if is_data_file_name(direct):
+            yield _data_version(graph, subject, direct, url, problems)
+        return
+    for node in nodes:
+        source = dc_value(graph, node, "source")
+        if not source and isinstance(node, URIRef) and is_data_file_name(str(node)):
+            source = str(node)
+        if not source:
+            problems.append(problem(VERSION_WITHOUT_SOURCE, url=url or None, element=str(node)))
+            continue
+        yield _data_version(graph, node, source, url, problems)
+
+
+def _data_version(graph: Graph, node: Node, source: str, url: str, problems: list[Problem]) -> DataVersion:
+    version, named_structure = version_names(source)
+    return DataVersion(
+        source=source,
+        version=version,
+        structure_version=_structure_of(graph, node, source, named_structure, url, problems),
+        created=parse_date(dc_value(graph, node, "created")),
+        provenance=dc_value(graph, node, "provenance"),
+        valid=parse_date(dc_value(graph, node, "valid")),
+        format=dc_value(graph, node, "format").lower() or file_format(source),
+    )
+
+
+def _structure_of(
+    graph: Graph, node: Node, source: str, named: str, url: str, problems: list[Problem]
+) -> str:
+    for target in dc(graph, node, "conformsTo"):
+        structure_source = dc_value(graph, target, "source") or str(target)
+        version = structure_name(structure_source)
+        if version:
+            return version
+        if named:
+            problems.append(problem(
+                STRUCTURE_NOT_FOUND, url=url or None, element=str(target), structure=str(target), version=source,
+            ))
+    return named
+
+
+def _structure_versions(graph: Graph) -> Iterator[StructureVersion]:
+    """Every structure file the page describes: resources whose ``dc:source`` is a ``structure-…`` file."""
+    seen: set[str] = set()
+    for node in set(graph.subjects(DC_TERMS.source, None)) | set(graph.subjects(DC_ELEMENTS.source, None)):
+        source = dc_value(graph, node, "source")
+        version = structure_name(source)
+        if not version or source in seen:
+            continue
+        seen.add(source)
+        yield StructureVersion(
+            source=source,
+            version=version,
+            created=parse_date(dc_value(graph, node, "created")),
+            format=dc_value(graph, node, "format").lower() or file_format(source),
+        )
+
+
+def _name(graph: Graph, values: list) -> str:
+    for value in values:
+        text = str(graph.value(value, FOAF.name) or "") if not isinstance(value, Literal) else str(value)
+        if text.strip():
+            return text.strip()
+    return ""
+
+
+def _publisher(graph: Graph, values: list) -> Publisher:
+    publisher = Publisher()
+    for value in values:
+        if isinstance(value, Literal):
+            publisher.name = publisher.name or str(value).strip()
+            continue
+        publisher.name = publisher.name or str(graph.value(value, FOAF.name) or "").strip()
+        publisher.phone = publisher.phone or clean_phone(str(graph.value(value, FOAF.phone) or ""))
+        publisher.mbox = publisher.mbox or clean_mbox(str(graph.value(value, FOAF.mbox) or ""))
+    return publisher

@@ -1,0 +1,121 @@
+"""HTML+RDFa pages to an RDF graph, once, safely, for the registry and passport readers.
+
+pyRdfa's own ``graph_from_source`` sniffs the charset like a browser (Windows-1252 for Russian pages
+without a meta charset), re-parses HTML with an XML parser to find the RDFa version and may fetch
+sources. Here the bytes are decoded the MR way, parsed once with html5lib (which never expands entities
+or loads DTDs) and the DOM is handed to pyRdfa, which then does no I/O of its own.
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import Optional
+from urllib.parse import urljoin, urlsplit, urlunsplit
+from xml.dom.minidom import Document, Element
+
+from html5lib import HTMLParser, treebuilders
+from pyRdfa import pyRdfa
+from pyRdfa.options import Options
+from rdflib import Graph, Namespace, URIRef
+
+from .decode import decode_bytes
+from .model import Problem, Severity
+from .problems import define, problem
+
+PARSE_FAILED = define(
+    "rdfa.parse_failed",
+    Severity.ERROR,
+    "Страница не разобрана парсером RDFa: {detail}",
+    "The RDFa parser failed on the page: {detail}",
+)
+
+DC_TERMS = Namespace("http://purl.org/dc/terms/")
+# Open namespaces: rdflib's closed DC/DCTERMS raise on names they do not list.
+DC_ELEMENTS = Namespace("http://purl.org/dc/elements/1.1/")
+
+_RDFA_1_0_DOCTYPE = re.compile(r"<!DOCTYPE[^>]*XHTML\+RDFa\s+1\.0", re.I)
+_DOCTYPE_WINDOW = 2048
+
+
+@dataclass
+class RdfaPage:
+    """The graph of a page (empty when nothing was found), its DOM for visible text, and what happened."""
+
+    graph: Graph
+    dom: Optional[Document]
+    encoding: str
+    problems: list[Problem] = field(default_factory=list)
+
+
+def read_page(data: bytes, url: str = "") -> RdfaPage:
+    decoded = decode_bytes(data, url)
+    problems = list(decoded.problems)
+    # RDFa 1.1 predefines dc: and foaf:, which pages relying on server-side includes for their <head> need;
+    # only an explicit XHTML+RDFa 1.0 doctype switches to 1.0, as pyRdfa itself would.
+    version = "1.0" if _RDFA_1_0_DOCTYPE.search(decoded.text[:_DOCTYPE_WINDOW]) else None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            dom = HTMLParser(tree=treebuilders.getTreeBuilder("dom")).parse(decoded.text)
+            processor = pyRdfa(
+                options=Options(embedded_rdf=False), base=url, media_type="text/html", rdfa_version=version
+            )
+            graph = processor.graph_from_DOM(dom)
+    except Exception as error:  # noqa: BLE001 - pyRdfa raises anything on hostile markup; report, never raise
+        problems.append(problem(PARSE_FAILED, url=url or None, detail=str(error) or type(error).__name__))
+        return RdfaPage(Graph(), None, decoded.encoding, problems)
+    return RdfaPage(graph, dom, decoded.encoding, problems)
+
+
+def dc(graph: Graph, subject: URIRef, name: str) -> list:
+    """Objects of a Dublin Core property; ``dc:`` is terms, but pages binding it to elements/1.1 are read too."""
+    return list(graph.objects(subject, DC_TERMS[name])) + list(graph.objects(subject, DC_ELEMENTS[name]))
+
+
+def dc_value(graph: Graph, subject: URIRef, name: str) -> str:
+    values = [str(value).strip() for value in dc(graph, subject, name)]
+    return next((value for value in values if value), "")
+
+
+def resource_key(uri: str) -> str:
+    """A resource name for comparison: ``/opendata`` and ``/opendata/`` are one resource (MR 2.3 validator 7.1.2)."""
+    try:
+        parts = urlsplit(str(uri).strip())
+    except ValueError:
+        return str(uri).strip()
+    path = parts.path.rstrip("/") or "/"
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, parts.fragment))
+
+
+def link_texts(dom: Optional[Document], base: str = "") -> dict[str, str]:
+    """Visible text of every ``<a href>``, by the :func:`resource_key` of the link, for untitled rows."""
+    texts: dict[str, str] = {}
+    if dom is None:
+        return texts
+    for anchor in dom.getElementsByTagName("a"):
+        href = anchor.getAttribute("href")
+        text = " ".join(_text(anchor).split())
+        if href and text:
+            texts.setdefault(resource_key(urljoin(base, href)), text)
+    return texts
+
+
+def document_order(dom: Optional[Document], base: str = "") -> dict[str, int]:
+    """The position of each resource's first mention (``about``, ``resource``, ``href``), by resource key.
+
+    A graph has no order; registries are read in the order the page lists them.
+    """
+    order: dict[str, int] = {}
+    if dom is None:
+        return order
+    for element in dom.getElementsByTagName("*"):
+        for attribute in ("about", "resource", "href"):
+            value = element.getAttribute(attribute)
+            if value:
+                order.setdefault(resource_key(urljoin(base, value)), len(order))
+    return order
+
+
+def _text(node: Element) -> str:
+    return "".join(child.data if child.nodeType == child.TEXT_NODE else _text(child) for child in node.childNodes)

@@ -1,0 +1,172 @@
+"""MR 3.0 ``list.csv``: the open data registry as ``property,title,value,format`` rows.
+
+The first row after the header is ``standardversion,<title>,<standard URL>,``; every other row is one dataset
+``<identifier>,<title>,<passport link>,<format>``. Real files drop the header, use ``;``, or spell the key
+``"standard version"``.
+"""
+from __future__ import annotations
+
+import difflib
+import posixpath
+import re
+from typing import Optional
+from urllib.parse import unquote, urljoin, urlsplit
+
+from ..csvrows import Row, Table, canonical_standard, compact, is_column_number_row, is_header, read_rows
+from ..decode import decode_bytes
+from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
+from ..problems import define, problem
+
+FORM = "list.csv"
+
+MISSING_HEADER = define(
+    "registry.csv_missing_header", Severity.WARNING,
+    "Нет строки заголовка «property,title,value,format»",
+    "The header row 'property,title,value,format' is missing",
+)
+MISSING_STANDARD_VERSION = define(
+    "registry.csv_missing_standard_version", Severity.WARNING,
+    "В реестре нет строки standardversion",
+    "The registry has no standardversion row",
+)
+MISSING_LINK = define(
+    "registry.csv_missing_link", Severity.WARNING,
+    "В записи реестра «{name}» нет ссылки на паспорт; запись пропущена",
+    "Registry record '{name}' has no passport link; it was skipped",
+)
+MISSING_IDENTIFIER = define(
+    "registry.csv_missing_identifier", Severity.WARNING,
+    "В записи реестра нет идентификатора; взят из ссылки: {identifier}",
+    "A registry record has no identifier; it was taken from the link: {identifier}",
+)
+DUPLICATE_IDENTIFIER = define(
+    "registry.csv_duplicate_identifier", Severity.WARNING,
+    "Идентификатор «{identifier}» повторяется в реестре; повтор пропущен",
+    "Identifier '{identifier}' appears again in the registry; the repeat was skipped",
+)
+UNQUOTED_VALUE = define(
+    "registry.csv_unquoted_value", Severity.WARNING,
+    "Название содержит разделитель без кавычек; ячейки объединены",
+    "The title holds an unquoted delimiter; the cells were joined",
+)
+NOT_A_REGISTRY = define(
+    "registry.csv_not_a_registry", Severity.ERROR,
+    "Файл CSV не похож на реестр открытых данных",
+    "The CSV file does not look like an open data registry",
+)
+
+_HEADER = ("property", "title", "value", "format")
+_LINK = re.compile(r"^(?:https?://|www\.|/)\S*$", re.IGNORECASE)
+_IDENTIFIER = re.compile(r"^\d{10,12}-\S+$")
+
+
+def parse(data: bytes, url: str = "") -> ParseResult[Registry]:
+    decoded = decode_bytes(data, url)
+    table = read_rows(decoded.text, url)
+    problems = decoded.problems + table.problems
+    registry = _read(table, url, problems) if table.rows else None
+    return ParseResult(value=registry, problems=problems, form=FORM, encoding=decoded.encoding)
+
+
+def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Registry]:
+    rows = [row for row in table.rows if not is_column_number_row(row.cells)]
+    if rows and is_header(rows[0].cells, _HEADER, minimum=2):
+        rows = rows[1:]
+    else:
+        problems.append(problem(MISSING_HEADER, url=url or None, line=table.rows[0].line))
+    registry = Registry()
+    collector = EntryCollector(registry, url, problems)
+    for row in rows:
+        if is_standard_version_key(row.cell(0)):
+            registry.standard_version = registry.standard_version or standard_from_row(row)
+            continue
+        collector.add(_entry(row, table.delimiter, url, problems), row)
+    if not registry.standard_version and not registry.entries:
+        problems.append(problem(NOT_A_REGISTRY, url=url or None))
+        return None
+    if not registry.standard_version:
+        problems.append(problem(MISSING_STANDARD_VERSION, url=url or None))
+    return registry
+
+
+def _entry(row: Row, delimiter: str, url: str, problems: list[Problem]) -> RegistryEntry:
+    cells = [cell.strip() for cell in row.cells]
+    if len(cells) <= 4:
+        cells += [""] * (4 - len(cells))
+        return RegistryEntry(identifier=cells[0], title=cells[1], link=resolve_link(cells[2], url), format=cells[3])
+    # An unquoted comma in the title splits it; the link cell shows where the title ends.
+    link_at = next((i for i in range(2, len(cells)) if looks_like_link(cells[i])), 2)
+    problems.append(problem(UNQUOTED_VALUE, url=url or None, line=row.line))
+    return RegistryEntry(
+        identifier=cells[0],
+        title=delimiter.join(row.cells[1:link_at]).strip(),
+        link=resolve_link(cells[link_at], url),
+        format=delimiter.join(cells[link_at + 1:]).strip(),
+    )
+
+
+class EntryCollector:
+    """Adds entries to a registry: derives missing identifiers, skips link-less and repeated records."""
+
+    def __init__(self, registry: Registry, url: str, problems: list[Problem]) -> None:
+        self.registry = registry
+        self.url = url
+        self.problems = problems
+        self.seen: set[str] = set()
+
+    def add(self, entry: RegistryEntry, row: Row) -> None:
+        where = {"url": self.url or None, "line": row.line}
+        if not entry.link:
+            self.problems.append(problem(MISSING_LINK, **where, name=entry.title or entry.identifier))
+            return
+        if not entry.identifier:
+            entry.identifier = identifier_from_link(entry.link)
+            self.problems.append(problem(MISSING_IDENTIFIER, **where, identifier=entry.identifier))
+        if entry.identifier in self.seen:
+            self.problems.append(problem(DUPLICATE_IDENTIFIER, **where, identifier=entry.identifier))
+            return
+        self.seen.add(entry.identifier)
+        self.registry.entries.append(entry)
+
+
+def is_standard_version_key(key: str) -> bool:
+    """``standardversion`` and its spellings (``"standard version"``, ``standart_version``)."""
+    return bool(difflib.get_close_matches(compact(key), ("standardversion",), n=1, cutoff=0.85))
+
+
+def standard_from_row(row: Row) -> str:
+    """The standard URL: MR puts it in the third cell, some files in the second."""
+    value = row.cell(2) or next((cell.strip() for cell in row.cells[1:] if looks_like_link(cell.strip())), "")
+    return canonical_standard(value) if value else ""
+
+
+def looks_like_link(text: str) -> bool:
+    return bool(_LINK.match(text))
+
+
+def resolve_link(link: str, url: str) -> str:
+    link = link.strip()
+    if url and link and not link.lower().startswith("www."):
+        return urljoin(url, link)
+    return link
+
+
+def identifier_from_link(link: str) -> str:
+    """The dataset identifier a passport link names: ``…/opendata/7708234640-okvedva/`` → ``7708234640-okvedva``.
+
+    File names are looked through (``…/7708234640-okvedva/meta.csv``) unless the file itself is named after the
+    dataset, as MR 2.3 passport files are (``…/opendata/7710349494-mfclist.csv``).
+    """
+    try:
+        path = urlsplit(link.strip()).path
+    except ValueError:
+        path = link
+    segments = [unquote(segment) for segment in path.split("/") if segment]
+    if not segments:
+        return ""
+    stem, extension = posixpath.splitext(segments[-1])
+    if not extension:
+        return segments[-1]
+    if _IDENTIFIER.match(stem) or len(segments) == 1:
+        return stem
+    return segments[-2]

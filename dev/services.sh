@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Local services for development and tests: PostgreSQL, Redis and a real Solr 9 with CKAN's schema.
+# Each binds to 127.0.0.1, has a pid file under dev/run/ and a readiness wait; `start` is idempotent and
+# `stop` stops only what this script started.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+RUN="$ROOT/dev/run"
+VENV="$ROOT/.venv"
+PG_PORT=${PG_PORT:-5433}
+REDIS_PORT=${REDIS_PORT:-6380}
+SOLR_PORT=${SOLR_PORT:-8983}
+SOLR_HEAP=${SOLR_HEAP:-512m}
+PG_CLUSTER=passport
+mkdir -p "$RUN"
+
+log() { printf '[services] %s\n' "$*"; }
+
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi; }
+
+wait_for() {  # wait_for SECONDS DESCRIPTION COMMAND...
+  local seconds=$1 what=$2; shift 2
+  for _ in $(seq "$seconds"); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
+  log "$what did not become ready in ${seconds}s"; return 1
+}
+
+pg_version() { ls /usr/lib/postgresql | sort -V | tail -n 1; }
+
+start_postgres() {
+  apt_install postgresql
+  local v; v=$(pg_version)
+  if ! pg_lsclusters -h | awk '{print $2}' | grep -qx "$PG_CLUSTER"; then
+    log "creating PostgreSQL $v cluster '$PG_CLUSTER' on port $PG_PORT"
+    pg_createcluster --start-conf=manual -p "$PG_PORT" "$v" "$PG_CLUSTER" -- --auth-local=peer --auth-host=scram-sha-256 >/dev/null
+    echo "listen_addresses = '127.0.0.1'" >> "/etc/postgresql/$v/$PG_CLUSTER/postgresql.conf"
+    # Tests create and drop tables constantly; durability is not wanted from a throwaway cluster.
+    printf 'fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n' >> "/etc/postgresql/$v/$PG_CLUSTER/postgresql.conf"
+  fi
+  if ! pg_isready -q -h 127.0.0.1 -p "$PG_PORT"; then
+    pg_ctlcluster "$v" "$PG_CLUSTER" start
+    touch "$RUN/postgres.started"
+  fi
+  wait_for 30 PostgreSQL pg_isready -q -h 127.0.0.1 -p "$PG_PORT"
+  head -n 1 "/var/lib/postgresql/$v/$PG_CLUSTER/postmaster.pid" > "$RUN/postgres.pid"
+  as_postgres psql -q -p "$PG_PORT" -tc "SELECT 1 FROM pg_roles WHERE rolname='ckan'" | grep -q 1 \
+    || as_postgres psql -q -p "$PG_PORT" -c "CREATE ROLE ckan LOGIN PASSWORD 'ckan'"
+  for db in ckan_dev ckan_test; do
+    as_postgres psql -q -p "$PG_PORT" -tc "SELECT 1 FROM pg_database WHERE datname='$db'" | grep -q 1 \
+      || as_postgres createdb -p "$PG_PORT" -O ckan -E utf-8 "$db"
+  done
+  log "PostgreSQL ready on 127.0.0.1:$PG_PORT"
+}
+
+stop_postgres() {
+  [ -f "$RUN/postgres.started" ] || { rm -f "$RUN/postgres.pid"; return 0; }
+  pg_ctlcluster "$(pg_version)" "$PG_CLUSTER" stop -m fast || true
+  rm -f "$RUN/postgres.started" "$RUN/postgres.pid"
+}
+
+alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+start_redis() {
+  apt_install redis-server
+  mkdir -p "$RUN/redis"
+  if ! alive "$RUN/redis.pid"; then
+    redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes --pidfile "$RUN/redis.pid" \
+      --dir "$RUN/redis" --save "" --appendonly no --logfile "$RUN/redis.log"
+  fi
+  wait_for 30 Redis redis-cli -p "$REDIS_PORT" ping
+  log "Redis ready on 127.0.0.1:$REDIS_PORT"
+}
+
+stop_redis() {
+  alive "$RUN/redis.pid" && kill "$(cat "$RUN/redis.pid")"
+  rm -f "$RUN/redis.pid"
+}
+
+solr_ping() { curl -fsS "http://127.0.0.1:$SOLR_PORT/solr/ckan/admin/ping?wt=json" | grep -q '"OK"'; }
+
+start_solr() {
+  apt_install openjdk-17-jre-headless maven curl
+  local jar="$ROOT/dev/solr/target/dev-solr-1.jar"
+  if [ ! -f "$jar" ] || [ ! -d "$ROOT/dev/solr/target/lib" ] || [ "$ROOT/dev/solr/pom.xml" -nt "$jar" ]; then
+    log "building the Solr runner (Maven Central)"
+    (cd "$ROOT/dev/solr" && mvn -q -B package -DskipTests)
+  fi
+  # The core is configured from the installed CKAN's own schema.xml, copied fresh so a CKAN upgrade takes effect.
+  local schema
+  schema=$("$VENV/bin/python" -c 'import ckan, os; print(os.path.join(os.path.dirname(ckan.__file__), "config/solr/schema.xml"))')
+  mkdir -p "$RUN/solr/home/ckan/conf"
+  cp "$ROOT/dev/solr/home/solr.xml" "$RUN/solr/home/"
+  cp "$ROOT/dev/solr/home/ckan/core.properties" "$RUN/solr/home/ckan/"
+  cp "$ROOT"/dev/solr/home/ckan/conf/* "$RUN/solr/home/ckan/conf/"
+  cp "$schema" "$RUN/solr/home/ckan/conf/schema.xml"
+  if ! alive "$RUN/solr.pid"; then
+    (cd "$RUN/solr" || exit 1; exec nohup java -Xmx"$SOLR_HEAP" -Dsolr.log.dir="$RUN/solr" \
+      -cp "$jar:$ROOT/dev/solr/target/lib/*" ckanext.passport.dev.SolrServer "$RUN/solr/home" "$SOLR_PORT" \
+      > "$RUN/solr.log" 2>&1 & echo $! > "$RUN/solr.pid")
+  fi
+  wait_for 120 Solr solr_ping || { tail -n 30 "$RUN/solr.log"; return 1; }
+  log "Solr ready on http://127.0.0.1:$SOLR_PORT/solr/ckan"
+}
+
+stop_solr() {
+  if alive "$RUN/solr.pid"; then
+    local pid; pid=$(cat "$RUN/solr.pid")
+    kill "$pid"
+    for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$RUN/solr.pid"
+}
+
+case "${1:-}" in
+  start) start_postgres; start_redis; start_solr ;;
+  stop) stop_solr; stop_redis; stop_postgres ;;
+  status)
+    pg_isready -h 127.0.0.1 -p "$PG_PORT" || true
+    redis-cli -p "$REDIS_PORT" ping || true
+    solr_ping && echo "solr ok" || echo "solr down" ;;
+  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+esac
