@@ -13,4 +13,4 @@ class PassportPublishPlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.ITranslation)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
-        tk.add_template_directory(config, "../templates")
+        tk.add_template_directory(config, "../templates/publish")
