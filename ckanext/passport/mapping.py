@@ -1,0 +1,300 @@
+"""Passport ⇄ CKAN dataset dict: the one place where MR fields meet catalog fields.
+
+The harvester maps every harvested :class:`Passport` in with :func:`passport_to_dataset`; the publisher maps
+every dataset out with :func:`dataset_to_passport`. Both directions live here so that publishing a record
+and harvesting it back gives the same record (a round-trip test holds them to that).
+
+Dates are stored on the dataset in ISO 8601 when they were understood, else as published, so that no input is
+lost and exports can write MR's own ``YYYYMMDD[THHMM]`` form.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Optional
+
+from ckanext.passport.mr.dates import parse_date
+from ckanext.passport.mr.inn import is_valid_inn
+from ckanext.passport.mr.model import (
+    STANDARD_3_0,
+    DataVersion,
+    MRDate,
+    Passport,
+    Publisher,
+    StructureVersion,
+)
+
+NAME_MAX = 100
+TAG_MAX = 100
+# CKAN accepts letters of any script, digits, spaces, "-", "_" and "." in tag names.
+_TAG_FORBIDDEN = re.compile(r"[^\w \-.]", re.UNICODE)
+_NAME_FORBIDDEN = re.compile(r"[^a-z0-9_-]+")
+_IDENTIFIER_NAME_FORBIDDEN = re.compile(r"[^A-Za-z0-9]+")
+
+# Fields the harvester owns on a harvested dataset: everything else (EUROVOC, territory, conditions of use…)
+# is the curator's, and a re-harvest must leave it as the curator left it.
+HARVESTED_FIELDS = (
+    "title",
+    "notes",
+    "mr_identifier",
+    "mr_standard_version",
+    "mr_conformance",
+    "publisher_id",
+    "publisher_id_scheme",
+    "publisher_name",
+    "maintainer",
+    "maintainer_email",
+    "mr_publisher_phone",
+    "mr_created",
+    "mr_modified",
+    "mr_valid",
+    "mr_format",
+    "mr_provenance",
+    "mr_periodicity",
+    "tags",
+    "resources",
+)
+
+
+def dataset_name(identifier: str) -> str:
+    """A stable CKAN name for an MR identifier: lower-case, URL-safe, at most 100 characters.
+
+    Identifiers that lose everything to the CKAN alphabet (Cyrillic-only names) fall back to a digest, so the
+    same identifier always gives the same name across re-harvests.
+    """
+    name = _NAME_FORBIDDEN.sub("-", identifier.strip().lower()).strip("-_")
+    name = re.sub(r"-{2,}", "-", name)
+    if len(name) < 2:
+        name = "mr-" + hashlib.sha1(identifier.encode("utf-8")).hexdigest()[:12]
+    if len(name) > NAME_MAX:
+        digest = hashlib.sha1(identifier.encode("utf-8")).hexdigest()[:8]
+        name = f"{name[: NAME_MAX - 9].rstrip('-_')}-{digest}"
+    return name
+
+
+def inn_of(identifier: str) -> str:
+    """The INN prefix of ``<INN>-<name>`` when it is a valid INN, else ``""``."""
+    head = identifier.strip().split("-", 1)[0]
+    return head if is_valid_inn(head) else ""
+
+
+def tag_names(keywords: Iterable[str]) -> list[str]:
+    """Keywords as CKAN tag names: forbidden characters dropped, duplicates removed, order kept."""
+    seen: dict[str, None] = {}
+    for keyword in keywords:
+        tag = re.sub(r"\s{2,}", " ", _TAG_FORBIDDEN.sub(" ", keyword)).strip()[:TAG_MAX].strip()
+        if len(tag) >= 2 and tag.lower() not in {t.lower() for t in seen}:
+            seen[tag] = None
+    return list(seen)
+
+
+def _stored(date: Optional[MRDate]) -> str:
+    if date is None:
+        return ""
+    if date.value is None:
+        return date.text
+    return date.value.isoformat()
+
+
+def _read(text: Any) -> Optional[MRDate]:
+    return parse_date(text) if isinstance(text, str) else None
+
+
+def passport_to_dataset(passport: Passport, conformance: Optional[int] = None) -> dict[str, Any]:
+    """The catalog fields a harvested passport fills (see :data:`HARVESTED_FIELDS`)."""
+    inn = inn_of(passport.identifier)
+    dataset: dict[str, Any] = {
+        "name": dataset_name(passport.identifier),
+        "title": passport.title.strip() or passport.identifier,
+        "notes": passport.description,
+        "mr_identifier": passport.identifier,
+        "mr_standard_version": passport.standard_version,
+        "publisher_name": passport.creator,
+        "maintainer": passport.publisher.name,
+        "maintainer_email": passport.publisher.mbox,
+        "mr_publisher_phone": passport.publisher.phone,
+        "mr_created": _stored(passport.created),
+        "mr_modified": _stored(passport.modified),
+        "mr_valid": _stored(passport.valid),
+        "mr_format": passport.format,
+        "mr_provenance": passport.provenance,
+        "mr_periodicity": passport.periodicity,
+        "record_language": "ru",
+        "tags": [{"name": tag} for tag in tag_names(passport.subject)],
+        "resources": [data_resource(v) for v in passport.data_versions]
+        + [structure_resource(s) for s in passport.structure_versions],
+    }
+    if inn:
+        dataset.update(publisher_id=inn, publisher_id_scheme="inn")
+    if conformance is not None:
+        dataset["mr_conformance"] = conformance
+    return dataset
+
+
+def data_resource(version: DataVersion) -> dict[str, Any]:
+    return {
+        "url": version.source,
+        "name": f"data-{version.version}-structure-{version.structure_version}" if version.version else version.source,
+        "format": version.format,
+        "resource_type": "data",
+        "mr_version": version.version,
+        "mr_structure_version": version.structure_version,
+        "mr_created": _stored(version.created),
+        "mr_provenance": version.provenance,
+        "mr_valid": _stored(version.valid),
+    }
+
+
+def structure_resource(version: StructureVersion) -> dict[str, Any]:
+    return {
+        "url": version.source,
+        "name": f"structure-{version.version}" if version.version else version.source,
+        "format": version.format,
+        "resource_type": "structure",
+        "mr_version": version.version,
+        "mr_created": _stored(version.created),
+    }
+
+
+def merge_harvested(existing: dict[str, Any], harvested: dict[str, Any]) -> dict[str, Any]:
+    """The dataset to store on re-harvest: harvested fields replace ours, curator-only fields stay.
+
+    A harvested field the source leaves empty does not erase what a curator wrote there.
+    """
+    merged = dict(existing)
+    for key, value in harvested.items():
+        if key == "name":
+            continue
+        if value in ("", None, []) and existing.get(key) not in ("", None, []) and key != "resources":
+            continue
+        merged[key] = value
+    return merged
+
+
+def harvested_differs(existing: dict[str, Any], harvested: dict[str, Any]) -> bool:
+    """Whether storing ``harvested`` would change anything the harvester owns."""
+    return comparable(merge_harvested(existing, harvested)) != comparable(existing)
+
+
+def comparable(dataset: dict[str, Any]) -> dict[str, Any]:
+    """The harvester-owned facts of a dataset, in a form two reads of the same facts compare equal in."""
+    facts: dict[str, Any] = {}
+    for key in HARVESTED_FIELDS:
+        value = dataset.get(key)
+        if key == "tags":
+            value = sorted(t["name"] if isinstance(t, dict) else t for t in value or [])
+        elif key == "resources":
+            value = [
+                {k: str(r.get(k) or "") for k in _RESOURCE_FACTS}
+                for r in value or []
+            ]
+        elif value is None:
+            value = ""
+        else:
+            value = str(value)
+        facts[key] = value
+    return facts
+
+
+_RESOURCE_FACTS = (
+    "url",
+    "name",
+    "format",
+    "resource_type",
+    "mr_version",
+    "mr_structure_version",
+    "mr_created",
+    "mr_provenance",
+    "mr_valid",
+)
+
+
+@dataclass(frozen=True)
+class PublishOptions:
+    """How a portal speaks MR: the identifier field and standard it uses, and its permanent links."""
+
+    identifier_field: str = "mr_identifier"
+    standard_version: str = STANDARD_3_0
+    data_link: Optional[Callable[[str, DataVersion], str]] = None
+    structure_link: Optional[Callable[[str, StructureVersion], str]] = None
+
+
+def identifier_for(dataset: dict[str, Any], identifier_field: str = "mr_identifier") -> str:
+    """The MR identifier of a dataset: its own, else ``<publisher INN or IČO>-<latin name>``."""
+    own = (dataset.get(identifier_field) or "").strip()
+    if own:
+        return own
+    prefix = (dataset.get("publisher_id") or "").strip() or "0000000000"
+    name = _IDENTIFIER_NAME_FORBIDDEN.sub("", dataset.get("name") or "").lower() or "dataset"
+    return f"{prefix}-{name}"
+
+
+def _version_from_resource(resource: dict[str, Any]) -> str:
+    own = (resource.get("mr_version") or "").strip()
+    if own:
+        return own
+    moment = _read(resource.get("last_modified") or resource.get("created") or "")
+    if moment is not None and moment.value is not None:
+        value = moment.value
+        if not isinstance(value, dt.datetime):
+            value = dt.datetime.combine(value, dt.time())
+        return value.strftime("%Y%m%dT%H%M")
+    return (resource.get("id") or "1")[:8]
+
+
+def dataset_to_passport(dataset: dict[str, Any], options: PublishOptions = PublishOptions()) -> Passport:
+    """The MR passport of a dataset (harvested or made in the portal)."""
+    identifier = identifier_for(dataset, options.identifier_field)
+    resources = dataset.get("resources") or []
+    structures = [
+        StructureVersion(
+            source=r.get("url") or "",
+            version=_version_from_resource(r),
+            created=_read(r.get("mr_created") or r.get("created")),
+            format=(r.get("format") or "").lower(),
+        )
+        for r in resources
+        if r.get("resource_type") == "structure"
+    ]
+    default_structure = structures[0].version if structures else ""
+    data = [
+        DataVersion(
+            source=r.get("url") or "",
+            version=_version_from_resource(r),
+            structure_version=(r.get("mr_structure_version") or "").strip() or default_structure,
+            created=_read(r.get("mr_created") or r.get("created")),
+            provenance=r.get("mr_provenance") or "",
+            valid=_read(r.get("mr_valid") or ""),
+            format=(r.get("format") or "").lower(),
+        )
+        for r in resources
+        if r.get("resource_type") in ("data", None, "")
+    ]
+    if options.data_link:
+        data = [replace(v, source=options.data_link(identifier, v)) for v in data]
+    if options.structure_link:
+        structures = [replace(s, source=options.structure_link(identifier, s)) for s in structures]
+    tags = [t["name"] if isinstance(t, dict) else t for t in dataset.get("tags") or []]
+    return Passport(
+        standard_version=options.standard_version,
+        identifier=identifier,
+        title=dataset.get("title") or "",
+        description=dataset.get("notes") or "",
+        creator=dataset.get("publisher_name") or (dataset.get("organization") or {}).get("title") or "",
+        publisher=Publisher(
+            name=dataset.get("maintainer") or dataset.get("author") or "",
+            phone=dataset.get("mr_publisher_phone") or "",
+            mbox=dataset.get("maintainer_email") or dataset.get("publisher_email") or dataset.get("author_email") or "",
+        ),
+        created=_read(dataset.get("mr_created") or dataset.get("metadata_created")),
+        modified=_read(dataset.get("mr_modified") or dataset.get("metadata_modified")),
+        valid=_read(dataset.get("mr_valid") or ""),
+        subject=tags,
+        format=(dataset.get("mr_format") or (data[0].format if data else "")).lower(),
+        provenance=dataset.get("mr_provenance") or (data[0].provenance if data else ""),
+        periodicity=dataset.get("mr_periodicity") or "",
+        data_versions=data,
+        structure_versions=structures,
+    )

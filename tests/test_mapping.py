@@ -1,0 +1,137 @@
+"""Passport ⇄ dataset mapping: what a harvested passport becomes, and what a dataset publishes."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from ckanext.passport.mapping import (
+    PublishOptions,
+    comparable,
+    dataset_name,
+    dataset_to_passport,
+    harvested_differs,
+    identifier_for,
+    merge_harvested,
+    passport_to_dataset,
+    tag_names,
+)
+from ckanext.passport.mr.passport import parse_passport
+
+ROSSTAT_URL = "https://rosstat.gov.ru/opendata/7708234640-okvedva/meta.csv"
+
+
+@pytest.fixture
+def rosstat(read_real):
+    return parse_passport(read_real("rosstat-okved2/meta.csv"), ROSSTAT_URL).value
+
+
+def test_dataset_name_is_the_lowercased_identifier():
+    assert dataset_name("7708234640-OKVEDva") == "7708234640-okvedva"
+
+
+def test_dataset_name_of_a_cyrillic_identifier_is_a_stable_digest():
+    assert dataset_name("Реестр") == dataset_name("Реестр")
+    assert dataset_name("Реестр").startswith("mr-")
+
+
+def test_dataset_name_is_cut_to_ckans_limit_without_collisions():
+    long_a, long_b = "7708234640-" + "a" * 200, "7708234640-" + "a" * 199 + "b"
+    assert len(dataset_name(long_a)) <= 100
+    assert dataset_name(long_a) != dataset_name(long_b)
+
+
+def test_tag_names_drop_forbidden_characters_and_duplicates():
+    assert tag_names(["ОКВЭД; классификатор", "классификатор", "a", "Классификатор"]) == [
+        "ОКВЭД классификатор",
+        "классификатор",
+    ]
+
+
+def test_harvested_passport_fills_catalog_and_mr_fields(rosstat):
+    dataset = passport_to_dataset(rosstat, conformance=85)
+    assert dataset["name"] == "7708234640-okvedva"
+    assert dataset["mr_identifier"] == "7708234640-okvedva"
+    assert dataset["publisher_id"] == "7708234640"
+    assert dataset["publisher_id_scheme"] == "inn"
+    assert dataset["publisher_name"] == "Федеральная служба государственной статистики"
+    assert dataset["maintainer_email"] == "apatovaip@rosstat.gov.ru"
+    assert dataset["mr_publisher_phone"] == "+7 (495) 568-00-42 доб. 99732"
+    assert dataset["mr_created"] == "2018-09-05"
+    assert dataset["mr_conformance"] == 85
+    assert [t["name"] for t in dataset["tags"]] == ["Классификатор", "вид экономической деятельности"]
+
+
+def test_each_data_and_structure_version_becomes_a_typed_resource(rosstat):
+    resources = passport_to_dataset(rosstat)["resources"]
+    data = [r for r in resources if r["resource_type"] == "data"]
+    structures = [r for r in resources if r["resource_type"] == "structure"]
+    assert len(data) == len(rosstat.data_versions) and len(structures) == len(rosstat.structure_versions)
+    assert data[0]["mr_version"] == "20251101T1411"
+    assert data[0]["mr_structure_version"] == "20180402T1704"
+    assert data[0]["mr_created"] == "2025-11-01T14:11:00"
+    assert structures[0]["mr_version"] == "20180402T1704"
+
+
+def test_identifier_without_valid_inn_leaves_provider_identifier_empty(rosstat):
+    rosstat.identifier = "1234567890-bad"
+    assert "publisher_id" not in passport_to_dataset(rosstat)
+
+
+def test_dataset_maps_back_to_the_same_passport_facts(rosstat):
+    back = dataset_to_passport(passport_to_dataset(rosstat))
+    assert back.identifier == rosstat.identifier
+    assert back.title == rosstat.title
+    assert back.creator == rosstat.creator
+    assert back.publisher == rosstat.publisher
+    assert back.created.value == rosstat.created.value
+    assert [(v.version, v.structure_version, v.source) for v in back.data_versions] == [
+        (v.version, v.structure_version, v.source) for v in rosstat.data_versions
+    ]
+    assert [s.version for s in back.structure_versions] == [s.version for s in rosstat.structure_versions]
+
+
+def test_portal_dataset_gets_identifier_from_publisher_id_and_name():
+    assert identifier_for({"name": "school-list_2024", "publisher_id": "7708234640"}) == "7708234640-schoollist2024"
+
+
+def test_portal_dataset_version_comes_from_resource_date():
+    passport = dataset_to_passport(
+        {"name": "x", "resources": [{"url": "http://e/x.csv", "format": "CSV", "last_modified": "2024-03-05T10:20:00"}]}
+    )
+    assert passport.data_versions[0].version == "20240305T1020"
+    assert passport.data_versions[0].format == "csv"
+
+
+def test_publish_options_rewrite_version_links_to_permanent_ones(rosstat):
+    options = PublishOptions(data_link=lambda ident, v: f"/opendata/{ident}/data-{v.version}.csv")
+    passport = dataset_to_passport(passport_to_dataset(rosstat), options)
+    assert passport.data_versions[0].source == "/opendata/7708234640-okvedva/data-20251101T1411.csv"
+
+
+def test_reharvest_keeps_curator_fields_and_fields_the_source_left_empty(rosstat):
+    existing = passport_to_dataset(rosstat) | {"eurovoc": ["http://eurovoc.europa.eu/100142"], "mr_periodicity": "ежегодно"}
+    merged = merge_harvested(existing, passport_to_dataset(rosstat))
+    assert merged["eurovoc"] == ["http://eurovoc.europa.eu/100142"]
+    assert merged["mr_periodicity"] == "ежегодно"
+
+
+def test_unchanged_passport_is_not_a_difference(rosstat):
+    stored = passport_to_dataset(rosstat)
+    assert not harvested_differs(stored, passport_to_dataset(rosstat))
+
+
+def test_changed_title_is_a_difference(rosstat):
+    stored = passport_to_dataset(rosstat)
+    rosstat.title = "Новое название"
+    assert harvested_differs(stored, passport_to_dataset(rosstat))
+
+
+def test_comparable_ignores_tag_order():
+    assert comparable({"tags": [{"name": "b"}, {"name": "a"}]}) == comparable({"tags": ["a", "b"]})
+
+
+def test_dates_not_understood_are_kept_as_published(rosstat):
+    rosstat.created = rosstat.created.__class__(text="весна 2015", value=None)
+    assert passport_to_dataset(rosstat)["mr_created"] == "весна 2015"
+    assert isinstance(rosstat.modified.value, dt.date)
