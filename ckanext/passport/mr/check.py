@@ -9,13 +9,15 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Optional, Sequence, Union
 from urllib.parse import unquote, urlsplit
 
 from .csvrows import canonical_standard
 from .fields import file_format, identifier_from_link, newest_first, structure_name, version_names
 from .inn import is_valid_inn
-from .model import STANDARD_2_3, STANDARD_3_0, MRDate, Passport, Problem, RegistryEntry, Severity
+from .model import (
+    STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, Passport, Problem, RegistryEntry, Severity, StructureVersion,
+)
 from .problems import define, problem
 
 MISSING_FIELD = define(
@@ -244,9 +246,11 @@ def _dates(passport: Passport, standard: str, url: str) -> list[Problem]:
         named.append((f"structure[{index}].created", structure.created))
     found = [p for name, date in named if date is not None for p in _date(name, date, standard, url)]
     created, modified = passport.created, passport.modified
-    if created and modified and _comparable(created, modified) and _day(modified) < _day(created):
-        found.append(problem(MODIFIED_BEFORE_CREATED, url=url, element="modified",
-                             modified=modified.text, created=created.text))
+    if created and modified:
+        created_day, modified_day = _day(created), _day(modified)
+        if created_day and modified_day and modified_day < created_day:
+            found.append(problem(MODIFIED_BEFORE_CREATED, url=url, element="modified",
+                                 modified=modified.text, created=created.text))
     return found
 
 
@@ -261,11 +265,7 @@ def _date(name: str, date: MRDate, standard: str, url: str) -> list[Problem]:
     return [problem(DATE_FORM, url=url, element=name, field=name, text=text, expected=expected)]
 
 
-def _comparable(first: MRDate, second: MRDate) -> bool:
-    return first.value is not None and second.value is not None
-
-
-def _day(date: MRDate) -> dt.date:
+def _day(date: MRDate) -> Optional[dt.date]:
     value = date.value
     return value.date() if isinstance(value, dt.datetime) else value
 
@@ -280,7 +280,10 @@ def _format(passport: Passport, standard: str, url: str) -> list[Problem]:
 
 def _versions(passport: Passport, url: str) -> list[Problem]:
     found = []
-    for kind, versions in (("data", passport.data_versions), ("structure", passport.structure_versions)):
+    kinds: tuple[tuple[str, Sequence[Union[DataVersion, StructureVersion]]], ...] = (
+        ("data", passport.data_versions), ("structure", passport.structure_versions)
+    )
+    for kind, versions in kinds:
         if _out_of_order(versions):
             found.append(problem(VERSIONS_ORDER, url=url, element=kind, kind=kind))
     published = {s.version for s in passport.structure_versions if s.version}

@@ -7,7 +7,6 @@ challenge), so a successful fetch alone proves nothing.
 from __future__ import annotations
 
 import ipaddress
-import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
@@ -18,6 +17,7 @@ from .fetch import FetchPolicy, FetchResult, fetch
 from .model import ParseResult, Problem, Registry, Severity
 from .problems import define, problem
 from .registry import parse_registry
+from .sniff import sniff
 
 NOT_DISCOVERED = define(
     "registry.not_discovered", Severity.ERROR,
@@ -43,7 +43,6 @@ _FILE_FORMS = {
     "list.json": "list.json",
 }
 _REGISTRY_FOLDERS = frozenset({"opendata", _CYRILLIC_FOLDER})
-_HTML_START = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)\b", re.I | re.S)
 
 
 @dataclass
@@ -157,7 +156,7 @@ def _read_registry(
     (file or page) but sites misname their files (an MR 2.3 ``;`` list served as ``list.csv``), so its
     exact form is read from the content.
     """
-    if form != "rdfa" and _HTML_START.match(_without_bom(fetched.content)):
+    if form != "rdfa" and sniff(fetched.content).kind == "html":
         return None, "HTML page"
     result = parse_registry(fetched.content, url=fetched.url, form=form if exact else None)
     registry = result.value
@@ -170,10 +169,6 @@ def _read_registry(
 
 def _first_error(result: ParseResult[Registry]) -> str:
     return next((p.message_en for p in result.problems if p.severity is Severity.ERROR), "")
-
-
-def _without_bom(data: bytes) -> bytes:
-    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
 def _names_registry(site_url: str) -> bool:

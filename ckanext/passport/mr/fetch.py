@@ -89,6 +89,7 @@ DEFAULT_USER_AGENT = (
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _NOT_FOUND_STATUSES = frozenset({404, 410})
 _CHUNK = 64 * 1024
+_RETRIED = frozenset({TIMEOUT, CONNECTION_ERROR})
 
 IPAddress = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
 
@@ -204,7 +205,7 @@ class _GuardedConnectionMixin:
         refused = refused_address(self.host, addresses)
         if refused is not None:
             raise _Refused(self.host, refused)
-        last_error: Optional[Exception] = None
+        last_error = OSError(f"{name} has no address")
         for address in addresses:
             self._dns_host = address
             try:
@@ -213,7 +214,6 @@ class _GuardedConnectionMixin:
                 last_error = error
             finally:
                 self._dns_host = name
-        assert last_error is not None
         raise last_error
 
 
@@ -318,33 +318,29 @@ def _follow(
 def _get_with_retries(
     url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], started: float
 ) -> requests.Response:
+    """One hop: a response below 500, after retrying 5xx answers, timeouts and connection errors."""
     _check_url(url, policy)
     attempts = max(0, policy.retries) + 1
-    for attempt in range(1, attempts + 1):
-        last_try = attempt == attempts
+    attempt = 1
+    while True:
         try:
             response = _get(url, policy, session, headers, started)
-        except _Failure as failure:
-            if last_try or failure.problem.code not in (TIMEOUT, CONNECTION_ERROR):
+        except _Failure as failed:
+            if attempt == attempts or failed.problem.code not in _RETRIED:
                 raise
-            _sleep_before_retry(policy, attempt, started, failure)
+            _sleep_before_retry(policy, attempt, started, failed)
+            attempt += 1
             continue
-        if response.status_code >= 500:
-            if last_try:
-                response.close()
-                raise _Failure(
-                    problem(SERVER_ERROR, url=url, status=response.status_code, attempts=attempts),
-                    response.status_code,
-                )
-            response.close()
-            _sleep_before_retry(
-                policy, attempt, started,
-                _Failure(problem(SERVER_ERROR, url=url, status=response.status_code, attempts=attempt),
-                         response.status_code),
-            )
-            continue
-        return response
-    raise AssertionError("unreachable: the last attempt returns or raises")
+        if response.status_code < 500:
+            return response
+        response.close()
+        server_error = _Failure(
+            problem(SERVER_ERROR, url=url, status=response.status_code, attempts=attempt), response.status_code
+        )
+        if attempt == attempts:
+            raise server_error
+        _sleep_before_retry(policy, attempt, started, server_error)
+        attempt += 1
 
 
 def _sleep_before_retry(policy: FetchPolicy, attempt: int, started: float, failure: _Failure) -> None:
