@@ -79,14 +79,12 @@ def read_rows(text: str, url: str = "", delimiter: Optional[str] = None) -> Tabl
 
 
 def detect_delimiter(text: str) -> str:
-    """The delimiter that splits the first lines into the most rows of one common width (2 or more)."""
+    """The delimiter that splits the first lines into the most rows of one common width (2 or more);
+    when none does (one column, padding only), the most frequent candidate; ``,`` by default."""
     sample = [line for line in _physical_lines(text)[:_SNIFF_LINES] if line.strip()]
-    best, best_score = ",", 0
-    for candidate in DELIMITERS:
-        score = _consistency(sample, candidate)
-        if score > best_score:
-            best, best_score = candidate, score
-    return best
+    scores = {c: (_consistency(sample, c), sum(line.count(c) for line in sample)) for c in DELIMITERS}
+    best = max(DELIMITERS, key=lambda c: scores[c])
+    return best if scores[best] > (0, 0) else ","
 
 
 def _consistency(sample: list[str], delimiter: str) -> int:
@@ -108,6 +106,16 @@ def is_header(cells: Iterable[str], names: Iterable[str], minimum: int = 1) -> b
     """True when at least ``minimum`` cells are one of the expected header ``names`` (compared compactly)."""
     expected = {compact(name) for name in names}
     return sum(1 for cell in cells if compact(cell) in expected) >= minimum
+
+
+def join_cells(cells: Iterable[str], delimiter: str) -> str:
+    """Undo the split of a value that held an unquoted delimiter.
+
+    The space after a delimiter was eaten by ``skipinitialspace`` (needed for ``key, "value"``); in the
+    prose and keyword lists these values hold, a comma or semicolon is followed by a space.
+    """
+    glue = delimiter if delimiter == "\t" else delimiter + " "
+    return glue.join(cell.strip() for cell in cells).strip()
 
 
 def compact(text: str) -> str:
@@ -158,9 +166,15 @@ def _records(lines: list[str], delimiter: str, url: str, problems: list[Problem]
 def _salvage(lines: list[str], start: int, delimiter: str) -> Iterator[Row]:
     reader = csv.reader(iter(lines), delimiter=delimiter, skipinitialspace=True)
     consumed = 0
-    for cells in reader:
-        yield Row(start + consumed, _trim(cells))
-        consumed = reader.line_num
+    try:
+        for cells in reader:
+            yield Row(start + consumed, _trim(cells))
+            consumed = reader.line_num
+    except csv.Error:
+        # Even the lenient reader refuses some records (a field over the csv module's size limit):
+        # keep their bare cells rather than lose the lines.
+        for offset, line in enumerate(lines[consumed:], start=consumed):
+            yield Row(start + offset, _trim(line.rstrip("\r\n").split(delimiter)))
 
 
 def _trim(cells: list[str]) -> tuple[str, ...]:

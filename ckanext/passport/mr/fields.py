@@ -11,7 +11,7 @@ import datetime as dt
 import json
 import re
 from typing import Iterable, Literal, Optional, Protocol, TypeVar
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 from .csvrows import canonical_standard, compact
 from .dates import parse_date
@@ -58,6 +58,14 @@ def standard_version(
     return canonical, [problem(code, url=url, element=element, text=raw, canonical=canonical)]
 
 
+def resolve(link: str, base: str = "") -> str:
+    """A published link made absolute against the document it appeared in (relative links are common)."""
+    link = (link or "").strip()
+    if not base or not link or link.lower().startswith(("www.", "mailto:", "tel:")):
+        return link
+    return urljoin(base, link)
+
+
 def last_segment(link: str) -> str:
     """The last non-empty path segment of a URL (or path), percent-decoded."""
     path = urlsplit(link.strip()).path if "://" in link else link.strip().split("?")[0].split("#")[0]
@@ -98,17 +106,29 @@ def is_passport_file_name(link: str) -> bool:
 
 
 def identifier_from_link(link: str) -> str:
-    """The dataset identifier a link names: its last segment, or the folder of a passport or data file."""
-    path = urlsplit(link.strip()).path if "://" in link else link.strip()
+    """The dataset identifier a link names.
+
+    ``…/opendata/<id>`` and ``…/opendata/<id>/`` name it directly; a passport, data or structure file names
+    its folder (``…/<id>/meta.json``); an MR 2.3 passport file is named after the dataset (``…/<id>.csv``).
+    """
+    path = urlsplit(link.strip()).path if "://" in link else link.strip().split("?")[0].split("#")[0]
     segments = [unquote(s) for s in path.split("/") if s]
     if not segments:
         return ""
     name = segments[-1]
-    if len(segments) > 1 and (
-        _PASSPORT_FILE.match(name) or _DATA_NAME.match(file_stem(name)) or _STRUCTURE_NAME.match(file_stem(name))
-    ):
+    stem = _EXTENSIONS.sub("", name)
+    if len(segments) > 1 and (_PASSPORT_FILE.match(name) or _DATA_NAME.match(stem) or _STRUCTURE_NAME.match(stem)):
         return segments[-2]
-    return name
+    return stem or name
+
+
+def plain_text(value: object) -> str:
+    """A JSON value as field text: ``None`` is empty, lists are joined, numbers are written out."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(plain_text(item) for item in value)
+    return str(value).strip()
 
 
 def split_subject(text: str) -> list[str]:

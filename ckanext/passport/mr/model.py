@@ -75,11 +75,22 @@ class Publisher:
 
 
 @dataclass
+class StructureField:
+    """One field a structure file describes (read only when a harvest source asks for structures)."""
+
+    name: str = ""
+    title: str = ""
+    description: str = ""
+    format: str = ""
+
+
+@dataclass
 class StructureVersion:
     source: str = ""
     version: str = ""
     created: Optional[MRDate] = None
     format: str = ""
+    fields: list[StructureField] = field(default_factory=list)
 
 
 @dataclass

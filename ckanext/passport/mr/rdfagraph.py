@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Optional, Union
 from urllib.parse import urljoin, urlsplit, urlunsplit
 from xml.dom.minidom import Document, Element
 
 from html5lib import HTMLParser, treebuilders
 from pyRdfa import pyRdfa
 from pyRdfa.options import Options
-from rdflib import Graph, Namespace, URIRef
+from rdflib import BNode, Graph, Namespace, URIRef
 
 from .decode import decode_bytes
 from .model import Problem, Severity
@@ -29,6 +29,8 @@ PARSE_FAILED = define(
     "Страница не разобрана парсером RDFa: {detail}",
     "The RDFa parser failed on the page: {detail}",
 )
+
+Node = Union[URIRef, BNode]
 
 DC_TERMS = Namespace("http://purl.org/dc/terms/")
 # Open namespaces: rdflib's closed DC/DCTERMS raise on names they do not list.
@@ -68,14 +70,20 @@ def read_page(data: bytes, url: str = "") -> RdfaPage:
     return RdfaPage(graph, dom, decoded.encoding, problems)
 
 
-def dc(graph: Graph, subject: URIRef, name: str) -> list:
+def dc(graph: Graph, subject: Node, name: str) -> list:
     """Objects of a Dublin Core property; ``dc:`` is terms, but pages binding it to elements/1.1 are read too."""
     return list(graph.objects(subject, DC_TERMS[name])) + list(graph.objects(subject, DC_ELEMENTS[name]))
 
 
-def dc_value(graph: Graph, subject: URIRef, name: str) -> str:
+def dc_value(graph: Graph, subject: Node, name: str) -> str:
     values = [str(value).strip() for value in dc(graph, subject, name)]
     return next((value for value in values if value), "")
+
+
+def standard_link(graph: Graph, subject: Node) -> str:
+    """The ``dc:conformsTo`` that names the MR standard (other conformsTo values name structures)."""
+    links = [str(value) for value in dc(graph, subject, "conformsTo")]
+    return next((link for link in links if "/standard/" in link.lower()), links[0] if links else "")
 
 
 def resource_key(uri: str) -> str:

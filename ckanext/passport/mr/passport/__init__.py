@@ -1,0 +1,170 @@
+"""Passports in every MR form: which form a publication is, where a passport lives, and reading it.
+
+Forms: ``rdfa`` (the dataset page), ``meta.csv``, ``mr23.csv`` (MR 2.x three-column CSV), ``meta.xml`` and
+``meta.json``. The content decides the form; the URL only when the content cannot (MR 2.x passports are
+published as ``meta.csv`` too, RDFa pages as ``index.php``).
+"""
+from __future__ import annotations
+
+import re
+from importlib import import_module
+from typing import Optional
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from ..fields import (
+    file_format,
+    identifier_from_link,
+    is_data_file_name,
+    is_passport_file_name,
+    last_segment,
+    version_names,
+)
+from ..model import DataVersion, ParseResult, Passport, RegistryEntry, Severity
+from ..problems import define, problem
+from ..sniff import sniff
+
+FORMS = {
+    "rdfa": "ckanext.passport.mr.passport.rdfa",
+    "meta.csv": "ckanext.passport.mr.passport.meta_csv",
+    "mr23.csv": "ckanext.passport.mr.passport.mr23_csv",
+    "meta.xml": "ckanext.passport.mr.passport.meta_xml",
+    "meta.json": "ckanext.passport.mr.passport.meta_json",
+}
+# MR 3.0 machine-readable files first (exact), then the page, which needs pyRdfa and is often decorative.
+MR30_FILES = ("meta.json", "meta.xml", "meta.csv")
+
+EMPTY = define(
+    "passport.empty",
+    Severity.ERROR,
+    "Паспорт пуст",
+    "The passport is empty",
+)
+UNKNOWN_FORM = define(
+    "passport.unknown_form",
+    Severity.ERROR,
+    "Формат паспорта не распознан",
+    "The passport's form was not recognised",
+)
+LINK_IS_DATA_FILE = define(
+    "passport.link_is_data_file",
+    Severity.WARNING,
+    "Ссылка реестра ведёт на файл данных, а не на паспорт; паспорт составлен по записи реестра",
+    "The registry links a data file, not a passport; the passport was made from the registry entry",
+)
+
+_DATA_EXTENSIONS = frozenset({
+    "zip", "rar", "7z", "gz", "bz2", "xz", "tar", "xls", "xlsx", "ods", "geojson", "kml", "kmz", "shp",
+    "dbf", "pdf", "doc", "docx", "rtf", "txt",
+})
+_MR23_HEADER = re.compile(r"^(?:№|n|no|\d+[;,\t])|характеристик", re.I)
+_MR30_CSV_START = ("property", "standardversion", "identifier")
+
+
+def detect_passport_form(data: bytes, url: str = "", content_type: str = "") -> Optional[str]:
+    sniffed = sniff(data)
+    if sniffed.kind == "empty":
+        return None
+    if sniffed.kind == "json":
+        return "meta.json"
+    if sniffed.kind == "html":
+        return "rdfa"
+    if sniffed.kind == "xml":
+        return "meta.xml" if sniffed.root == "meta" else None
+    if "html" in content_type.lower():
+        return "rdfa"
+    name = last_segment(url).lower()
+    if name in ("meta.json", "meta.xml"):
+        return name
+    if sniffed.first_line.startswith(_MR30_CSV_START):
+        return "meta.csv"
+    if _MR23_HEADER.search(sniffed.first_line):
+        return "mr23.csv"
+    return "meta.csv"
+
+
+def parse_passport(data: bytes, url: str = "", form: Optional[str] = None) -> ParseResult[Passport]:
+    if not data.strip():
+        return ParseResult(None, [problem(EMPTY, url=url or None)], form=form or "")
+    form = form or detect_passport_form(data, url)
+    if form not in FORMS:
+        return ParseResult(None, [problem(UNKNOWN_FORM, url=url or None)], form=form or "")
+    return import_module(FORMS[form]).parse(data, url)
+
+
+def passport_locations(link: str) -> list[tuple[str, str]]:
+    """Where the passport beside a registry link may be, as ``(expected form, URL)`` in preference order.
+
+    The form is what MR puts there; the content still decides (``parse_passport(form=None)``), since MR 2.x
+    sites publish ``meta.csv`` files in the 2.x layout. Data-file links have no passport: see
+    :func:`passport_from_entry`.
+    """
+    link = link.strip()
+    if not link or looks_like_data_file(link):
+        return []
+    name = last_segment(link)
+    if is_passport_file_name(link):
+        folder = urljoin(link, "./")
+        linked = (name.lower(), link)
+        return [linked] + [(form, urljoin(folder, form)) for form in MR30_FILES if form != name.lower()] + [
+            ("rdfa", folder)
+        ]
+    extension = file_format(link)
+    if extension == "csv":
+        # MR 2.3's file passport, named after the dataset: <site>/opendata/<id>.csv
+        return [("mr23.csv", link), ("rdfa", _without_extension(link))]
+    if extension in ("xml", "json") and name.lower() != f"meta.{extension}":
+        return [("rdfa", _without_extension(link))]
+    folder = _as_folder(link)
+    files = [(form, urljoin(folder, form)) for form in MR30_FILES]
+    if urlsplit(link).path.endswith("/"):
+        return files + [("rdfa", link)]
+    # MR 2.3 links name the dataset page; its file passport sits beside it as <page>.csv or inside it.
+    return [("rdfa", link)] + files + [("mr23.csv", _with_path_suffix(link, ".csv"))]
+
+
+def looks_like_data_file(link: str, format: str = "") -> bool:
+    """True for links at data rather than passports: ``data-…-structure-…`` files and archives/documents."""
+    if not link.strip() or is_passport_file_name(link):
+        return False
+    if is_data_file_name(link):
+        return True
+    extension = file_format(link)
+    return extension in _DATA_EXTENSIONS or (bool(format) and extension == format.strip().lower()
+                                             and extension not in ("csv", "xml", "json", "html", "htm", "php"))
+
+
+def passport_from_entry(entry: RegistryEntry, url: str = "") -> ParseResult[Passport]:
+    """A minimal passport for a registry entry that links a data file (fedstat does): one version, no guesses."""
+    link = urljoin(url, entry.link.strip()) if url else entry.link.strip()
+    version, structure = version_names(link)
+    data_version = DataVersion(
+        source=link,
+        version=version,
+        structure_version=structure,
+        format=file_format(link) or entry.format.lower(),
+    )
+    passport = Passport(
+        identifier=entry.identifier or identifier_from_link(link),
+        title=entry.title,
+        format=entry.format.lower() or data_version.format,
+        data_versions=[data_version],
+    )
+    return ParseResult(passport, [problem(LINK_IS_DATA_FILE, url=link, element=entry.identifier or None)],
+                       form="registry entry")
+
+
+def _as_folder(link: str) -> str:
+    parts = urlsplit(link)
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return urlunsplit(parts._replace(path=path, query="", fragment=""))
+
+
+def _with_path_suffix(link: str, suffix: str) -> str:
+    parts = urlsplit(link)
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + suffix, query="", fragment=""))
+
+
+def _without_extension(link: str) -> str:
+    parts = urlsplit(link)
+    path = parts.path
+    return urlunsplit(parts._replace(path=path[: path.rfind(".")] if "." in path.rsplit("/", 1)[-1] else path))

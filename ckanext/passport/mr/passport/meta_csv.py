@@ -8,15 +8,27 @@ live here and the MR 2.x CSV passport reuses them for its version URLs.
 """
 from __future__ import annotations
 
-import datetime as dt
 import difflib
 import re
-from typing import Optional, TypeVar, Union
-from urllib.parse import urljoin, urlsplit
+from typing import Optional, Union
+from urllib.parse import urljoin
 
-from ..csvrows import Row, Table, canonical_standard, compact, is_column_number_row, is_header, read_rows
+from ..csvrows import Row, Table, is_column_number_row, is_header, join_cells, read_rows
 from ..dates import parse_date
 from ..decode import decode_bytes
+from ..fields import (
+    VERSION_WITHOUT_SOURCE,
+    clean_mbox,
+    clean_phone,
+    field_key,
+    file_format,
+    last_segment,
+    newest_first,
+    split_subject,
+    standard_version,
+    structure_name,
+    version_names,
+)
 from ..model import DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion
 from ..problems import define, problem
 
@@ -72,16 +84,6 @@ NO_STRUCTURE_VERSIONS = define(
     "В паспорте нет ни одной ссылки на файл структуры",
     "The passport links no structure file",
 )
-VERSIONS_NOT_SORTED = define(
-    "passport.csv_versions_not_sorted", Severity.INFO,
-    "Версии не упорядочены от новой к старой; порядок исправлен",
-    "Versions are not listed newest first; they were reordered",
-)
-STANDARD_SPELLING = define(
-    "passport.csv_standard_version_spelling", Severity.INFO,
-    "Версия стандарта «{text}» записана не канонически; прочитана как {standard}",
-    "The standard version '{text}' is not spelled canonically; read as {standard}",
-)
 UNQUOTED_VALUE = define(
     "passport.csv_unquoted_value", Severity.WARNING,
     "Значение поля «{name}» содержит разделитель без кавычек; ячейки объединены",
@@ -122,13 +124,13 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
     for row in rows:
         key = row.cell(0)
         value = _value(row, table.delimiter, header_width, url, problems)
-        name = compact(key)
+        name = field_key(key)
         if name in REQUIRED:
             _keep(values, name, value, row, url, problems)
         elif name.startswith("data"):
-            data_versions.append(_data_version(key, value, row, url, problems))
+            _add_version(data_versions, _data_version(key, value, row, url, problems), row, url, problems)
         elif _structure_word(name):
-            structure_versions.append(_structure_version(key, value, row, url, problems))
+            _add_version(structure_versions, _structure_version(key, value, row, url, problems), row, url, problems)
         else:
             meant = difflib.get_close_matches(name, REQUIRED, n=1, cutoff=0.8)
             if meant:
@@ -140,8 +142,8 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
         problems.append(problem(NOT_A_PASSPORT, url=url or None))
         return None
     passport = _passport(values, url, problems)
-    passport.data_versions = newest_first(data_versions, url, problems)
-    passport.structure_versions = newest_first(structure_versions, url, problems)
+    passport.data_versions = newest_first(data_versions)
+    passport.structure_versions = newest_first(structure_versions)
     _describe_newest(passport)
     _report_missing(passport, values, url, problems)
     return passport
@@ -151,7 +153,16 @@ def _value(row: Row, delimiter: str, header_width: int, url: str, problems: list
     if len(row.cells) <= 2 or header_width > 2:
         return row.cell(1)
     problems.append(problem(UNQUOTED_VALUE, url=url or None, line=row.line, name=row.cell(0)))
-    return delimiter.join(row.cells[1:]).strip()
+    return join_cells(row.cells[1:], delimiter)
+
+
+def _add_version(
+    versions: list, version: Union[DataVersion, StructureVersion], row: Row, url: str, problems: list[Problem]
+) -> None:
+    if version.source:
+        versions.append(version)
+    else:
+        problems.append(problem(VERSION_WITHOUT_SOURCE, url=url or None, line=row.line))
 
 
 def _keep(
@@ -173,19 +184,15 @@ def _passport(values: dict[str, tuple[str, int]], url: str, problems: list[Probl
         description=text("description"),
         creator=text("creator"),
         subject=split_subject(text("subject")),
-        format=text("format"),
+        format=text("format").lower(),
         provenance=text("provenance"),
     )
     passport.publisher.name = text("publishername")
-    passport.publisher.phone = text("publisherphone")
-    passport.publisher.mbox = text("publishermbox")
-    if "standardversion" in values:
-        written, line = values["standardversion"]
-        passport.standard_version = canonical_standard(written)
-        if written and passport.standard_version != written:
-            problems.append(problem(
-                STANDARD_SPELLING, url=url or None, line=line, text=written, standard=passport.standard_version,
-            ))
+    passport.publisher.phone = clean_phone(text("publisherphone"))
+    passport.publisher.mbox = clean_mbox(text("publishermbox"))
+    if text("standardversion"):
+        passport.standard_version, found = standard_version(text("standardversion"), area="passport", url=url)
+        problems.extend(found)
     for name in _DATES:
         written, line = values.get(name, ("", 0))
         setattr(passport, name, read_date(written, name, url, line, problems))
@@ -198,11 +205,6 @@ def read_date(text: str, name: str, url: str, line: Optional[int], problems: lis
     if date is not None and date.value is None:
         problems.append(problem(UNREADABLE_DATE, url=url or None, line=line, element=name, text=text, name=name))
     return date
-
-
-def split_subject(text: str) -> list[str]:
-    """Keywords: MR says comma-separated; semicolons are common too."""
-    return [word.strip() for word in re.split(r"[,;]", text) if word.strip()]
 
 
 def _describe_newest(passport: Passport) -> None:
@@ -229,11 +231,7 @@ def _report_missing(
 
 # --- version rows and names -----------------------------------------------------------------------------
 
-_EXTENSIONS = re.compile(r"(?:\.[a-z][a-z0-9]{1,4})+$", re.IGNORECASE)
-_DATA_NAME = re.compile(
-    r"^data[-_\s]*(?P<data>.+?)[-_\s]+(?P<word>[a-z]{6,11})[-_\s]*(?P<structure>.+)$", re.IGNORECASE
-)
-_STRUCTURE_NAME = re.compile(r"^(?P<word>[a-z]{6,11})[-_\s]*(?P<version>.+)$", re.IGNORECASE)
+_WORD = re.compile(r"[a-z]{6,11}", re.IGNORECASE)
 _NUMBERED = re.compile(r"^(?P<number>\d+)[-_](?P<rest>.+)$")
 
 
@@ -242,20 +240,21 @@ def _structure_word(word: str) -> bool:
     return difflib.SequenceMatcher(None, word[:9].casefold(), "structure").ratio() >= 0.75
 
 
+def _spelled_out(name: str) -> str:
+    """A key or file name respelled the MR way (``data 1 strucrure 1`` → ``data-1-structure-1``)."""
+    words = _WORD.sub(lambda m: "-structure-" if _structure_word(m.group()) else m.group(), name.strip())
+    return re.sub(r"[-_\s]*-[-_\s]*|\s+", "-", words).strip("-")
+
+
 def read_data_name(name: str) -> Optional[tuple[str, str]]:
     """``(data version, structure version)`` from a row key or file name, ``None`` when unreadable."""
-    match = _DATA_NAME.match(_EXTENSIONS.sub("", name.strip()))
-    if not match or not _structure_word(match.group("word")):
-        return None
-    return match.group("data"), match.group("structure")
+    data, structure = version_names(_spelled_out(name))
+    return (data, structure) if data and structure else None
 
 
 def read_structure_name(name: str) -> Optional[str]:
     """The structure version from a ``structure-<s>`` row key or file name, ``None`` when unreadable."""
-    match = _STRUCTURE_NAME.match(_EXTENSIONS.sub("", name.strip()))
-    if not match or not _structure_word(match.group("word")):
-        return None
-    return match.group("version")
+    return structure_name(_spelled_out(name)) or None
 
 
 def version_parts(token: str) -> tuple[str, Optional[MRDate]]:
@@ -279,22 +278,6 @@ def version_parts(token: str) -> tuple[str, Optional[MRDate]]:
     return token, None
 
 
-def file_name(link: str) -> str:
-    """The last path segment of a link (``…/data-1-structure-1.csv`` → ``data-1-structure-1.csv``)."""
-    try:
-        path = urlsplit(link.strip()).path
-    except ValueError:
-        path = link
-    return path.rstrip("/").rsplit("/", 1)[-1]
-
-
-def extension_format(link: str) -> str:
-    """The format a file name announces, lower case: ``x.csv.CSV`` → ``csv``; ``""`` without extension."""
-    name = file_name(link)
-    match = _EXTENSIONS.search(name)
-    return match.group().rsplit(".", 1)[-1].lower() if match else ""
-
-
 def resolve(link: str, url: str) -> str:
     """Links may be relative to the passport they are read from."""
     link = link.strip()
@@ -303,27 +286,23 @@ def resolve(link: str, url: str) -> str:
 
 def data_version_from_link(link: str, key: str = "") -> Optional[DataVersion]:
     """A data version described by its key (if any) or else by its file name; ``None`` when neither reads."""
-    names = read_data_name(key) if key else None
-    names = names or read_data_name(file_name(link))
+    names = (read_data_name(key) if key else None) or read_data_name(last_segment(link))
     if names is None:
         return None
     version, created = version_parts(names[0])
     structure, _ = version_parts(names[1])
     return DataVersion(
         source=link, version=version, structure_version=structure, created=created,
-        format=extension_format(link) or extension_format(key),
+        format=file_format(link) or file_format(key),
     )
 
 
 def structure_version_from_link(link: str, key: str = "") -> Optional[StructureVersion]:
-    token = read_structure_name(key) if key else None
-    token = token or read_structure_name(file_name(link))
+    token = (read_structure_name(key) if key else None) or read_structure_name(last_segment(link))
     if token is None:
         return None
     version, created = version_parts(token)
-    return StructureVersion(
-        source=link, version=version, created=created, format=extension_format(link) or extension_format(key),
-    )
+    return StructureVersion(source=link, version=version, created=created, format=file_format(link) or file_format(key))
 
 
 def _data_version(key: str, value: str, row: Row, url: str, problems: list[Problem]) -> DataVersion:
@@ -331,7 +310,7 @@ def _data_version(key: str, value: str, row: Row, url: str, problems: list[Probl
     version = data_version_from_link(link, key)
     if version is None or read_data_name(key) is None:
         problems.append(problem(UNREADABLE_VERSION_KEY, url=url or None, line=row.line, name=key))
-    return version or DataVersion(source=link, format=extension_format(link))
+    return version or DataVersion(source=link, format=file_format(link))
 
 
 def _structure_version(key: str, value: str, row: Row, url: str, problems: list[Problem]) -> StructureVersion:
@@ -339,27 +318,4 @@ def _structure_version(key: str, value: str, row: Row, url: str, problems: list[
     version = structure_version_from_link(link, key)
     if version is None or read_structure_name(key) is None:
         problems.append(problem(UNREADABLE_VERSION_KEY, url=url or None, line=row.line, name=key))
-    return version or StructureVersion(source=link, format=extension_format(link))
-
-
-Version = TypeVar("Version", DataVersion, StructureVersion)
-
-
-def newest_first(versions: list[Version], url: str = "", problems: Optional[list[Problem]] = None) -> list[Version]:
-    """Versions sorted newest first (MR 3.0 asks for that order); reports when the publisher's order differed."""
-    ordered = sorted(versions, key=_age, reverse=True)
-    if problems is not None and [id(v) for v in ordered] != [id(v) for v in versions]:
-        problems.append(problem(VERSIONS_NOT_SORTED, url=url or None))
-    return ordered
-
-
-def _age(version: Union[DataVersion, StructureVersion]) -> tuple:
-    # Dated versions sort by date, numbered ones by number, anything else by text, below both.
-    if version.created is not None and version.created.value is not None:
-        moment = version.created.value
-        if not isinstance(moment, dt.datetime):
-            moment = dt.datetime.combine(moment, dt.time())
-        return (2, moment.replace(tzinfo=None))
-    if version.version.isdigit():
-        return (1, int(version.version))
-    return (0, version.version)
+    return version or StructureVersion(source=link, format=file_format(link))

@@ -22,6 +22,8 @@ from ..fields import (
     field_key,
     file_format,
     newest_first,
+    plain_text,
+    resolve,
     salvage_json,
     split_subject,
     standard_version,
@@ -72,7 +74,7 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
     problems = list(decoded.problems)
     try:
         document: Any = json.loads(decoded.text)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:
         problems.append(problem(DAMAGED_JSON, url=url or None, line=getattr(error, "lineno", None), detail=str(error)))
         document = salvage_json(decoded.text, _SECTIONS)
         if not document:
@@ -94,49 +96,47 @@ def schema_problems(document: Any, url: str = "") -> list[Problem]:
     ]
 
 
-def _normalise(value: Any) -> Any:
-    """Keys as MR means them, recursively; the first spelling of a key wins."""
+def _normalise(value: Any, depth: int = 3) -> Any:
+    """Keys as MR means them down to the version items (all a passport has); the first spelling wins.
+
+    The depth is bounded so that hostile nesting cannot exhaust the stack.
+    """
+    if depth == 0:
+        return value
     if isinstance(value, dict):
         result: dict = {}
         for key, item in value.items():
-            result.setdefault(field_key(str(key)), _normalise(item))
+            result.setdefault(field_key(str(key)), _normalise(item, depth - 1))
         return result
     if isinstance(value, list):
-        return [_normalise(item) for item in value]
+        return [_normalise(item, depth - 1) for item in value]
     return value
 
 
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return ", ".join(_text(item) for item in value)
-    return str(value).strip()
-
-
 def _passport(document: dict, url: str, problems: list[Problem]) -> Passport:
-    standard, standard_problems = standard_version(_text(document.get("standardversion")), area="passport", url=url)
+    standard, standard_problems = standard_version(plain_text(document.get("standardversion")), area="passport", url=url)
     problems.extend(standard_problems)
-    publisher = document.get("publisher") if isinstance(document.get("publisher"), dict) else {}
+    published = document.get("publisher")
+    publisher: dict = published if isinstance(published, dict) else {}
     return Passport(
         standard_version=standard,
-        identifier=_text(document.get("identifier")),
-        title=_text(document.get("title")),
-        description=_text(document.get("description")),
-        creator=_text(document.get("creator")),
-        created=parse_date(_text(document.get("created"))),
-        modified=parse_date(_text(document.get("modified"))),
-        valid=parse_date(_text(document.get("valid"))),
-        subject=split_subject(_text(document.get("subject"))),
-        format=_text(document.get("format")).lower(),
-        provenance=_text(document.get("provenance")),
+        identifier=plain_text(document.get("identifier")),
+        title=plain_text(document.get("title")),
+        description=plain_text(document.get("description")),
+        creator=plain_text(document.get("creator")),
+        created=parse_date(plain_text(document.get("created"))),
+        modified=parse_date(plain_text(document.get("modified"))),
+        valid=parse_date(plain_text(document.get("valid"))),
+        subject=split_subject(plain_text(document.get("subject"))),
+        format=plain_text(document.get("format")).lower(),
+        provenance=plain_text(document.get("provenance")),
         publisher=Publisher(
-            name=_text(publisher.get("name")),
-            phone=clean_phone(_text(publisher.get("phone"))),
-            mbox=clean_mbox(_text(publisher.get("mbox"))),
+            name=plain_text(publisher.get("name")),
+            phone=clean_phone(plain_text(publisher.get("phone"))),
+            mbox=clean_mbox(plain_text(publisher.get("mbox"))),
         ),
         data_versions=newest_first(_data_versions(document.get("data"), url, problems)),
-        structure_versions=newest_first(_structure_versions(document.get("structure"))),
+        structure_versions=newest_first(_structure_versions(document.get("structure"), url)),
     )
 
 
@@ -149,7 +149,7 @@ def _items(value: Any) -> Iterator[dict]:
 
 def _data_versions(value: Any, url: str, problems: list[Problem]) -> Iterator[DataVersion]:
     for index, item in enumerate(_items(value)):
-        source = _text(item.get("source"))
+        source = resolve(plain_text(item.get("source")), url)
         if not source:
             problems.append(problem(VERSION_WITHOUT_SOURCE, url=url or None, element=f"/data/{index}"))
             continue
@@ -157,21 +157,21 @@ def _data_versions(value: Any, url: str, problems: list[Problem]) -> Iterator[Da
         yield DataVersion(
             source=source,
             version=version,
-            structure_version=_text(item.get("structure")) or named_structure,
-            created=parse_date(_text(item.get("created"))),
-            provenance=_text(item.get("provenance")),
-            valid=parse_date(_text(item.get("valid"))),
-            format=_text(item.get("format")).lower() or file_format(source),
+            structure_version=plain_text(item.get("structure")) or named_structure,
+            created=parse_date(plain_text(item.get("created"))),
+            provenance=plain_text(item.get("provenance")),
+            valid=parse_date(plain_text(item.get("valid"))),
+            format=plain_text(item.get("format")).lower() or file_format(source),
         )
 
 
-def _structure_versions(value: Any) -> Iterator[StructureVersion]:
+def _structure_versions(value: Any, url: str) -> Iterator[StructureVersion]:
     for item in _items(value):
-        source = _text(item.get("source"))
+        source = resolve(plain_text(item.get("source")), url)
         if source:
             yield StructureVersion(
                 source=source,
-                version=structure_name(source) or _text(item.get("created")),
-                created=parse_date(_text(item.get("created"))),
-                format=_text(item.get("format")).lower() or file_format(source),
+                version=structure_name(source) or plain_text(item.get("created")),
+                created=parse_date(plain_text(item.get("created"))),
+                format=plain_text(item.get("format")).lower() or file_format(source),
             )

@@ -18,6 +18,7 @@ from ..fields import (
     clean_phone,
     file_format,
     newest_first,
+    resolve,
     split_subject,
     standard_version,
     structure_name,
@@ -79,7 +80,7 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
             mbox=clean_mbox(child_text(publisher, "mbox") or child_text(publisher, "email")),
         ) if publisher is not None else Publisher(),
         data_versions=newest_first(_data_versions(root, url, problems)),
-        structure_versions=newest_first(_structure_versions(root)),
+        structure_versions=newest_first(_structure_versions(root, url)),
     )
     return ParseResult(passport, problems, form=FORM, encoding=encoding)
 
@@ -98,7 +99,7 @@ def schema_problems(root: etree._Element, url: str = "") -> list[Problem]:
 def _data_versions(root: etree._Element, url: str, problems: list[Problem]) -> Iterator[DataVersion]:
     for data in children(root, "data"):
         for item in children(data, "dataversion"):
-            source = child_text(item, "source")
+            source = resolve(child_text(item, "source"), url)
             if not source:
                 problems.append(problem(VERSION_WITHOUT_SOURCE, url=url or None, line=item.sourceline))
                 continue
@@ -114,10 +115,10 @@ def _data_versions(root: etree._Element, url: str, problems: list[Problem]) -> I
             )
 
 
-def _structure_versions(root: etree._Element) -> Iterator[StructureVersion]:
+def _structure_versions(root: etree._Element, url: str) -> Iterator[StructureVersion]:
     for structure in children(root, "structure"):
         for item in children(structure, "structureversion"):
-            source = child_text(item, "source")
+            source = resolve(child_text(item, "source"), url)
             if source:
                 yield StructureVersion(
                     source=source,

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
-from ..csvrows import Row, Table, compact, is_column_number_row, is_header, read_rows
+from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join_cells, read_rows
 from ..decode import decode_bytes
+from ..fields import clean_mbox, clean_phone, file_format, newest_first, split_subject
 from ..model import STANDARD_2_3, DataVersion, ParseResult, Passport, Problem, Severity, StructureVersion
 from ..problems import define, problem
 from .meta_csv import (
@@ -22,11 +23,8 @@ from .meta_csv import (
     NOT_A_PASSPORT,
     UNKNOWN_PROPERTY,
     data_version_from_link,
-    extension_format,
-    newest_first,
     read_date,
     resolve,
-    split_subject,
     structure_version_from_link,
 )
 
@@ -123,7 +121,15 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
     if rows and is_header(rows[0].cells, _HEADER_NAMES, minimum=2):
         rows = rows[1:]
     values: dict[int, tuple[str, Row]] = {}
-    for position, row in enumerate(rows, start=1):
+    meant: Optional[int] = None
+    position = 0
+    for row in rows:
+        if meant in (PREVIOUS_DATA, PREVIOUS_STRUCTURES) and _continues_links(row):
+            # An unquoted line break in a list of version links leaves the rest of the list on its own line.
+            text, first = values[meant]
+            values[meant] = (text + "\n" + " ".join(row.cells), first)
+            continue
+        position += 1
         number, name, value = _cells(row, table.delimiter)
         meant = _row_number(number, name, position, row, url, problems)
         if meant is None:
@@ -138,11 +144,15 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
     return _passport(values, url, problems)
 
 
+def _continues_links(row: Row) -> bool:
+    return all("/" in cell for cell in row.cells) and not _is_number(row.cell(0))
+
+
 def _cells(row: Row, delimiter: str) -> tuple[str, str, str]:
     """``(number, characteristic, value)``; the number column is optional, a split value is rejoined."""
     if _is_number(row.cell(0)):
-        return row.cell(0).rstrip("."), row.cell(1), delimiter.join(row.cells[2:]).strip()
-    return "", row.cell(0), delimiter.join(row.cells[1:]).strip()
+        return row.cell(0).rstrip("."), row.cell(1), join_cells(row.cells[2:], delimiter)
+    return "", row.cell(0), join_cells(row.cells[1:], delimiter)
 
 
 def _is_number(text: str) -> bool:
@@ -176,7 +186,7 @@ def _passport(values: dict[int, tuple[str, Row]], url: str, problems: list[Probl
         title=text(TITLE),
         description=text(DESCRIPTION),
         creator=text(CREATOR),
-        format=text(FORMAT),
+        format=text(FORMAT).lower(),
         provenance=text(PROVENANCE),
         periodicity=text(PERIODICITY),
         subject=split_subject(text(SUBJECT)),
@@ -184,11 +194,11 @@ def _passport(values: dict[int, tuple[str, Row]], url: str, problems: list[Probl
         modified=read_date(text(MODIFIED), "modified", url, line(MODIFIED), problems),
     )
     passport.publisher.name = text(PUBLISHER)
-    passport.publisher.phone = text(PHONE)
-    passport.publisher.mbox = text(MBOX)
+    passport.publisher.phone = clean_phone(text(PHONE))
+    passport.publisher.mbox = clean_mbox(text(MBOX))
     current = _current_version(passport, text(DATA), url)
     previous = [
-        data_version_from_link(link) or DataVersion(source=link, format=extension_format(link))
+        data_version_from_link(link) or DataVersion(source=link, format=file_format(link))
         for link in _links(values.get(PREVIOUS_DATA), url, problems)
     ]
     passport.data_versions = _distinct(current, newest_first(previous))
@@ -205,7 +215,7 @@ def _current_version(passport: Passport, link: str, url: str) -> Optional[DataVe
         return None
     source = resolve(link, url)
     version = data_version_from_link(source) or DataVersion(source=source)
-    version.format = passport.format.lower() or version.format or extension_format(source)
+    version.format = passport.format or version.format
     version.created = passport.modified or version.created
     version.provenance = passport.provenance
     return version
@@ -215,7 +225,7 @@ def _structure(link: str, url: str) -> Optional[StructureVersion]:
     source = resolve(link, url)
     if not source:
         return None
-    return structure_version_from_link(source) or StructureVersion(source=source, format=extension_format(source))
+    return structure_version_from_link(source) or StructureVersion(source=source, format=file_format(source))
 
 
 def _links(found: Optional[tuple[str, Row]], url: str, problems: list[Problem]) -> list[str]:

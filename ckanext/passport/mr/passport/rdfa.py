@@ -7,7 +7,7 @@ and without a trailing slash alike. Each version resource carries ``dc:source``,
 """
 from __future__ import annotations
 
-from typing import Iterator, Optional, Union
+from typing import Iterator, Optional
 
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import FOAF
@@ -21,6 +21,7 @@ from ..fields import (
     identifier_from_link,
     is_data_file_name,
     newest_first,
+    resolve,
     split_subject,
     standard_version,
     structure_name,
@@ -28,7 +29,7 @@ from ..fields import (
 )
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import define, problem
-from ..rdfagraph import DC_ELEMENTS, DC_TERMS, dc, dc_value, read_page, resource_key
+from ..rdfagraph import DC_ELEMENTS, DC_TERMS, Node, dc, dc_value, read_page, resource_key, standard_link
 
 FORM = "rdfa"
 
@@ -46,7 +47,6 @@ STRUCTURE_NOT_FOUND = define(
     "its version was taken from the file name",
 )
 
-Node = Union[URIRef, BNode]
 # Properties that make a titled resource a dataset rather than, say, a registry row.
 _PASSPORT_MARKS = ("hasPart", "conformsTo", "source", "publisher", "identifier", "created")
 
@@ -67,7 +67,9 @@ def passport_subject(graph: Graph, url: str = "") -> Optional[Node]:
     page = resource_key(url) if url else None
     best: Optional[tuple[tuple, Node]] = None
     for subject in set(graph.subjects(DC_TERMS.title, None)) | set(graph.subjects(DC_ELEMENTS.title, None)):
-        marks = sum(1 for name in _PASSPORT_MARKS if dc(graph, subject, name))
+        if not isinstance(subject, (URIRef, BNode)):
+            continue
+        marks = len([name for name in _PASSPORT_MARKS if dc(graph, subject, name)])
         named = page is not None and isinstance(subject, URIRef) and resource_key(subject) == page
         if not marks and not named:
             continue
@@ -78,7 +80,7 @@ def passport_subject(graph: Graph, url: str = "") -> Optional[Node]:
 
 
 def _passport(graph: Graph, subject: Node, url: str, problems: list[Problem]) -> Passport:
-    standard, standard_problems = standard_version(_standard_link(graph, subject), area="passport", url=url)
+    standard, standard_problems = standard_version(standard_link(graph, subject), area="passport", url=url)
     problems.extend(standard_problems)
     versions = list(_data_versions(graph, subject, url, problems))
     return Passport(
@@ -95,13 +97,8 @@ def _passport(graph: Graph, subject: Node, url: str, problems: list[Problem]) ->
         format=dc_value(graph, subject, "format").lower(),
         provenance=dc_value(graph, subject, "provenance"),
         data_versions=newest_first(versions),
-        structure_versions=newest_first(_structure_versions(graph)),
+        structure_versions=newest_first(_structure_versions(graph, url)),
     )
-
-
-def _standard_link(graph: Graph, subject: Node) -> str:
-    links = [str(value) for value in dc(graph, subject, "conformsTo")]
-    return next((link for link in links if "/standard/" in link.lower()), links[0] if links else "")
 
 
 def _version_nodes(graph: Graph, subject: Node) -> Iterator[Node]:
@@ -120,12 +117,12 @@ def _data_versions(graph: Graph, subject: Node, url: str, problems: list[Problem
     nodes = list(_version_nodes(graph, subject))
     if not nodes:
         # MR 2.3 pages may put the current data file straight on the passport as its dc:source.
-        direct = dc_value(graph, subject, "source")
+        direct = resolve(dc_value(graph, subject, "source"), url)
         if is_data_file_name(direct):
             yield _data_version(graph, subject, direct, url, problems)
         return
     for node in nodes:
-        source = dc_value(graph, node, "source")
+        source = resolve(dc_value(graph, node, "source"), url)
         if not source and isinstance(node, URIRef) and is_data_file_name(str(node)):
             source = str(node)
         if not source:
@@ -162,11 +159,13 @@ def _structure_of(
     return named
 
 
-def _structure_versions(graph: Graph) -> Iterator[StructureVersion]:
+def _structure_versions(graph: Graph, url: str) -> Iterator[StructureVersion]:
     """Every structure file the page describes: resources whose ``dc:source`` is a ``structure-…`` file."""
     seen: set[str] = set()
     for node in set(graph.subjects(DC_TERMS.source, None)) | set(graph.subjects(DC_ELEMENTS.source, None)):
-        source = dc_value(graph, node, "source")
+        if not isinstance(node, (URIRef, BNode)):
+            continue
+        source = resolve(dc_value(graph, node, "source"), url)
         version = structure_name(source)
         if not version or source in seen:
             continue

@@ -1,0 +1,178 @@
+"""Registries in every MR form: which form a publication is, reading it whole or as a stream.
+
+Forms: ``rdfa`` (the ``/opendata/`` page), ``list.csv``, ``opendatalist.csv``, ``list.xml`` and ``list.json``.
+The content decides the form; the URL only when the content cannot. Whatever the form, entries leave
+here checked the same way: links resolved against the registry URL, identifiers present and unique.
+"""
+from __future__ import annotations
+
+from importlib import import_module
+from itertools import chain
+from typing import BinaryIO, Callable, Iterable, Iterator, Optional, Union
+from urllib.parse import urljoin
+
+from ..fields import identifier_from_link, last_segment
+from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
+from ..problems import define, problem
+from ..sniff import sniff
+from .list_xml import iter_entries
+
+FORMS = {
+    "rdfa": "ckanext.passport.mr.registry.rdfa",
+    "list.csv": "ckanext.passport.mr.registry.csv_list",
+    "opendatalist.csv": "ckanext.passport.mr.registry.csv_opendatalist",
+    "list.xml": "ckanext.passport.mr.registry.list_xml",
+    "list.json": "ckanext.passport.mr.registry.list_json",
+}
+_NAMES = {
+    "list.csv": "list.csv",
+    "list.xml": "list.xml",
+    "list.json": "list.json",
+    "opendatalist.csv": "opendatalist.csv",
+    "реестроткрытыхданных.csv": "opendatalist.csv",
+}
+_SNIFF_BYTES = 8192
+
+EMPTY = define(
+    "registry.empty",
+    Severity.ERROR,
+    "Реестр открытых данных пуст",
+    "The open data registry is empty",
+)
+UNKNOWN_FORM = define(
+    "registry.unknown_form",
+    Severity.ERROR,
+    "Формат реестра не распознан",
+    "The registry's form was not recognised",
+)
+MISSING_LINK = define(
+    "registry.entry_missing_link",
+    Severity.WARNING,
+    "В записи реестра «{name}» нет ссылки на паспорт; запись пропущена",
+    "Registry entry '{name}' has no passport link; it was skipped",
+)
+MISSING_IDENTIFIER = define(
+    "registry.entry_missing_identifier",
+    Severity.WARNING,
+    "В записи реестра нет идентификатора; взят из ссылки: {identifier}",
+    "A registry entry has no identifier; it was taken from the link: {identifier}",
+)
+DUPLICATE_IDENTIFIER = define(
+    "registry.duplicate_identifier",
+    Severity.WARNING,
+    "Идентификатор «{identifier}» повторяется в реестре; повтор пропущен",
+    "Identifier '{identifier}' appears again in the registry; the repeat was skipped",
+)
+
+Item = Union[RegistryEntry, Problem]
+
+
+class RegistryStream(Iterator[Item]):
+    """Checked entries and problems in file order; ``standard_version`` once the registry has named it."""
+
+    def __init__(self, items: Iterator[Item], form: str, standard_version: Callable[[], str]) -> None:
+        self.form = form
+        self._items = items
+        self._standard_version = standard_version
+
+    @property
+    def standard_version(self) -> str:
+        return self._standard_version()
+
+    def __iter__(self) -> "RegistryStream":
+        return self
+
+    def __next__(self) -> Item:
+        return next(self._items)
+
+
+def detect_registry_form(data: bytes, url: str = "", content_type: str = "") -> Optional[str]:
+    sniffed = sniff(data)
+    if sniffed.kind == "empty":
+        return None
+    if sniffed.kind == "json":
+        return "list.json"
+    if sniffed.kind == "html":
+        return "rdfa"
+    if sniffed.kind == "xml":
+        return "list.xml" if sniffed.root == "list" else None
+    if "html" in content_type.lower():
+        return "rdfa"
+    named = _NAMES.get(last_segment(url).lower())
+    if named in ("list.csv", "opendatalist.csv"):
+        return named
+    # MR 3.0's list.csv opens with its header or its standardversion row; MR 2.3's list has neither.
+    if sniffed.first_line.startswith(("property", "standardversion", "standartversion")):
+        return "list.csv"
+    return "opendatalist.csv"
+
+
+def parse_registry(data: bytes, url: str = "", form: Optional[str] = None) -> ParseResult[Registry]:
+    form = form or detect_registry_form(data, url)
+    if not data.strip():
+        return ParseResult(None, [problem(EMPTY, url=url or None)], form=form or "")
+    if form not in FORMS:
+        return ParseResult(None, [problem(UNKNOWN_FORM, url=url or None)], form=form or "")
+    result: ParseResult[Registry] = import_module(FORMS[form]).parse(data, url)
+    if result.value is None:
+        return result
+    entries: list[RegistryEntry] = []
+    problems = list(result.problems)
+    for item in checked(result.value.entries, url):
+        if isinstance(item, RegistryEntry):
+            entries.append(item)
+        else:
+            problems.append(item)
+    registry = Registry(result.value.standard_version, entries)
+    return ParseResult(registry, problems, form=result.form or form, encoding=result.encoding)
+
+
+def iter_registry(source: Union[bytes, BinaryIO], url: str = "", form: Optional[str] = None) -> RegistryStream:
+    """Entries as they are read: ``list.xml`` is streamed, the other forms are small and read whole."""
+    data, stream = (source, None) if isinstance(source, (bytes, bytearray)) else _opened(source)
+    form = form or detect_registry_form(data if stream is None else _head(stream), url)
+    if form == "list.xml":
+        entries = iter_entries(data if stream is None else stream, url)
+        return RegistryStream(checked(entries, url), form, lambda: entries.standard_version)
+    whole = parse_registry(data if stream is None else stream.read(), url, form)
+    items: Iterator[Item] = chain(whole.problems, whole.value.entries if whole.value else [])
+    version = whole.value.standard_version if whole.value else ""
+    return RegistryStream(items, whole.form or form or "", lambda: version)
+
+
+def checked(items: Iterable[Item], url: str = "") -> Iterator[Item]:
+    """Entries with links resolved and identifiers present and unique; ``registry.empty`` if none is left."""
+    seen: set[str] = set()
+    for item in items:
+        if not isinstance(item, RegistryEntry):
+            yield item
+            continue
+        if not item.link.strip():
+            yield problem(MISSING_LINK, url=url or None, element=item.identifier or None,
+                          name=item.title or item.identifier)
+            continue
+        item.link = urljoin(url, item.link.strip()) if url else item.link.strip()
+        if not item.identifier:
+            item.identifier = identifier_from_link(item.link)
+            yield problem(MISSING_IDENTIFIER, url=url or None, element=item.link, identifier=item.identifier)
+        if item.identifier in seen:
+            yield problem(DUPLICATE_IDENTIFIER, url=url or None, element=item.identifier, identifier=item.identifier)
+            continue
+        seen.add(item.identifier)
+        yield item
+    if not seen:
+        yield problem(EMPTY, url=url or None)
+
+
+def _opened(source: BinaryIO) -> tuple[bytes, Optional[BinaryIO]]:
+    """Seekable files are streamed from where they stand; others are read whole (small forms, or caps apply)."""
+    if source.seekable():
+        return b"", source
+    return source.read(), None
+
+
+def _head(stream: BinaryIO) -> bytes:
+    position = stream.tell()
+    head = stream.read(_SNIFF_BYTES)
+    stream.seek(position)
+    return head

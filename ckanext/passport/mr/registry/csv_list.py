@@ -7,13 +7,13 @@ The first row after the header is ``standardversion,<title>,<standard URL>,``; e
 from __future__ import annotations
 
 import difflib
-import posixpath
 import re
 from typing import Optional
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import urljoin
 
-from ..csvrows import Row, Table, canonical_standard, compact, is_column_number_row, is_header, read_rows
+from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join_cells, read_rows
 from ..decode import decode_bytes
+from ..fields import file_stem, identifier_from_link, standard_version
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import define, problem
 
@@ -78,7 +78,7 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Registry]
     collector = EntryCollector(registry, url, problems)
     for row in rows:
         if is_standard_version_key(row.cell(0)):
-            registry.standard_version = registry.standard_version or standard_from_row(row)
+            registry.standard_version = registry.standard_version or standard_from_row(row, url, problems)
             continue
         collector.add(_entry(row, table.delimiter, url, problems), row)
     if not registry.standard_version and not registry.entries:
@@ -99,31 +99,35 @@ def _entry(row: Row, delimiter: str, url: str, problems: list[Problem]) -> Regis
     problems.append(problem(UNQUOTED_VALUE, url=url or None, line=row.line))
     return RegistryEntry(
         identifier=cells[0],
-        title=delimiter.join(row.cells[1:link_at]).strip(),
+        title=join_cells(cells[1:link_at], delimiter),
         link=resolve_link(cells[link_at], url),
-        format=delimiter.join(cells[link_at + 1:]).strip(),
+        format=join_cells(cells[link_at + 1:], delimiter),
     )
 
 
 class EntryCollector:
     """Adds entries to a registry: derives missing identifiers, skips link-less and repeated records."""
 
-    def __init__(self, registry: Registry, url: str, problems: list[Problem]) -> None:
+    def __init__(
+        self, registry: Registry, url: str, problems: list[Problem], identifier_expected: bool = True
+    ) -> None:
         self.registry = registry
         self.url = url
         self.problems = problems
+        self.identifier_expected = identifier_expected
         self.seen: set[str] = set()
 
     def add(self, entry: RegistryEntry, row: Row) -> None:
-        where = {"url": self.url or None, "line": row.line}
+        url, line = self.url or None, row.line
         if not entry.link:
-            self.problems.append(problem(MISSING_LINK, **where, name=entry.title or entry.identifier))
+            self.problems.append(problem(MISSING_LINK, url=url, line=line, name=entry.title or entry.identifier))
             return
         if not entry.identifier:
-            entry.identifier = identifier_from_link(entry.link)
-            self.problems.append(problem(MISSING_IDENTIFIER, **where, identifier=entry.identifier))
+            entry.identifier = derived_identifier(entry.link)
+            if self.identifier_expected:
+                self.problems.append(problem(MISSING_IDENTIFIER, url=url, line=line, identifier=entry.identifier))
         if entry.identifier in self.seen:
-            self.problems.append(problem(DUPLICATE_IDENTIFIER, **where, identifier=entry.identifier))
+            self.problems.append(problem(DUPLICATE_IDENTIFIER, url=url, line=line, identifier=entry.identifier))
             return
         self.seen.add(entry.identifier)
         self.registry.entries.append(entry)
@@ -134,10 +138,14 @@ def is_standard_version_key(key: str) -> bool:
     return bool(difflib.get_close_matches(compact(key), ("standardversion",), n=1, cutoff=0.85))
 
 
-def standard_from_row(row: Row) -> str:
+def standard_from_row(row: Row, url: str, problems: list[Problem]) -> str:
     """The standard URL: MR puts it in the third cell, some files in the second."""
     value = row.cell(2) or next((cell.strip() for cell in row.cells[1:] if looks_like_link(cell.strip())), "")
-    return canonical_standard(value) if value else ""
+    if not value:
+        return ""
+    canonical, found = standard_version(value, area="registry", url=url)
+    problems.extend(found)
+    return canonical
 
 
 def looks_like_link(text: str) -> bool:
@@ -151,22 +159,9 @@ def resolve_link(link: str, url: str) -> str:
     return link
 
 
-def identifier_from_link(link: str) -> str:
-    """The dataset identifier a passport link names: ``…/opendata/7708234640-okvedva/`` → ``7708234640-okvedva``.
-
-    File names are looked through (``…/7708234640-okvedva/meta.csv``) unless the file itself is named after the
-    dataset, as MR 2.3 passport files are (``…/opendata/7710349494-mfclist.csv``).
-    """
-    try:
-        path = urlsplit(link.strip()).path
-    except ValueError:
-        path = link
-    segments = [unquote(segment) for segment in path.split("/") if segment]
-    if not segments:
-        return ""
-    stem, extension = posixpath.splitext(segments[-1])
-    if not extension:
-        return segments[-1]
-    if _IDENTIFIER.match(stem) or len(segments) == 1:
-        return stem
-    return segments[-2]
+def derived_identifier(link: str) -> str:
+    """The identifier a passport link names; an MR 2.3 passport file is named after its dataset
+    (``…/opendata/7710349494-mfclist.csv``)."""
+    name = identifier_from_link(link)
+    stem = file_stem(name)
+    return stem if _IDENTIFIER.match(stem) else name

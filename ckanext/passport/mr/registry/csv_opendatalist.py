@@ -45,10 +45,11 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Registry]
     if rows and not _NUMBER.match(rows[0].cell(0)) and not any(looks_like_link(c.strip()) for c in rows[0].cells):
         rows = rows[1:]
     registry = Registry()
-    collector = EntryCollector(registry, url, problems)
+    # MR 2.3 lists carry no identifier column: deriving it from the link is the normal case, not a fault.
+    collector = EntryCollector(registry, url, problems, identifier_expected=False)
     for row in rows:
         if is_standard_version_key(row.cell(0)):
-            registry.standard_version = registry.standard_version or standard_from_row(row)
+            registry.standard_version = registry.standard_version or standard_from_row(row, url, problems)
             continue
         collector.add(_entry(row, url), row)
     if not registry.entries:

@@ -5,7 +5,7 @@ import json
 from typing import Any
 
 from ..decode import decode_bytes
-from ..fields import field_key, salvage_json, standard_version
+from ..fields import field_key, plain_text, salvage_json, standard_version
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import define, problem
 
@@ -32,28 +32,24 @@ def parse(data: bytes, url: str = "") -> ParseResult[Registry]:
     problems: list[Problem] = list(decoded.problems)
     try:
         document: Any = json.loads(decoded.text)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:
         problems.append(problem(DAMAGED_JSON, url=url or None, line=getattr(error, "lineno", None), detail=str(error)))
-        document = salvage_json(decoded.text, _SECTIONS)
+        document = salvage_json(decoded.text, _SECTIONS) or None
     document = {field_key(str(key)): value for key, value in document.items()} if isinstance(document, dict) else None
     if document is None or not isinstance(document.get("meta", []), list):
         problems.append(problem(UNEXPECTED_SHAPE, url=url or None))
         return ParseResult(None, problems, form=FORM, encoding=decoded.encoding)
-    standard, standard_problems = standard_version(_text(document.get("standardversion")), area="registry", url=url)
+    standard, standard_problems = standard_version(plain_text(document.get("standardversion")), area="registry", url=url)
     problems.extend(standard_problems)
     entries = [_entry(item) for item in document.get("meta", []) if isinstance(item, dict)]
     return ParseResult(Registry(standard, entries), problems, form=FORM, encoding=decoded.encoding)
 
 
 def _entry(item: dict) -> RegistryEntry:
-    fields = {field_key(str(key)): _text(value) for key, value in item.items()}
+    fields = {field_key(str(key)): plain_text(value) for key, value in item.items()}
     return RegistryEntry(
         identifier=fields.get("identifier", ""),
         title=fields.get("title", ""),
         link=fields.get("link", ""),
         format=fields.get("format", "").lower(),
     )
-
-
-def _text(value: Any) -> str:
-    return "" if value is None else str(value).strip()

@@ -71,7 +71,10 @@ def parse(data: Union[bytes, BinaryIO], url: str = "") -> ParseResult[Registry]:
     entries: list[RegistryEntry] = []
     problems: list[Problem] = []
     for item in stream:
-        (entries if isinstance(item, RegistryEntry) else problems).append(item)
+        if isinstance(item, RegistryEntry):
+            entries.append(item)
+        else:
+            problems.append(item)
     # A broken file still yields the entries before the break; only one with nothing readable has no value.
     registry = Registry(stream.standard_version, entries) if entries or stream.well_formed else None
     return ParseResult(registry, problems, form=FORM, encoding=stream.encoding)

@@ -16,7 +16,7 @@ from rdflib.namespace import RDF
 from ..fields import identifier_from_link, is_data_file_name, standard_version
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import define, problem
-from ..rdfagraph import DC_TERMS, dc, dc_value, document_order, link_texts, read_page, resource_key
+from ..rdfagraph import DC_TERMS, Node, dc, dc_value, document_order, link_texts, read_page, resource_key, standard_link
 
 FORM = "rdfa"
 
@@ -35,7 +35,7 @@ def parse(data: bytes, url: str = "") -> ParseResult[Registry]:
     if collection is None:
         problems.append(problem(HTML_ERROR_PAGE, url=url or None))
         return ParseResult(None, problems, form=FORM, encoding=page.encoding)
-    standard, standard_problems = standard_version(_standard_link(page.graph, collection), area="registry", url=url)
+    standard, standard_problems = standard_version(standard_link(page.graph, collection), area="registry", url=url)
     problems.extend(standard_problems)
     titles = link_texts(page.dom, url)
     order = document_order(page.dom, url)
@@ -50,7 +50,9 @@ def registry_subject(graph: Graph, url: str = "") -> Optional[URIRef]:
     page = resource_key(url) if url else None
     best: Optional[tuple[tuple, URIRef]] = None
     for subject in set(graph.subjects(DC_TERMS.hasPart, None)):
-        parts = sum(1 for part in dc(graph, subject, "hasPart") if _is_dataset(graph, part))
+        if not isinstance(subject, URIRef):
+            continue
+        parts = len([part for part in dc(graph, subject, "hasPart") if _is_dataset(graph, part)])
         if not parts:
             continue
         rank = (
@@ -64,16 +66,11 @@ def registry_subject(graph: Graph, url: str = "") -> Optional[URIRef]:
     return best[1] if best else None
 
 
-def _is_dataset(graph: Graph, part: object) -> bool:
+def _is_dataset(graph: Graph, part: Node) -> bool:
     """A registry row, not a data or structure version: those have a file (``dc:source``) or are one."""
     if isinstance(part, Literal):
         return False
     return not dc(graph, part, "source") and not is_data_file_name(str(part))
-
-
-def _standard_link(graph: Graph, subject: URIRef) -> str:
-    links = [str(value) for value in dc(graph, subject, "conformsTo")]
-    return next((link for link in links if "/standard/" in link.lower()), links[0] if links else "")
 
 
 def _entry(graph: Graph, part: URIRef, titles: dict[str, str]) -> RegistryEntry:

@@ -17,7 +17,9 @@ from .text import csv_lines, xml_text
 
 LIST_CSV_HEADER = ("property", "title", "value", "format")
 STANDARD_VERSION_TITLE = "Версия методических рекомендаций"
-OPENDATALIST_HEADER = ("№", "Идентификатор", "Наименование набора данных", "Ссылка на паспорт", "Формат")
+# MR 2.3 asks for number, title and passport link; identifier and format follow so that readers which take
+# the first plain text after the number as the title still do.
+OPENDATALIST_HEADER = ("№", "Наименование набора данных", "Ссылка на паспорт", "Идентификатор", "Формат")
 
 # MR 2.3 forbids ";" and line breaks inside opendatalist.csv fields.
 _MR23_FORBIDDEN = re.compile(r"\s*[\r\n]+\s*|;")
@@ -30,7 +32,10 @@ def iter_list_csv(entries: Iterable[RegistryEntry], standard_version: str = STAN
 
 def iter_opendatalist_csv(entries: Iterable[RegistryEntry], standard_version: str = "") -> Iterator[str]:
     """MR 2.3 has no standard-version row; the parameter only keeps the ``iter_*`` signatures alike."""
-    rows = ((str(number), *_entry_row(entry)) for number, entry in enumerate(entries, start=1))
+    rows = (
+        (str(number), entry.title, entry.link, entry.identifier, entry.format)
+        for number, entry in enumerate(entries, start=1)
+    )
     cleaned = ([_mr23_field(field) for field in row] for row in rows)
     yield from csv_lines(chain([OPENDATALIST_HEADER], cleaned), delimiter=";")
 

@@ -1,0 +1,228 @@
+"""The logic behind ``ckan passport check URL`` and ``ckan passport parse FILE``.
+
+``check`` reads a live site the way a harvester would (registry, then each passport in its best form) and
+judges every passport with :func:`check.check_passport`; the result renders as readable text grouped by
+passport, or as JSON. ``parse`` reads one local file and shows what the library understood of it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import mean
+from typing import Callable, Optional
+
+from .check import check_passport, score
+from .discover import discover_registry
+from .fetch import FetchPolicy, FetchResult, fetch, make_session
+from .fields import is_passport_file_name
+from .model import ParseResult, Problem, RegistryEntry, Severity
+from .passport import FORMS as PASSPORT_FORMS
+from .passport import looks_like_data_file, parse_passport, passport_from_entry, passport_locations
+from .problems import define, problem
+from .registry import FORMS as REGISTRY_FORMS
+from .registry import parse_registry
+from .serialize import to_jsonable
+
+PASSPORT_UNREACHABLE = define(
+    "passport.unreachable", Severity.ERROR,
+    "паспорт набора «{identifier}» не удалось прочитать ни по одному адресу (проверено: {tried})",
+    "the passport of '{identifier}' could not be read at any address ({tried} tried)",
+)
+
+FetchOne = Callable[[str], FetchResult]
+
+
+@dataclass
+class PassportCheck:
+    """One dataset: where its passport was read (``url``, ``form``), everything found, and its score.
+
+    ``score`` is ``None`` when no passport could be read at all.
+    """
+
+    identifier: str
+    title: str = ""
+    link: str = ""
+    url: str = ""
+    form: str = ""
+    encoding: str = ""
+    problems: list[Problem] = field(default_factory=list)
+    score: Optional[int] = None
+
+
+@dataclass
+class SiteReport:
+    """A site (or a single passport URL): its registry, the passports checked and what was found."""
+
+    url: str
+    registry_url: str = ""
+    registry_form: str = ""
+    registry_size: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    passports: list[PassportCheck] = field(default_factory=list)
+
+    @property
+    def score(self) -> Optional[int]:
+        """The mean score of the passports that could be read."""
+        scores = [p.score for p in self.passports if p.score is not None]
+        return round(mean(scores)) if scores else None
+
+    def count(self, severity: Severity) -> int:
+        found = self.problems + [p for check in self.passports for p in check.problems]
+        return sum(1 for p in found if p.severity is severity)
+
+
+def fetch_policy(timeout: Optional[float] = None, allow_private: bool = False) -> FetchPolicy:
+    """Limits for one command: ``timeout`` bounds each fetch as a whole, redirects and retries included."""
+    policy = FetchPolicy(allow_private_addresses=allow_private)
+    if timeout is None:
+        return policy
+    return dataclasses.replace(
+        policy,
+        connect_timeout=min(policy.connect_timeout, timeout),
+        read_timeout=min(policy.read_timeout, timeout),
+        total_timeout=timeout,
+    )
+
+
+def check_site(url: str, policy: FetchPolicy = FetchPolicy(), limit: Optional[int] = None) -> SiteReport:
+    """Check a site, a registry URL or a single passport URL; ``limit`` caps the passports fetched."""
+    session = make_session(policy)
+    try:
+        def fetch_one(location: str) -> FetchResult:
+            return fetch(location, policy, session=session)
+
+        return _check(url, fetch_one, limit)
+    finally:
+        session.close()
+
+
+def _check(url: str, fetch_one: FetchOne, limit: Optional[int]) -> SiteReport:
+    given = RegistryEntry(link=url)
+    if is_passport_file_name(url):
+        return SiteReport(url=url, passports=[check_entry(given, fetch_one)])
+    discovery = discover_registry(url, fetcher=lambda location, _policy: fetch_one(location))
+    if discovery.registry is None:
+        # Not a site with a registry: perhaps the URL is a dataset's own passport page or folder.
+        single = check_entry(given, fetch_one)
+        if single.score is not None:
+            return SiteReport(url=url, passports=[single])
+        return SiteReport(url=url, problems=discovery.problems)
+    entries = discovery.registry.entries
+    return SiteReport(
+        url=url,
+        registry_url=discovery.url,
+        registry_form=discovery.form,
+        registry_size=len(entries),
+        problems=discovery.problems,
+        passports=[check_entry(entry, fetch_one) for entry in entries[:limit]],
+    )
+
+
+def check_entry(entry: RegistryEntry, fetch_one: FetchOne) -> PassportCheck:
+    """Read the passport an entry points at, trying its locations best form first, and judge it."""
+    checked = PassportCheck(identifier=entry.identifier, title=entry.title, link=entry.link)
+    if looks_like_data_file(entry.link, entry.format):
+        return _judged(checked, passport_from_entry(entry), entry, entry.link)
+    candidates = passport_locations(entry.link)
+    failures: list[Problem] = []
+    for _form, location in candidates:
+        fetched = fetch_one(location)
+        if not fetched.ok:
+            failures += [fetched.problem] if fetched.problem else []
+            continue
+        result = parse_passport(fetched.content, fetched.url)
+        if result.value is not None:
+            return _judged(checked, result, entry, fetched.url)
+        failures += result.problems
+    identifier = entry.identifier or entry.link
+    checked.problems = [problem(PASSPORT_UNREACHABLE, url=entry.link or None, identifier=identifier,
+                                tried=len(candidates))] + failures
+    return checked
+
+
+def _judged(checked: PassportCheck, result: ParseResult, entry: RegistryEntry, url: str) -> PassportCheck:
+    # A registry entry made up from the URL the user gave has nothing to agree or disagree with.
+    conformance = check_passport(result.value, entry if entry.identifier else None, url=url, form=result.form)
+    checked.identifier = checked.identifier or result.value.identifier
+    checked.title = checked.title or result.value.title
+    checked.url, checked.form, checked.encoding = url, result.form, result.encoding
+    checked.problems = result.problems + conformance.problems
+    checked.score = score(checked.problems)
+    return checked
+
+
+# --- rendering ------------------------------------------------------------------------------------------
+
+def render_text(report: SiteReport) -> str:
+    lines = [f"Site: {report.url}"]
+    if report.registry_url:
+        lines.append(f"Registry: {report.registry_url} ({report.registry_form}), {report.registry_size} datasets,"
+                     f" {len(report.passports)} checked")
+    lines += _problem_lines(report.problems, indent="  ")
+    for checked in report.passports:
+        lines += ["", f"Passport {checked.identifier or checked.link}: {checked.title}".rstrip(": ")]
+        if checked.score is None:
+            lines.append("  not read")
+        else:
+            where = ", ".join(part for part in (checked.form, checked.encoding) if part)
+            lines.append(f"  {checked.url} ({where}), score {checked.score}/100")
+        lines += _problem_lines(checked.problems, indent="  ")
+    lines += ["", _summary(report)]
+    return "\n".join(lines) + "\n"
+
+
+def _problem_lines(problems: list[Problem], indent: str) -> list[str]:
+    lines = []
+    for found in problems:
+        where = str(found.location)
+        lines.append(f"{indent}{found.severity.value.upper()} {found.code}" + (f" ({where})" if where else ""))
+        lines.append(f"{indent}  en: {found.message_en}")
+        lines.append(f"{indent}  ru: {found.message_ru}")
+    return lines
+
+
+def _summary(report: SiteReport) -> str:
+    unread = sum(1 for checked in report.passports if checked.score is None)
+    average = "-" if report.score is None else f"{report.score}/100"
+    return (f"Total: {len(report.passports)} passports checked, {unread} not read, average score {average}, "
+            f"{report.count(Severity.ERROR)} errors, {report.count(Severity.WARNING)} warnings")
+
+
+def report_json(report: SiteReport) -> str:
+    document = {**to_jsonable(report), "score": report.score,
+                "errors": report.count(Severity.ERROR), "warnings": report.count(Severity.WARNING)}
+    return json.dumps(document, ensure_ascii=False, indent=2)
+
+
+# --- parse FILE -----------------------------------------------------------------------------------------
+
+PARSE_FORMS = sorted(set(PASSPORT_FORMS) | set(REGISTRY_FORMS))
+# The file names MR gives registries; any other file is read as a passport first.
+REGISTRY_FILE_NAMES = frozenset({"list.csv", "list.xml", "list.json", "opendatalist.csv", "реестроткрытыхданных.csv"})
+
+
+def parse_file(path: Path, form: Optional[str] = None) -> tuple[str, ParseResult]:
+    """``("passport" | "registry", result)`` for a local file; ``form`` as in :data:`PARSE_FORMS`.
+
+    ``rdfa`` names a page of either kind, so a page (or a file of unnamed form) that holds no passport is
+    read again as a registry.
+    """
+    data = path.read_bytes()
+    url = path.resolve().as_uri()
+    registry_only = form in REGISTRY_FORMS and form not in PASSPORT_FORMS
+    if registry_only or (form is None and path.name.lower() in REGISTRY_FILE_NAMES):
+        return "registry", parse_registry(data, url, form)
+    passport = parse_passport(data, url, form)
+    if passport.value is None and form in (None, "rdfa"):
+        registry = parse_registry(data, url, form)
+        if registry.value is not None:
+            return "registry", registry
+    return "passport", passport
+
+
+def parse_json(path: Path, kind: str, result: ParseResult) -> str:
+    document = {"file": str(path), "kind": kind, "form": result.form, "encoding": result.encoding,
+                kind: to_jsonable(result.value), "problems": to_jsonable(result.problems)}
+    return json.dumps(document, ensure_ascii=False, indent=2)
