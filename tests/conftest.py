@@ -26,7 +26,7 @@ def read_real():
 
 
 # Plugins whose tables live in their own migrations: CKAN's reset drops every table and recreates only core's.
-MIGRATED_PLUGINS = ("activity", "harvest")
+MIGRATED_PLUGINS = ("activity", "harvest", "passport")
 
 
 @pytest.fixture
@@ -35,3 +35,77 @@ def clean_db(reset_db, migrate_db_for):
     reset_db()
     for plugin in MIGRATED_PLUGINS:
         migrate_db_for(plugin)
+
+
+DEMO_SITE = Path(__file__).resolve().parent.parent / "dev" / "demo-site"
+
+
+@pytest.fixture
+def serve_site():
+    """Start real HTTP servers over folders: ``serve_site(root, faults)`` returns a started :class:`Site`."""
+    from http_site import Site
+
+    started = []
+
+    def serve(root: Path, faults=None):
+        site = Site(root, faults).start()
+        started.append(site)
+        return site
+
+    yield serve
+    for site in started:
+        site.stop()
+
+
+@pytest.fixture
+def demo_site(tmp_path, serve_site):
+    """A private copy of the bundled demo MR site (tests may change its files), served on a free port."""
+    import shutil
+
+    root = tmp_path / "site"
+    shutil.copytree(DEMO_SITE, root)
+    return serve_site(root)
+
+
+@pytest.fixture
+def harvest_source():
+    """Create a ``passport`` harvest source: ``harvest_source(url, config=None, **fields)`` returns its dict."""
+    import json
+
+    from ckan.tests import factories
+    from ckan.tests.helpers import call_action
+
+    def create(url: str, config=None, **fields):
+        sysadmin = factories.Sysadmin()
+        owner = fields.pop("owner_org", None) or factories.Organization()["id"]
+        return call_action(
+            "harvest_source_create",
+            context={"user": sysadmin["name"]},
+            name=fields.pop("name", f"source-{abs(hash(url)) % 10**8}"),
+            title=fields.pop("title", "MR site"),
+            url=url,
+            source_type="passport",
+            owner_org=owner,
+            config=json.dumps(config) if config is not None else "",
+            **fields,
+        )
+
+    return create
+
+
+@pytest.fixture
+def run_harvest():
+    """Run one job of a source through gather, fetch and import in-process; returns {guid: result}."""
+    from ckan.plugins import toolkit
+    from ckanext.harvest.model import HarvestSource
+    from ckanext.harvest.tests.lib import run_harvest_job
+    from ckanext.harvest.tests.factories import HarvestJobObj
+
+    from ckanext.passport.plugins.harvester import PassportHarvesterPlugin
+
+    def run(source: dict):
+        job = HarvestJobObj(source=HarvestSource.get(source["id"]), run=False)
+        results = run_harvest_job(job, PassportHarvesterPlugin())
+        return results, toolkit.get_action("harvest_job_show")({"ignore_auth": True}, {"id": job.id})
+
+    return run

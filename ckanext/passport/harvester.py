@@ -1,13 +1,56 @@
-"""The ckanext-harvest adapter: gather / fetch / import stages over ``mr`` and ``mapping``."""
+"""The ckanext-harvest adapter: gather / fetch / import stages over ``mr`` and ``mapping``.
+
+Every stage keeps its state in harvest objects only (content and extras), so any number of fetch consumers
+can run side by side. Bad input never aborts a job: each problem becomes a gather error or a per-object
+error carrying its stable code.
+"""
 from __future__ import annotations
 
+import hashlib
 import json
-from typing import Any
+import logging
+from typing import Any, Iterable, Optional
+from urllib.parse import urljoin
 
+import ckan.model as model
 import ckan.plugins.toolkit as tk
+from ckan import authz
 from ckanext.harvest.harvesters.base import HarvesterBase
+from ckanext.harvest.model import HarvestObject, HarvestObjectExtra
 
+from ckanext.passport import mapping
+from ckanext.passport.harvest_config import HarvestConfig, config_errors, load_config
+from ckanext.passport.mr import serialize
+from ckanext.passport.mr.check import check_passport
+from ckanext.passport.mr.discover import discover_registry
+from ckanext.passport.mr.fetch import FetchResult, fetch, make_session
+from ckanext.passport.mr.model import ParseResult, Passport, Problem, RegistryEntry, Severity
+from ckanext.passport.mr.passport import looks_like_data_file, parse_passport, passport_from_entry, passport_locations
+from ckanext.passport.mr.registry import iter_registry
+from ckanext.passport.mr.structure import read_structure_fields
+
+log = logging.getLogger(__name__)
 _ = tk._
+
+SITE_OPTIONS = (
+    "ckanext.passport.allow_private_addresses",
+    "ckanext.passport.user_agent",
+    "ckanext.passport.timeout",
+    "ckanext.passport.max_file_size",
+)
+# Forms whose bytes carry no declaration of their own encoding, so a source's override applies to them.
+_UNDECLARED_ENCODING_FORMS = ("meta.csv", "mr23.csv")
+
+
+def describe(found: Problem) -> str:
+    """One line for the harvest UI: the stable code first, then the message in both languages, then where."""
+    where = str(found.location)
+    text = f"[{found.code}] {found.message_en} / {found.message_ru}"
+    return f"{text} ({where})" if where else text
+
+
+def normalise_guid(identifier: str) -> str:
+    return identifier.strip().strip("/").lower()
 
 
 class PassportHarvester(HarvesterBase):
@@ -25,21 +68,353 @@ class PassportHarvester(HarvesterBase):
         }
 
     def validate_config(self, config: str) -> str:
-        if not config:
-            return config
-        try:
-            parsed: Any = json.loads(config)
-        except ValueError as e:
-            raise ValueError(_("The configuration is not valid JSON: {error}").format(error=e))
-        if not isinstance(parsed, dict):
-            raise ValueError(_("The configuration must be a JSON object."))
+        errors = config_errors(config)
+        if errors:
+            raise ValueError(_("Invalid configuration: {errors}").format(errors="; ".join(errors)))
+        if config and json.loads(config).get("allow_private_addresses") and not _acting_as_sysadmin():
+            # A source config is editable by organization admins; reaching internal hosts is the site's call.
+            raise ValueError(_("Only a sysadmin may allow harvesting private addresses."))
         return config
 
+    # -- gather -----------------------------------------------------------------------------------------
+
     def gather_stage(self, harvest_job: Any) -> list[str]:
-        return []
+        source = harvest_job.source
+        config = self._config(source)
+        session = make_session(config.policy)
+        entries, problems, fetched = self._read_registry(source.url, config, session)
+        for found in problems:
+            if found.severity is Severity.ERROR or fetched is None:
+                self._save_gather_error(describe(found), harvest_job)
+        if fetched is None:
+            return []
 
-    def fetch_stage(self, harvest_object: Any) -> bool:
-        return False
+        previous = self._current_objects(source.id)
+        ids: list[str] = []
+        seen: set[str] = set()
+        for entry in entries:
+            guid = normalise_guid(entry.identifier)
+            if not guid:
+                continue
+            seen.add(guid)
+            obj = HarvestObject(
+                guid=guid,
+                job=harvest_job,
+                content=json.dumps(
+                    {"entry": serialize.to_jsonable(entry), "registry_url": fetched.url}, ensure_ascii=False
+                ),
+                package_id=previous.get(guid, {}).get("package_id"),
+            )
+            obj.extras = [HarvestObjectExtra(key="status", value="change" if guid in previous else "new")]
+            model.Session.add(obj)
+            model.Session.flush()
+            ids.append(obj.id)
+        model.Session.commit()
 
-    def import_stage(self, harvest_object: Any) -> bool:
-        return False
+        gone = [guid for guid in previous if guid not in seen]
+        if gone and config.delete_missing:
+            refusal = _deletion_refusal(len(seen), len(previous), len(gone), config.max_delete_ratio)
+            if refusal:
+                self._save_gather_error(refusal, harvest_job)
+            else:
+                ids += self._deletion_objects(gone, previous, harvest_job)
+        return ids
+
+    def _read_registry(
+        self, site_url: str, config: HarvestConfig, session: Any
+    ) -> tuple[list[RegistryEntry], list[Problem], Optional[FetchResult]]:
+        if not config.registry_url:
+            found = discover_registry(site_url, config.policy)
+            if not found.ok:
+                return [], found.problems, None
+            return list(found.registry.entries), found.problems, found.fetched
+        fetched = fetch(config.registry_url, config.policy, session=session)
+        if fetched.problem is not None:
+            return [], [fetched.problem], None
+        entries: list[RegistryEntry] = []
+        problems: list[Problem] = []
+        for item in iter_registry(fetched.content, fetched.url):
+            (entries if isinstance(item, RegistryEntry) else problems).append(item)
+        if not entries and any(p.severity is Severity.ERROR for p in problems):
+            return [], problems, None
+        return entries, problems, fetched
+
+    @staticmethod
+    def _current_objects(source_id: str) -> dict[str, dict[str, Any]]:
+        rows = (
+            model.Session.query(HarvestObject.guid, HarvestObject.package_id)
+            .filter(HarvestObject.current == True)  # noqa: E712 (SQLAlchemy needs ==)
+            .filter(HarvestObject.harvest_source_id == source_id)
+        )
+        return {guid: {"package_id": package_id} for guid, package_id in rows}
+
+    @staticmethod
+    def _deletion_objects(gone: Iterable[str], previous: dict[str, dict[str, Any]], job: Any) -> list[str]:
+        ids = []
+        for guid in gone:
+            obj = HarvestObject(guid=guid, job=job, package_id=previous[guid]["package_id"])
+            obj.extras = [HarvestObjectExtra(key="status", value="delete")]
+            model.Session.add(obj)
+            model.Session.flush()
+            ids.append(obj.id)
+        model.Session.commit()
+        return ids
+
+    # -- fetch ------------------------------------------------------------------------------------------
+
+    def fetch_stage(self, harvest_object: Any) -> Any:
+        if _status(harvest_object) == "delete":
+            return True
+        config = self._config(harvest_object.source)
+        content = json.loads(harvest_object.content)
+        entry = serialize.entry_from_jsonable(content["entry"])
+        registry_url = content["registry_url"]
+        previous = _previous_extras(harvest_object)
+
+        if looks_like_data_file(entry.link, entry.format):
+            read, fetched = passport_from_entry(entry, registry_url), None
+        else:
+            read, fetched, attempts = self._read_passport(entry, registry_url, config, previous)
+            if fetched is not None and fetched.not_modified:
+                return "unchanged"
+            if read is None:
+                for found in attempts:
+                    self._save_object_error(describe(found), harvest_object, "Fetch")
+                return False
+            digest = hashlib.sha256(fetched.content).hexdigest()
+            if digest == previous.get("content_hash") and not getattr(harvest_object, "force_import", False):
+                return "unchanged"
+            _set_extras(harvest_object, etag=fetched.etag or "", last_modified=fetched.last_modified or "",
+                        content_hash=digest, passport_url=fetched.url)
+
+        report = check_passport(read.value, entry, fetched.url if fetched else entry.link, read.form)
+        for found in read.problems + report.problems:
+            if found.severity is Severity.ERROR:
+                self._save_object_error(describe(found), harvest_object, "Fetch")
+        if config.fetch_structures:
+            _attach_structure_fields(read.value, config, harvest_object, self._save_object_error)
+        harvest_object.content = json.dumps(
+            {
+                "entry": serialize.to_jsonable(entry),
+                "registry_url": registry_url,
+                "passport": serialize.to_jsonable(read.value),
+                "form": read.form,
+                "encoding": read.encoding,
+                "problems": [p.as_dict() for p in read.problems],
+                "conformance": {"score": report.score, "problems": [p.as_dict() for p in report.problems]},
+            },
+            ensure_ascii=False,
+        )
+        harvest_object.save()
+        return True
+
+    def _read_passport(
+        self, entry: RegistryEntry, registry_url: str, config: HarvestConfig, previous: dict[str, str]
+    ) -> tuple[Optional[ParseResult[Passport]], Optional[FetchResult], list[Problem]]:
+        """The first passport form that reads, in the source's preference order; else every attempt's problems."""
+        link = urljoin(registry_url, entry.link.strip())
+        locations = sorted(
+            passport_locations(link),
+            key=lambda loc: config.formats.index(loc[0]) if loc[0] in config.formats else len(config.formats),
+        )
+        session = make_session(config.policy)
+        attempts: list[Problem] = []
+        for form, url in locations:
+            conditional = previous.get("passport_url") == url
+            fetched = fetch(
+                url,
+                config.policy,
+                etag=previous.get("etag") if conditional else None,
+                last_modified=previous.get("last_modified") if conditional else None,
+                session=session,
+            )
+            if fetched.not_modified:
+                return None, fetched, []
+            if fetched.problem is not None:
+                attempts.append(fetched.problem)
+                continue
+            data = fetched.content
+            if config.encoding and form in _UNDECLARED_ENCODING_FORMS:
+                data = data.decode(config.encoding, errors="replace").encode("utf-8")
+            read = parse_passport(data, fetched.url)
+            if read.value is not None and (read.value.identifier or read.value.title):
+                return read, fetched, attempts
+            attempts.extend(read.problems)
+        return None, None, attempts
+
+    # -- import -----------------------------------------------------------------------------------------
+
+    def import_stage(self, harvest_object: Any) -> Any:
+        config = self._config(harvest_object.source)
+        context = {"user": self._user_name_for(config), "ignore_auth": True}
+        previous = _previous_object(harvest_object)
+        if _status(harvest_object) == "delete":
+            return self._remove(harvest_object, previous, config, context)
+
+        content = json.loads(harvest_object.content)
+        passport = serialize.passport_from_jsonable(content["passport"])
+        entry = serialize.entry_from_jsonable(content["entry"])
+        harvested = mapping.passport_to_dataset(passport, content["conformance"]["score"], entry.identifier)
+        existing = self._existing_dataset(previous, context)
+        try:
+            if existing is None:
+                dataset = self._create(harvested, harvest_object, config, context)
+            elif not mapping.harvested_differs(existing, harvested):
+                _make_current(harvest_object, previous, existing["id"])
+                return "unchanged"
+            else:
+                merged = mapping.merge_harvested(existing, harvested)
+                dataset = tk.get_action("package_update")(dict(context), merged)
+        except tk.ValidationError as error:
+            self._save_object_error(_validation_message(error), harvest_object, "Import")
+            return False
+        _make_current(harvest_object, previous, dataset["id"])
+        return True
+
+    def _create(self, harvested: dict, harvest_object: Any, config: HarvestConfig, context: dict) -> dict:
+        harvested["name"] = self._ensure_name_is_unique(harvested["name"]) or mapping.dataset_name(
+            harvested["mr_identifier"] + harvest_object.source.id
+        )
+        owner = self._owner_org(harvested, harvest_object.source, config, context)
+        if owner:
+            harvested["owner_org"] = owner
+        if config.default_editorial_state:
+            harvested["editorial_state"] = config.default_editorial_state
+        return tk.get_action("package_create")(dict(context), harvested)
+
+    def _owner_org(self, harvested: dict, source: Any, config: HarvestConfig, context: dict) -> Optional[str]:
+        if config.organization:
+            return config.organization
+        if not config.create_organizations:
+            # A harvest source is stored as a dataset of type "harvest": its organization is that dataset's.
+            source_dataset = model.Package.get(source.id)
+            return source_dataset.owner_org if source_dataset is not None else None
+        key = harvested.get("publisher_id") or harvested.get("publisher_name") or "unknown"
+        name = mapping.dataset_name(f"org-{key}")
+        try:
+            return tk.get_action("organization_show")(dict(context), {"id": name})["id"]
+        except tk.ObjectNotFound:
+            org = tk.get_action("organization_create")(
+                dict(context), {"name": name, "title": harvested.get("publisher_name") or key}
+            )
+            return org["id"]
+
+    @staticmethod
+    def _existing_dataset(previous: Optional[Any], context: dict) -> Optional[dict]:
+        if previous is None or not previous.package_id:
+            return None
+        try:
+            dataset = tk.get_action("package_show")(dict(context), {"id": previous.package_id})
+        except tk.ObjectNotFound:
+            return None
+        return dataset if dataset.get("state") != "deleted" else None
+
+    def _remove(self, harvest_object: Any, previous: Optional[Any], config: HarvestConfig, context: dict) -> bool:
+        package_id = harvest_object.package_id or (previous.package_id if previous else None)
+        if package_id:
+            try:
+                if config.on_missing == "withdraw":
+                    tk.get_action("package_patch")(dict(context), {"id": package_id, "private": True})
+                else:
+                    tk.get_action("package_delete")(dict(context), {"id": package_id})
+            except tk.ObjectNotFound:
+                pass
+        harvest_object.current = False
+        if previous is not None:
+            previous.current = False
+            previous.add()
+        harvest_object.add()
+        model.Session.commit()
+        return True
+
+    # -- shared -----------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _config(source: Any) -> HarvestConfig:
+        return load_config(source.config, {key: tk.config.get(key) for key in SITE_OPTIONS})
+
+    def _user_name_for(self, config: HarvestConfig) -> str:
+        return config.user or self._get_user_name()
+
+
+def _acting_as_sysadmin() -> bool:
+    """False only for a logged-in user who is not a sysadmin.
+
+    Sources are created by logged-in users through the web and the API; with no user (the command line,
+    internal calls) whoever runs the code already administers the site.
+    """
+    try:
+        name = getattr(tk.current_user, "name", None)
+    except RuntimeError:
+        return True
+    return not name or authz.is_sysadmin(name)
+
+
+def _deletion_refusal(kept: int, before: int, gone: int, max_ratio: float) -> str:
+    """Why deleting ``gone`` of ``before`` datasets looks like a broken registry, or ``""``."""
+    if kept == 0:
+        return (
+            f"[harvest.registry_empty] The registry lists no datasets now (it listed {before}); "
+            f"nothing was deleted / Реестр пуст (ранее {before} наборов); ничего не удалено"
+        )
+    if gone / before > max_ratio:
+        return (
+            f"[harvest.mass_deletion] {gone} of {before} datasets are gone from the registry, more than "
+            f"max_delete_ratio={max_ratio}; nothing was deleted / Из реестра пропали {gone} из {before} "
+            f"наборов; ничего не удалено"
+        )
+    return ""
+
+
+def _status(harvest_object: Any) -> str:
+    return next((e.value for e in harvest_object.extras if e.key == "status"), "")
+
+
+def _set_extras(harvest_object: Any, **values: str) -> None:
+    kept = [e for e in harvest_object.extras if e.key not in values]
+    harvest_object.extras = kept + [HarvestObjectExtra(key=k, value=v) for k, v in values.items()]
+
+
+def _previous_object(harvest_object: Any) -> Optional[Any]:
+    return (
+        model.Session.query(HarvestObject)
+        .filter(HarvestObject.guid == harvest_object.guid)
+        .filter(HarvestObject.harvest_source_id == harvest_object.harvest_source_id)
+        .filter(HarvestObject.current == True)  # noqa: E712
+        .first()
+    )
+
+
+def _previous_extras(harvest_object: Any) -> dict[str, str]:
+    previous = _previous_object(harvest_object)
+    return {e.key: e.value for e in previous.extras} if previous is not None else {}
+
+
+def _make_current(harvest_object: Any, previous: Optional[Any], package_id: str) -> None:
+    if previous is not None and previous.id != harvest_object.id:
+        previous.current = False
+        previous.add()
+    harvest_object.package_id = package_id
+    harvest_object.current = True
+    harvest_object.add()
+    model.Session.commit()
+
+
+def _validation_message(error: Any) -> str:
+    details = "; ".join(f"{field}: {messages}" for field, messages in (error.error_dict or {}).items())
+    return f"[harvest.invalid_dataset] The dataset was refused by validation / Набор данных не прошёл проверку: {details}"
+
+
+def _attach_structure_fields(passport: Passport, config: HarvestConfig, harvest_object: Any, save_error: Any) -> None:
+    for structure in passport.structure_versions:
+        if not structure.source:
+            continue
+        fetched = fetch(structure.source, config.policy)
+        if fetched.problem is not None:
+            save_error(describe(fetched.problem), harvest_object, "Fetch")
+            continue
+        read = read_structure_fields(fetched.content, fetched.url)
+        structure.fields = read.value or []
+        for found in read.problems:
+            if found.severity is Severity.ERROR:
+                save_error(describe(found), harvest_object, "Fetch")

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Callable, Iterable, Optional
 
 from ckanext.passport.mr.dates import parse_date
@@ -102,14 +103,20 @@ def _read(text: Any) -> Optional[MRDate]:
     return parse_date(text) if isinstance(text, str) else None
 
 
-def passport_to_dataset(passport: Passport, conformance: Optional[int] = None) -> dict[str, Any]:
-    """The catalog fields a harvested passport fills (see :data:`HARVESTED_FIELDS`)."""
-    inn = inn_of(passport.identifier)
+def passport_to_dataset(
+    passport: Passport, conformance: Optional[int] = None, registry_identifier: str = ""
+) -> dict[str, Any]:
+    """The catalog fields a harvested passport fills (see :data:`HARVESTED_FIELDS`).
+
+    The name comes from the registry's identifier when there is one: that is what the harvest keys on, while a
+    passport's own identifier may disagree with its registry entry (seen on real sites).
+    """
+    inn = inn_of(passport.identifier) or inn_of(registry_identifier)
     dataset: dict[str, Any] = {
-        "name": dataset_name(passport.identifier),
+        "name": dataset_name(registry_identifier or passport.identifier),
         "title": passport.title.strip() or passport.identifier,
         "notes": passport.description,
-        "mr_identifier": passport.identifier,
+        "mr_identifier": passport.identifier or registry_identifier,
         "mr_standard_version": passport.standard_version,
         "publisher_name": passport.creator,
         "maintainer": passport.publisher.name,
@@ -148,7 +155,7 @@ def data_resource(version: DataVersion) -> dict[str, Any]:
 
 
 def structure_resource(version: StructureVersion) -> dict[str, Any]:
-    return {
+    resource = {
         "url": version.source,
         "name": f"structure-{version.version}" if version.version else version.source,
         "format": version.format,
@@ -156,6 +163,9 @@ def structure_resource(version: StructureVersion) -> dict[str, Any]:
         "mr_version": version.version,
         "mr_created": _stored(version.created),
     }
+    if version.fields:
+        resource["mr_fields"] = json.dumps([asdict(f) for f in version.fields], ensure_ascii=False)
+    return resource
 
 
 def merge_harvested(existing: dict[str, Any], harvested: dict[str, Any]) -> dict[str, Any]:
@@ -208,6 +218,7 @@ _RESOURCE_FACTS = (
     "mr_created",
     "mr_provenance",
     "mr_valid",
+    "mr_fields",
 )
 
 

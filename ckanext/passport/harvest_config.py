@@ -1,0 +1,119 @@
+"""A ``passport`` harvest source's configuration: its JSON Schema, readable errors and effective values.
+
+Site-wide defaults come from the ``ckanext.passport.*`` options; a source's JSON config overrides them.
+"""
+from __future__ import annotations
+
+import codecs
+import json
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import jsonschema
+
+from ckanext.passport.mr.fetch import FetchPolicy
+
+PASSPORT_FORMS = ("meta.json", "meta.xml", "meta.csv", "mr23.csv", "rdfa")
+EDITORIAL_STATES = ("draft", "submitted", "published")
+
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "registry_url": {"type": "string", "pattern": "^https?://", "maxLength": 2000},
+        "formats": {
+            "type": "array",
+            "items": {"enum": list(PASSPORT_FORMS)},
+            "uniqueItems": True,
+            "minItems": 1,
+        },
+        "user_agent": {"type": "string", "minLength": 1, "maxLength": 500},
+        "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 600},
+        "max_file_size": {"type": "integer", "minimum": 1024},
+        "encoding": {"type": "string", "minLength": 1, "maxLength": 40},
+        "allow_private_addresses": {"type": "boolean"},
+        "organization": {"type": "string", "minLength": 1},
+        "create_organizations": {"type": "boolean"},
+        "default_editorial_state": {"enum": list(EDITORIAL_STATES)},
+        "delete_missing": {"type": "boolean"},
+        "on_missing": {"enum": ["delete", "withdraw"]},
+        "max_delete_ratio": {"type": "number", "minimum": 0, "maximum": 1},
+        "fetch_structures": {"type": "boolean"},
+        "user": {"type": "string", "minLength": 1},
+    },
+    "not": {"required": ["organization", "create_organizations"], "properties": {"create_organizations": {"const": True}}},
+}
+
+_VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
+def config_errors(text: str) -> list[str]:
+    """Readable problems with a source config (empty when it is valid). Never raises."""
+    if not (text or "").strip():
+        return []
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        return [f"not valid JSON: {error}"]
+    errors = []
+    for error in sorted(_VALIDATOR.iter_errors(data), key=lambda e: list(e.absolute_path)):
+        where = ".".join(str(p) for p in error.absolute_path)
+        if error.validator == "not":
+            errors.append("use either 'organization' or 'create_organizations', not both")
+        elif error.validator == "additionalProperties":
+            errors.append(f"unknown option: {error.message.split(chr(39))[1]}")
+        else:
+            errors.append(f"{where or 'config'}: {error.message}")
+    if isinstance(data, dict) and isinstance(data.get("encoding"), str):
+        try:
+            codecs.lookup(data["encoding"])
+        except LookupError:
+            errors.append(f"encoding: unknown encoding {data['encoding']!r}")
+    return errors
+
+
+@dataclass(frozen=True)
+class HarvestConfig:
+    registry_url: str = ""
+    formats: tuple[str, ...] = PASSPORT_FORMS
+    encoding: str = ""
+    organization: str = ""
+    create_organizations: bool = False
+    default_editorial_state: str = ""
+    delete_missing: bool = True
+    on_missing: str = "delete"
+    max_delete_ratio: float = 0.5
+    fetch_structures: bool = False
+    user: str = ""
+    policy: FetchPolicy = field(default_factory=FetchPolicy)
+
+
+def load_config(text: Optional[str], site: dict[str, Any]) -> HarvestConfig:
+    """Effective config of a source; ``site`` holds the ``ckanext.passport.*`` site options."""
+    data: dict[str, Any] = json.loads(text) if (text or "").strip() else {}
+    timeout = float(data.get("timeout", site.get("ckanext.passport.timeout", 30)))
+    policy = FetchPolicy(
+        connect_timeout=min(timeout, 10.0),
+        read_timeout=timeout,
+        total_timeout=max(timeout * 4, 10.0),
+        max_bytes=int(data.get("max_file_size", site.get("ckanext.passport.max_file_size", 50 * 1024 * 1024))),
+        user_agent=data.get("user_agent") or site.get("ckanext.passport.user_agent") or FetchPolicy().user_agent,
+        allow_private_addresses=bool(
+            data.get("allow_private_addresses", site.get("ckanext.passport.allow_private_addresses", False))
+        ),
+    )
+    return HarvestConfig(
+        registry_url=data.get("registry_url", ""),
+        formats=tuple(data.get("formats", PASSPORT_FORMS)),
+        encoding=data.get("encoding", ""),
+        organization=data.get("organization", ""),
+        create_organizations=bool(data.get("create_organizations", False)),
+        default_editorial_state=data.get("default_editorial_state", ""),
+        delete_missing=bool(data.get("delete_missing", True)),
+        on_missing=data.get("on_missing", "delete"),
+        max_delete_ratio=float(data.get("max_delete_ratio", 0.5)),
+        fetch_structures=bool(data.get("fetch_structures", False)),
+        user=data.get("user", ""),
+        policy=policy,
+    )

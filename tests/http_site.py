@@ -1,0 +1,80 @@
+"""A real HTTP server on 127.0.0.1 serving a folder as an MR site, with faults on chosen paths.
+
+Files are served by the standard library's file handler (Last-Modified, If-Modified-Since → 304, real
+content types), so harvests exercise real HTTP: encodings, headers, redirects and timeouts.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class Fault:
+    """What a path answers instead of its file: a status, a delay, a redirect or given bytes."""
+
+    status: int = 200
+    delay: float = 0.0
+    location: Optional[str] = None
+    body: Optional[bytes] = None
+    content_type: str = "text/plain; charset=utf-8"
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    faults: dict[str, Fault] = {}
+    hits: list[str]
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: the test output is for the tests."""
+
+    def do_GET(self) -> None:
+        self.hits.append(self.path)
+        fault = self.faults.get(self.path.split("?", 1)[0])
+        if fault is None:
+            super().do_GET()
+            return
+        if fault.delay:
+            time.sleep(fault.delay)
+        self.send_response(fault.status)
+        if fault.location:
+            self.send_header("Location", fault.location)
+        body = fault.body or b""
+        self.send_header("Content-Type", fault.content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+class Site:
+    def __init__(self, root: Path, faults: Optional[dict[str, Fault]] = None) -> None:
+        self.root = root
+        self.hits: list[str] = []
+        handler = type("SiteHandler", (_Handler,), {"faults": dict(faults or {}), "hits": self.hits})
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._faults = handler.faults
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def fault(self, path: str, fault: Fault) -> None:
+        self._faults[path] = fault
+
+    def start(self) -> "Site":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
