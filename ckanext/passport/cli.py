@@ -1,7 +1,45 @@
-"""`ckan passport …` commands."""
+"""``ckan passport …`` commands: thin wrappers over :mod:`ckanext.passport.mr.report`."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
 import click
+
+from .mr import report
+from .mr.model import Severity
 
 
 @click.group()
 def passport() -> None:
     """MR passports: check sites, parse files."""
+
+
+@passport.command()
+@click.argument("url")
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--allow-private", is_flag=True, help="Also fetch from private and loopback addresses.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds allowed for each fetch.")
+@click.option("--limit", type=click.IntRange(min=0), help="Check at most this many passports.")
+def check(url: str, output: str, allow_private: bool, timeout: Optional[float], limit: Optional[int]) -> None:
+    """Check the MR registry and passports of a site, a registry URL or one passport URL.
+
+    Exits with status 1 when any error was found.
+    """
+    policy = report.fetch_policy(timeout, allow_private)
+    result = report.check_site(url, policy, limit)
+    click.echo(report.render_text(result) if output == "text" else report.report_json(result), nl=output == "json")
+    raise SystemExit(1 if result.count(Severity.ERROR) else 0)
+
+
+@passport.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--form", type=click.Choice(report.PARSE_FORMS), help="Read as this form instead of detecting it.")
+def parse(file: Path, form: Optional[str]) -> None:
+    """Parse a local registry or passport file and print what was read as JSON.
+
+    Exits with status 1 when nothing could be read.
+    """
+    kind, result = report.parse_file(file, form)
+    click.echo(report.parse_json(file, kind, result))
+    raise SystemExit(0 if result.value is not None else 1)

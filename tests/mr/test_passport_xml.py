@@ -163,3 +163,15 @@ def test_not_xml_gives_no_value_and_a_problem():
     result = meta_xml.parse(b"<meta><title>broken</meta>")
     assert result.value is None
     assert codes(result) == ["xml.not_well_formed"]
+
+
+def test_external_entity_in_a_field_is_neither_expanded_nor_fatal_to_schema_validation():
+    xxe = (
+        b'<?xml version="1.0"?><!DOCTYPE meta [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
+        b"<meta><standardversion>http://opendata.gosmonitor.ru/standard/3.0</standardversion>"
+        b"<identifier>7701234560-x</identifier><title>&xxe;</title></meta>"
+    )
+    result = meta_xml.parse(xxe, "http://example.ru/meta.xml")
+    assert result.value.identifier == "7701234560-x"
+    assert "root:" not in result.value.title
+    assert {"xml.entity_declared", "schema.xsd_violation"} <= {p.code for p in result.problems}

@@ -87,8 +87,12 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
 
 def schema_problems(root: etree._Element, url: str = "") -> list[Problem]:
     schema = xml_schema()
-    if schema.validate(root):
-        return []
+    try:
+        if schema.validate(root):
+            return []
+    except etree.Error as error:
+        # libxml2 gives up on trees it cannot check, e.g. ones holding unexpanded entity references.
+        return [problem(SCHEMA_VIOLATION, url=url or None, detail=str(error) or type(error).__name__)]
     return [
         problem(SCHEMA_VIOLATION, url=url or None, line=error.line or None, element=error.path or None,
                 detail=error.message)
