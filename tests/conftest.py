@@ -37,10 +37,27 @@ def clean_db(reset_db, migrate_db_for):
         migrate_db_for(plugin)
 
 
+@pytest.fixture(scope="module")
+def stack_once(reset_db, migrate_db_for, reset_index):
+    """Plugins loaded and a clean database and index once for a whole module.
+
+    For modules whose tests each read one expensive setup (a whole harvest) instead of repeating it per test.
+    """
+    import ckan.plugins
+
+    ckan.plugins.load_all()
+    reset_db()
+    for plugin in MIGRATED_PLUGINS:
+        migrate_db_for(plugin)
+    reset_index()
+    yield
+    ckan.plugins.unload_non_system_plugins()
+
+
 DEMO_SITE = Path(__file__).resolve().parent.parent / "dev" / "demo-site"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def serve_site():
     """Start real HTTP servers over folders: ``serve_site(root, faults)`` returns a started :class:`Site`."""
     from http_site import Site
@@ -67,7 +84,7 @@ def demo_site(tmp_path, serve_site):
     return serve_site(root)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def harvest_source():
     """Create a ``passport`` harvest source: ``harvest_source(url, config=None, **fields)`` returns its dict."""
     import json
@@ -93,7 +110,7 @@ def harvest_source():
     return create
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def run_harvest():
     """Run one job of a source through gather, fetch and import in-process; returns {guid: result}."""
     from ckan.plugins import toolkit

@@ -42,11 +42,26 @@ SITE_OPTIONS = (
 _UNDECLARED_ENCODING_FORMS = ("meta.csv", "mr23.csv")
 
 
-def describe(found: Problem) -> str:
+def describe(found: Problem, repeats: int = 1) -> str:
     """One line for the harvest UI: the stable code first, then the message in both languages, then where."""
     where = str(found.location)
-    text = f"[{found.code}] {found.message_en} / {found.message_ru}"
-    return f"{text} ({where})" if where else text
+    severity = "" if found.severity is Severity.ERROR else f"{found.severity.value}: "
+    text = f"[{found.code}] {severity}{found.message_en} / {found.message_ru}"
+    if where:
+        text += f" ({where})"
+    return text + (f" (×{repeats})" if repeats > 1 else "")
+
+
+def grouped(problems: Iterable[Problem]) -> list[tuple[Problem, int]]:
+    """Each code once, with how often it occurred: forty versions with one flaw are one finding, not forty."""
+    counts: dict[str, int] = {}
+    first: dict[str, Problem] = {}
+    for found in problems:
+        if found.severity is Severity.INFO:
+            continue
+        counts[found.code] = counts.get(found.code, 0) + 1
+        first.setdefault(found.code, found)
+    return [(first[code], counts[code]) for code in first]
 
 
 def normalise_guid(identifier: str) -> str:
@@ -188,9 +203,8 @@ class PassportHarvester(HarvesterBase):
                         content_hash=digest, passport_url=fetched.url)
 
         report = check_passport(read.value, entry, fetched.url if fetched else entry.link, read.form)
-        for found in read.problems + report.problems:
-            if found.severity is Severity.ERROR:
-                self._save_object_error(describe(found), harvest_object, "Fetch")
+        for found, repeats in grouped(read.problems + report.problems):
+            self._save_object_error(describe(found, repeats), harvest_object, "Fetch")
         if config.fetch_structures:
             _attach_structure_fields(read.value, config, harvest_object, self._save_object_error)
         harvest_object.content = json.dumps(

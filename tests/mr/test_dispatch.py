@@ -261,6 +261,7 @@ def test_passport_from_a_fedstat_entry_is_minimal_and_says_why(read_real):
     assert (version.source, version.version, version.structure_version, version.format) == (
         entry.link, "2016-04-21", "2016-04-21", "xml")
     assert codes(result.problems) == ["passport.link_is_data_file"]
+    assert result.form == "registry-entry"
 
 
 # --- names read from file links ---------------------------------------------------------------------------
@@ -272,7 +273,8 @@ def test_passport_from_a_fedstat_entry_is_minimal_and_says_why(read_real):
         ("http://x/1-a/data-20130601T0000-structure-20130401T0000.xml", ("20130601T0000", "20130401T0000")),
         ("http://x/1-a/data-2016-04-21-structure-2016-04-21.xml", ("2016-04-21", "2016-04-21")),
         ("http://x/1-a/data-1-structure-1.csv", ("1", "1")),
-        ("http://x/1-a/data_20140930_structure_1_20140930.csv.CSV", ("20140930", "1_20140930")),
+        ("http://x/1-a/data_20140930_structure_1_20140930.csv.CSV", ("20140930", "1")),
+        ("http://x/1-a/data-1-strucrure-1.csv", ("1", "1")),
         ("http://x/1-a/data-10122025-structure-10062025.json", ("10122025", "10062025")),
         ("http://x/1-a/meta.json", ("", "")),
     ],
@@ -282,7 +284,8 @@ def test_version_names_from_data_file_links(link, names):
 
 
 def test_structure_names_and_identifiers_from_links():
-    assert structure_name("http://x/1-a/structure-1-2013-07-15.csv") == "1-2013-07-15"
+    # MR 2.3's structure-<number>-<date>: the version is the number, which its data files cite.
+    assert structure_name("http://x/1-a/structure-1-2013-07-15.csv") == "1"
     assert identifier_from_link("http://x/opendata/1-a/structure-1.csv") == "1-a"
     assert identifier_from_link("http://x/opendata/7710349494-mfclist.csv") == "7710349494-mfclist"
     assert identifier_from_link("/opendata/7712345678-showrooms/") == "7712345678-showrooms"

@@ -8,7 +8,8 @@ from test_csvrows import write_csv
 from test_decode import mojibake
 
 from ckanext.passport.mr.model import STANDARD_3_0, Severity
-from ckanext.passport.mr.passport.meta_csv import parse, read_data_name, read_structure_name, version_parts
+from ckanext.passport.mr.fields import read_version_name
+from ckanext.passport.mr.passport.meta_csv import parse
 
 ROSSTAT = "https://rosstat.gov.ru/opendata/7708234640-okvedva/"
 
@@ -299,16 +300,16 @@ def test_relative_links_are_resolved_against_the_passport_url():
     ("strucrure-1", "1", None),
 ])
 def test_structure_name_forms(name, version, date):
-    parsed = version_parts(read_structure_name(name))
+    parsed = read_version_name(name)
 
-    assert parsed[0] == version
-    assert (parsed[1].value if parsed[1] else None) == date
+    assert (parsed.kind, parsed.version) == ("structure", version)
+    assert (parsed.created.value if parsed.created else None) == date
 
 
 def test_names_that_are_not_versions():
-    assert read_data_name("data") is None
-    assert read_data_name("dataset-title") is None
-    assert read_structure_name("subject") is None
+    assert read_version_name("data") is None
+    assert read_version_name("dataset-title") is None
+    assert read_version_name("subject") is None
 
 
 # --- broken passports ------------------------------------------------------------------------------------

@@ -94,7 +94,7 @@ def test_list_csv_identifier_is_taken_from_the_link_when_missing():
     result = csv_list.parse(write_csv(rows))
 
     assert result.value.entries[0].identifier == "7712345678-showrooms"
-    assert [(p.code, p.location.line) for p in result.problems] == [("registry.csv_missing_identifier", 3)]
+    assert [(p.code, p.location.line) for p in result.problems] == [("registry.entry_missing_identifier", 3)]
 
 
 def test_list_csv_record_without_link_is_skipped():
@@ -102,7 +102,7 @@ def test_list_csv_record_without_link_is_skipped():
     result = csv_list.parse(write_csv(rows))
 
     assert result.value.entries == EXPECTED
-    assert [(p.code, p.location.line) for p in result.problems] == [("registry.csv_missing_link", 5)]
+    assert [(p.code, p.location.line) for p in result.problems] == [("registry.entry_missing_link", 5)]
 
 
 def test_list_csv_repeated_identifier_is_skipped():
@@ -110,7 +110,7 @@ def test_list_csv_repeated_identifier_is_skipped():
     result = csv_list.parse(write_csv(rows))
 
     assert result.value.entries == EXPECTED
-    assert codes(result) == ["registry.csv_duplicate_identifier"]
+    assert codes(result) == ["registry.duplicate_identifier"]
 
 
 def test_list_csv_unquoted_comma_in_title_is_rejoined():
@@ -224,7 +224,7 @@ def test_opendatalist_record_without_link_is_reported():
     result = csv_opendatalist.parse(write_csv(rows, delimiter=";"))
 
     assert result.value.entries == ODL_EXPECTED
-    assert [(p.code, p.location.line) for p in result.problems] == [("registry.csv_missing_link", 4)]
+    assert [(p.code, p.location.line) for p in result.problems] == [("registry.entry_missing_link", 4)]
 
 
 def test_opendatalist_html_page():

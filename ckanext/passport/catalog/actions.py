@@ -1,1 +1,159 @@
-"""Placeholder: filled by issue 5."""
+"""Actions of the editorial workflow and of the public feedback on records."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import ckan.model as model
+import ckan.plugins.toolkit as tk
+
+from . import feedback, notify, workflow
+from . import model as passport_model
+
+
+def _package(data_dict: dict[str, Any]) -> model.Package:
+    package = model.Package.get(data_dict.get("id") or "")
+    if package is None or package.state == "deleted":
+        raise tk.ObjectNotFound(tk._("Dataset not found"))
+    return package
+
+
+def _transition_message(error: workflow.TransitionError) -> dict[str, list[str]]:
+    if error.code == "comment_required":
+        return {"comment": [tk._("A comment is required when returning a record")]}
+    return {
+        "to": [
+            tk._("A record in state %(source)s cannot move to %(target)s")
+            % {"source": workflow.state_label(error.source), "target": workflow.state_label(error.target)}
+        ]
+    }
+
+
+def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """Move a record to another editorial state.
+
+    :param id: the dataset's id or name
+    :param to: the target state (submitted, published, returned, invalidated)
+    :param comment: why; required when returning a record
+    :returns: the recorded event (who, when, from, to, comment)
+    """
+    if data_dict.get("to") not in workflow.STATES:
+        raise tk.ValidationError({"to": [tk._("Unknown editorial state")]})
+    tk.check_access("passport_workflow_transition", context, data_dict)
+    package = _package(data_dict)
+    comment = (data_dict.get("comment") or "").strip()
+    # Two reviewers acting at once must not both move the record from the same state.
+    model.Session.query(model.Package).filter(model.Package.id == package.id).with_for_update().one()
+    model.Session.expire(package)
+    source = workflow.state_of(package.extras)
+    try:
+        workflow.find_transition(source, data_dict.get("to") or "", comment)
+    except workflow.TransitionError as error:
+        model.Session.rollback()
+        raise tk.ValidationError(_transition_message(error))
+
+    actor = model.User.get(context.get("user") or "")
+    event = passport_model.record_event(package.id, actor.id if actor else None, source, data_dict["to"], comment)
+    # package_patch commits the event together with the new state, or rolls both back on a validation error.
+    patched = tk.get_action("package_patch")(
+        {
+            "user": context.get("user"),
+            "auth_user_obj": context.get("auth_user_obj"),
+            "ignore_auth": True,
+            workflow.TRANSITION_FLAG: True,
+        },
+        {"id": package.id, workflow.FIELD: data_dict["to"]},
+    )
+    notify.transition(patched, package, event, actor)
+    return event.as_dict()
+
+
+@tk.side_effect_free
+def workflow_history(context: dict, data_dict: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every transition of a record, oldest first.
+
+    :param id: the dataset's id or name
+    """
+    tk.check_access("passport_workflow_history", context, data_dict)
+    return [event.as_dict() for event in passport_model.history(_package(data_dict).id)]
+
+
+@tk.side_effect_free
+def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """Records waiting for review, longest waiting first. Editors only.
+
+    :param rows: how many (default 50, at most 1000)
+    :param start: offset
+    """
+    tk.check_access("passport_workflow_queue", context, data_dict)
+    try:
+        rows = min(max(int(data_dict.get("rows", 50)), 0), 1000)
+        start = max(int(data_dict.get("start", 0)), 0)
+    except (TypeError, ValueError):
+        raise tk.ValidationError({"rows": [tk._("Invalid integer")]})
+    found = tk.get_action("package_search")(
+        {"user": context.get("user"), "auth_user_obj": context.get("auth_user_obj")},
+        {
+            "fq": f"+{workflow.FIELD}:{workflow.SUBMITTED}",
+            "include_private": True,
+            "sort": "metadata_modified asc",
+            "rows": rows,
+            "start": start,
+        },
+    )
+    submissions = passport_model.last_submissions([d["id"] for d in found["results"]])
+    results = []
+    for dataset in found["results"]:
+        event = submissions.get(dataset["id"])
+        results.append(
+            {
+                "id": dataset["id"],
+                "name": dataset["name"],
+                "title": dataset.get("title") or dataset["name"],
+                "organization": (dataset.get("organization") or {}).get("title"),
+                "submitted": event.as_dict() if event else None,
+            }
+        )
+    return {"count": found["count"], "results": results}
+
+
+def feedback_create(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """Leave a comment or an error report on a record; no account needed.
+
+    :param id: the dataset's id or name
+    :param text: the message (at most ``ckanext.passport.feedback_max_length`` characters)
+    :param email: optional reply address
+    :param kind: ``comment`` (default) or ``error``
+    """
+    tk.check_access("passport_feedback_create", context, data_dict)
+    package = _package(data_dict)
+    data, errors = tk.navl_validate(data_dict, feedback.schema(), context)
+    if errors:
+        raise tk.ValidationError(errors)
+    client = feedback.client_hash(context)
+    if not feedback.within_rate_limits(client, package.id):
+        raise tk.ValidationError(
+            {"rate_limit": [tk._("Too many messages were sent recently; please try again later")]}
+        )
+    stored = passport_model.add_feedback(package.id, data["text"], data.get("email") or None, data["kind"], client)
+    return stored.as_dict()
+
+
+@tk.side_effect_free
+def feedback_list(context: dict, data_dict: dict[str, Any]) -> list[dict[str, Any]]:
+    """The feedback left on a record, newest first. Its curators and the editors only.
+
+    :param id: the dataset's id or name
+    """
+    tk.check_access("passport_feedback_list", context, data_dict)
+    return [item.as_dict() for item in passport_model.feedback_for(_package(data_dict).id)]
+
+
+def actions() -> dict[str, Callable]:
+    return {
+        "passport_workflow_transition": workflow_transition,
+        "passport_workflow_history": workflow_history,
+        "passport_workflow_queue": workflow_queue,
+        "passport_feedback_create": feedback_create,
+        "passport_feedback_list": feedback_list,
+    }
+

@@ -1,1 +1,91 @@
-"""Placeholder: filled by issue 5."""
+"""Auth functions of the workflow and feedback actions. Sysadmins pass every one of them (CKAN's rule),
+which is also the only exception to the four-eyes rule on publishing."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import ckan.authz as authz
+import ckan.model as model
+import ckan.plugins.toolkit as tk
+
+from . import model as passport_model
+from . import workflow
+
+
+def _package(data_dict: dict[str, Any]) -> model.Package:
+    package = model.Package.get(data_dict.get("id") or "")
+    if package is None:
+        raise tk.ObjectNotFound(tk._("Dataset not found"))
+    return package
+
+
+def _can_read(context: dict, package: model.Package) -> bool:
+    return authz.is_authorized("package_show", context, {"id": package.id})["success"]
+
+
+def _refused(message: str) -> dict[str, Any]:
+    return {"success": False, "msg": message}
+
+
+def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """The role comes from the target state: curators submit, editors publish, return and invalidate.
+
+    The state machine itself (is this transition possible now?) is the action's concern, not authorization.
+    """
+    package = _package(data_dict)
+    user = context.get("user")
+    target = data_dict.get("to")
+    role = workflow.CURATOR if target == workflow.SUBMITTED else workflow.EDITOR
+    if role == workflow.CURATOR and not workflow.is_curator(user, package):
+        return _refused(tk._("Only the record's curators may submit it for review"))
+    if role == workflow.EDITOR:
+        if not workflow.is_editor(user):
+            return _refused(tk._("Only editors may review records"))
+        actor = model.User.get(user) if user else None
+        submission = passport_model.last_submission(package.id)
+        source = workflow.state_of(package.extras)
+        if workflow.violates_four_eyes(
+            source, target, actor.id if actor else None, submission.user_id if submission else None
+        ):
+            return _refused(tk._("The record must be approved by someone other than who submitted it"))
+    return {"success": True}
+
+
+@tk.auth_allow_anonymous_access
+def workflow_history(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """Whoever can read the record can read how it got there."""
+    if _can_read(context, _package(data_dict)):
+        return {"success": True}
+    return _refused(tk._("Not authorized to read this dataset"))
+
+
+@tk.auth_allow_anonymous_access
+def feedback_create(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """Anyone who can read the record may comment on it, without an account."""
+    if _can_read(context, _package(data_dict)):
+        return {"success": True}
+    return _refused(tk._("Not authorized to read this dataset"))
+
+
+def feedback_list(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    package = _package(data_dict)
+    user = context.get("user")
+    if workflow.is_curator(user, package) or workflow.is_editor(user):
+        return {"success": True}
+    return _refused(tk._("Only the record's curators and the editors may read its feedback"))
+
+
+def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    if workflow.is_editor(context.get("user")):
+        return {"success": True}
+    return _refused(tk._("Only editors may see the review queue"))
+
+
+def auth_functions() -> dict[str, Callable]:
+    return {
+        "passport_workflow_transition": workflow_transition,
+        "passport_workflow_history": workflow_history,
+        "passport_feedback_create": feedback_create,
+        "passport_feedback_list": feedback_list,
+        "passport_workflow_queue": workflow_queue,
+    }

@@ -1,1 +1,120 @@
-"""Placeholder: filled by issue 5."""
+"""Template helpers that show the catalog record readably: the conditions checklist with its fulfilment,
+the openness-check findings beside it, and vocabulary values with labels in the reader's language."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+import ckan.plugins.toolkit as tk
+
+from . import vocab
+from .openness import FIELD as OPENNESS_FIELD
+from .validators import OPENNESS_CONDITIONS
+
+
+def condition_label(code: str) -> str:
+    labels = {
+        "complete": tk._("Complete: all the data are published"),
+        "accessible": tk._("Easily accessible: on the web, without registration"),
+        "machine_readable": tk._("Machine-readable"),
+        "open_format": tk._("In a format with a freely available specification"),
+        "open_terms": tk._("Clear terms of use with minimal restrictions"),
+        "free": tk._("Available at minimal or no cost"),
+    }
+    return labels.get(code, code)
+
+
+def fulfilment_label(value: Optional[str]) -> str:
+    return {"yes": tk._("fulfilled"), "no": tk._("not fulfilled")}.get(value or "", tk._("not stated"))
+
+
+def conditions_checklist(value: Any) -> list[dict[str, Any]]:
+    """Every openness condition with its label and fulfilment, in the fixed order of the checklist."""
+    stated = vocab.as_list(value)
+    answers = stated[0] if stated and isinstance(stated[0], Mapping) else {}
+    return [
+        {
+            "code": code,
+            "label": condition_label(code),
+            "value": answers.get(code),
+            "fulfilment": fulfilment_label(answers.get(code)),
+        }
+        for code in OPENNESS_CONDITIONS
+    ]
+
+
+def check_label(code: str) -> str:
+    labels = {
+        "available": tk._("Downloadable"),
+        "utf8": tk._("UTF-8 encoding"),
+        "format": tk._("Table format (CSV, XML or JSON)"),
+        "one_table": tk._("One table per distribution"),
+        "header": tk._("Header row"),
+        "consistent_rows": tk._("Every row has the header's structure"),
+    }
+    return labels.get(code, code)
+
+
+def check_detail(check: Mapping[str, Any]) -> str:
+    """Why a check failed, in words; empty when it passed or does not apply."""
+    if check.get("passed") is not False:
+        return ""
+    detail = check.get("detail") or {}
+    code = check.get("code")
+    if code == "available":
+        return tk._("the file could not be downloaded: {error}").format(error=detail.get("error") or detail.get("status"))
+    if code == "utf8":
+        return tk._("the text is in {encoding}").format(encoding=detail.get("encoding") or "?")
+    if code == "format":
+        return tk._("not a well-formed CSV, XML or JSON table")
+    if code == "one_table" and detail.get("line"):
+        return tk._("a blank line at line {line} starts another block").format(line=detail["line"])
+    if code == "one_table":
+        return tk._("the distribution holds more than one kind of record")
+    if code == "header":
+        return tk._("the first row (line {line}) holds data, not column names").format(line=detail.get("line"))
+    if code == "consistent_rows" and ("line" in detail or "row" in detail):
+        return tk._("{count} row(s) differ from the header, the first at {where}").format(
+            count=detail.get("count"), where=detail.get("line") or detail.get("row")
+        )
+    return ""
+
+
+def openness_results(pkg_dict: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The stored openness check of each resource (resources never checked are listed without one)."""
+    results = []
+    for resource in pkg_dict.get("resources") or []:
+        stored = resource.get(OPENNESS_FIELD)
+        found = vocab.as_list(stored)
+        results.append({
+            "resource": resource,
+            "result": found[0] if found and isinstance(found[0], Mapping) else None,
+        })
+    return results
+
+
+def vocab_values(name: str, value: Any) -> list[dict[str, str]]:
+    """Vocabulary keys of a field with labels in the reader's language (EUROVOC items keep their URI)."""
+    language = vocab.current_language()
+    values = []
+    for item in vocab.as_list(value):
+        key = item.get("uri") if isinstance(item, Mapping) else item
+        if not isinstance(key, str) or not key:
+            continue
+        concept = vocab.vocabulary(name).get(key)
+        values.append({
+            "key": key,
+            "label": concept.label(language) if concept else (item.get("label") if isinstance(item, Mapping) else key) or key,
+            "code": (concept.notation if concept and concept.notation else ("" if key.startswith("http") else key)),
+            "known": concept is not None,
+        })
+    return values
+
+
+def helpers() -> dict[str, Any]:
+    return {
+        "passport_conditions_checklist": conditions_checklist,
+        "passport_openness_results": openness_results,
+        "passport_openness_check_label": check_label,
+        "passport_openness_check_detail": check_detail,
+        "passport_vocab_values": vocab_values,
+    }

@@ -1,1 +1,284 @@
-"""Placeholder: filled by issue 5."""
+"""The automatic part of the level-3 openness check (Czech technical standards for open datasets).
+
+For each resource (distribution) it checks what a machine can: UTF-8 encoding, a table format (CSV, XML or
+JSON), one table per distribution, a header, and rows that all have the header's structure. :func:`assess`
+is pure (bytes in, findings out); the action fetches through ``mr.fetch`` (SSRF guard, size cap, timeouts),
+and stores the result on the resource as ``openness_check``, which the dataset page shows beside the
+conditions checklist. Only this module writes that field: :func:`keep_stored_result` keeps it out of reach
+of ordinary resource edits, so a result always comes from a check.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from datetime import datetime, timezone
+from typing import Any, Iterable, Optional, Sequence
+
+import ckan.lib.search as search
+import ckan.model as model
+import ckan.plugins.toolkit as tk
+from ckan.lib.navl.dictization_functions import missing
+
+from ckanext.passport.mr.csvrows import detect_delimiter
+from ckanext.passport.mr.decode import decode_bytes
+from ckanext.passport.mr.fetch import FetchPolicy, fetch
+from ckanext.passport.mr.safexml import parse_xml
+
+FIELD = "openness_check"
+TABLE_KINDS = ("csv", "xml", "json")
+CHECKS = ("available", "utf8", "format", "one_table", "header", "consistent_rows")
+
+_NUMBER_OR_DATE = re.compile(r"^[\s+\-]?[\d\s.,:/\-]+$")
+
+
+# --- pure assessment --------------------------------------------------------------------------------------
+
+
+def _check(code: str, passed: Optional[bool], **detail: Any) -> dict[str, Any]:
+    """One finding; ``passed`` is ``None`` when the check does not apply (a header of a JSON array)."""
+    return {"code": code, "passed": passed, "detail": detail}
+
+
+def detect_kind(content: bytes, format_hint: str = "", content_type: str = "") -> str:
+    """``csv``, ``xml``, ``json`` or ``other``: the declared format or media type, else the bytes themselves."""
+    declared = [format_hint.strip().lower().lstrip("."), content_type.split(";", 1)[0].strip().lower()]
+    for hint in declared:
+        for kind in TABLE_KINDS:
+            if hint == kind or hint.endswith(f"/{kind}") or hint.endswith(f"+{kind}"):
+                return kind
+        if hint in ("text/comma-separated-values", "application/csv"):
+            return "csv"
+    # Servers often say text/plain or application/octet-stream: only then do the bytes decide.
+    if declared[0] or declared[1] not in ("", "text/plain", "application/octet-stream"):
+        return "other"
+    start = content.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if start == b"<":
+        return "xml"
+    if start in (b"{", b"["):
+        return "json"
+    return "csv" if content.strip() and b"\x00" not in content else "other"
+
+
+def assess(content: bytes, format_hint: str = "", content_type: str = "") -> list[dict[str, Any]]:
+    """The findings for one distribution's bytes, in :data:`CHECKS` order (``available`` excluded)."""
+    try:
+        content.decode("utf-8")
+        utf8 = _check("utf8", True)
+    except UnicodeDecodeError as error:
+        utf8 = _check("utf8", False, encoding=decode_bytes(content).encoding, offset=error.start)
+    kind = detect_kind(content, format_hint, content_type)
+    text = decode_bytes(content).text
+    if kind == "csv":
+        return [utf8, *_assess_csv(text)]
+    if kind == "xml":
+        return [utf8, *_assess_xml(content)]
+    if kind == "json":
+        return [utf8, *_assess_json(text)]
+    return [utf8, _check("format", False, kind=kind), _check("one_table", None), _check("header", None),
+            _check("consistent_rows", None)]
+
+
+def _assess_csv(text: str) -> list[dict[str, Any]]:
+    delimiter = detect_delimiter(text)
+    records: list[tuple[int, list[str]]] = []
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter)
+    line = 1
+    try:
+        for cells in reader:
+            records.append((line, cells))
+            line = reader.line_num + 1
+    except csv.Error as error:
+        return [_check("format", False, kind="csv", line=line, error=str(error)),
+                _check("one_table", None), _check("header", None), _check("consistent_rows", None)]
+    rows = [(number, cells) for number, cells in records if any(cell.strip() for cell in cells)]
+    if not rows:
+        return [_check("format", False, kind="csv"), _check("one_table", None), _check("header", None),
+                _check("consistent_rows", None)]
+    last_row_line = rows[-1][0]
+    gap = next((n for n, cells in records if n < last_row_line and not any(c.strip() for c in cells)), None)
+    one_table = _check("one_table", gap is None, **({"line": gap} if gap else {}))
+    header_line, header = rows[0]
+    header_ok = _looks_like_header(header)
+    width = len(header)
+    uneven = [number for number, cells in rows[1:] if len(cells) != width]
+    consistent = _check(
+        "consistent_rows", not uneven, columns=width,
+        **({"line": uneven[0], "count": len(uneven)} if uneven else {}),
+    )
+    return [_check("format", True, kind="csv", delimiter=delimiter), one_table,
+            _check("header", header_ok, **({} if header_ok else {"line": header_line})), consistent]
+
+
+def _looks_like_header(cells: Sequence[str]) -> bool:
+    """Names, not data: every cell filled, no two alike, none a number or a date."""
+    names = [cell.strip() for cell in cells]
+    return (
+        len(names) >= 1
+        and all(names)
+        and len(set(n.casefold() for n in names)) == len(names)
+        and not any(_NUMBER_OR_DATE.match(n) for n in names)
+    )
+
+
+def _assess_xml(content: bytes) -> list[dict[str, Any]]:
+    root, problems = parse_xml(content)
+    if root is None:
+        detail = problems[-1].message_en if problems else ""
+        return [_check("format", False, kind="xml", error=detail), _check("one_table", None),
+                _check("header", None), _check("consistent_rows", None)]
+    rows = [child for child in root if isinstance(child.tag, str)]
+    tags = {row.tag for row in rows}
+    one_table = _check("one_table", len(tags) == 1, **({"elements": len(tags)} if len(tags) != 1 else {}))
+    shapes = [_xml_shape(row) for row in rows]
+    uneven = [index for index, shape in enumerate(shapes, start=1) if shape != shapes[0]] if shapes else []
+    return [_check("format", True, kind="xml"), one_table, _check("header", None),
+            _check("consistent_rows", bool(rows) and not uneven, **({"row": uneven[0], "count": len(uneven)} if uneven else {}))]
+
+
+def _xml_shape(row: Any) -> tuple[frozenset, frozenset]:
+    return frozenset(row.attrib), frozenset(child.tag for child in row if isinstance(child.tag, str))
+
+
+def _assess_json(text: str) -> list[dict[str, Any]]:
+    try:
+        document = json.loads(text.lstrip("\ufeff"))
+    except ValueError as error:
+        return [_check("format", False, kind="json", error=str(error)), _check("one_table", None),
+                _check("header", None), _check("consistent_rows", None)]
+    rows = _json_rows(document)
+    if rows is None:
+        return [_check("format", True, kind="json"), _check("one_table", False), _check("header", None),
+                _check("consistent_rows", None)]
+    keys = [frozenset(row) if isinstance(row, dict) else None for row in rows]
+    uneven = [index for index, shape in enumerate(keys, start=1) if shape is None or shape != keys[0]]
+    return [_check("format", True, kind="json"), _check("one_table", True), _check("header", None),
+            _check("consistent_rows", bool(rows) and not uneven, **({"row": uneven[0], "count": len(uneven)} if uneven else {}))]
+
+
+def _json_rows(document: Any) -> Optional[list[Any]]:
+    """The table's rows: a top-level array, or the one array held by a top-level object."""
+    if isinstance(document, list):
+        return document
+    if isinstance(document, dict):
+        arrays = [value for value in document.values() if isinstance(value, list)]
+        if len(arrays) == 1:
+            return arrays[0]
+    return None
+
+
+def summary(checks: Iterable[dict[str, Any]]) -> bool:
+    """The distribution passes when every applicable check passed."""
+    return all(check["passed"] is not False for check in checks)
+
+
+# --- running and storing ------------------------------------------------------------------------------------
+
+
+def fetch_policy() -> FetchPolicy:
+    timeout = float(tk.config.get("ckanext.passport.timeout") or 30)
+    return FetchPolicy(
+        connect_timeout=timeout,
+        read_timeout=timeout,
+        total_timeout=timeout * 4,
+        max_bytes=int(tk.config.get("ckanext.passport.max_file_size") or FetchPolicy.max_bytes),
+        allow_private_addresses=tk.asbool(tk.config.get("ckanext.passport.allow_private_addresses")),
+        user_agent=tk.config.get("ckanext.passport.user_agent") or FetchPolicy.user_agent,
+    )
+
+
+def check_resource(resource: dict[str, Any], policy: FetchPolicy) -> dict[str, Any]:
+    url = resource.get("url") or ""
+    fetched = fetch(url, policy)
+    if not fetched.ok:
+        message = fetched.problem.message_en if fetched.problem else ""
+        checks = [_check("available", False, status=fetched.status, error=message)]
+    else:
+        checks = [_check("available", True),
+                  *assess(fetched.content, resource.get("format") or "", fetched.content_type)]
+    return {
+        "checked_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "url": url,
+        "passed": summary(checks),
+        "checks": checks,
+    }
+
+
+def _store(resource_id: str, result: dict[str, Any]) -> None:
+    # Written to the model directly: the result is the system's finding, not an edit of the record, so it
+    # must not count as the record's last modification nor fail on the record's own validation.
+    resource = model.Resource.get(resource_id)
+    resource.extras = {**(resource.extras or {}), FIELD: json.dumps(result, ensure_ascii=False)}
+    model.repo.commit()
+
+
+def run_checks(package_id: str, resource_ids: Sequence[str]) -> dict[str, Any]:
+    """Check the resources, store each result, re-index the dataset; also the background job's entry point."""
+    context = {"ignore_auth": True, "use_cache": False}
+    package = tk.get_action("package_show")(context, {"id": package_id})
+    policy = fetch_policy()
+    results = {}
+    for resource in package.get("resources", []):
+        if resource["id"] in resource_ids:
+            results[resource["id"]] = check_resource(resource, policy)
+            _store(resource["id"], results[resource["id"]])
+    search.rebuild(package_id)
+    return results
+
+
+def _target(identifier: str) -> tuple[model.Package, list[str]]:
+    resource = model.Resource.get(identifier)
+    if resource is not None and resource.state == "active":
+        return resource.package, [resource.id]
+    package = model.Package.get(identifier)
+    if package is None or package.state == "deleted":
+        raise tk.ObjectNotFound(tk._("No dataset or resource with this id"))
+    return package, [r.id for r in package.resources]
+
+
+def openness_check(context: dict, data_dict: dict) -> dict[str, Any]:
+    """Run the openness check of a dataset's resources (``id`` of a dataset or of one resource).
+
+    ``background=True`` queues it as a job and returns the job id; otherwise it runs now and returns the
+    results by resource id.
+    """
+    identifier = tk.get_or_bust(data_dict, "id")
+    package, resource_ids = _target(identifier)
+    tk.check_access("passport_openness_check", context, {"id": package.id})
+    if tk.asbool(data_dict.get("background", False)):
+        job = tk.enqueue_job(run_checks, [package.id, resource_ids], title=f"openness check {package.name}")
+        return {"job_id": job.id, "queued": True}
+    return {"results": run_checks(package.id, resource_ids)}
+
+
+def openness_check_auth(context: dict, data_dict: dict) -> dict[str, Any]:
+    """Curators (who may edit the dataset) and sysadmins."""
+    try:
+        tk.check_access("package_update", context, {"id": data_dict.get("id")})
+    except tk.NotAuthorized:
+        return {"success": False, "msg": tk._("Only the dataset's curators may run the openness check")}
+    return {"success": True}
+
+
+def keep_stored_result(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """Resource edits never set the result: whatever is sent, the stored one (or none) is kept."""
+    resource_id = data.get(key[:-1] + ("id",))
+    resource = model.Resource.get(resource_id) if isinstance(resource_id, str) and resource_id else None
+    stored = (resource.extras or {}).get(FIELD) if resource is not None else None
+    if stored is None or stored is missing:
+        data.pop(key, None)
+        raise tk.StopOnError
+    data[key] = stored
+
+
+def actions() -> dict[str, Any]:
+    return {"passport_openness_check": openness_check}
+
+
+def auth_functions() -> dict[str, Any]:
+    return {"passport_openness_check": openness_check_auth}
+
+
+def validators() -> dict[str, Any]:
+    return {"passport_openness_guard": keep_stored_result}

@@ -1,1 +1,378 @@
-"""Placeholder: filled by issue 5."""
+"""Validators of the catalog record's fields (registered for the scheming YAML under ``passport_*`` names).
+
+The checks themselves are pure functions returning an error message or ``None`` (``ico_error``,
+``mimetype_error``…), so they are unit-tested without CKAN; the navl validators below only wire them to
+fields. Every refusal is an ``Invalid`` raised for its own field, so the form shows the message beside it.
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any, Callable, Mapping, Optional
+from urllib.parse import urlsplit
+
+import ckan.model as model
+import ckan.plugins.toolkit as tk
+from ckan.lib.navl.dictization_functions import missing
+
+from ckanext.passport.mr.inn import is_valid_inn
+
+from . import vocab
+
+Invalid = tk.Invalid
+StopOnError = tk.StopOnError
+
+SCHEMES = ("ico", "inn")
+
+# The openness conditions of Czech public-sector open data (the 2012 Koncepce and the publication
+# methodology): the record states, for each one, whether the data fulfil it.
+OPENNESS_CONDITIONS = ("complete", "accessible", "machine_readable", "open_format", "open_terms", "free")
+FULFILMENT = ("yes", "no")
+
+_ICO = re.compile(r"^\d{8}$")
+_EMAIL = re.compile(r"^[^@\s\"<>(),;:\\\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$")
+_MEDIA_TYPE = re.compile(r"^([a-z]+)/([A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126})$")
+_TREE_SUBTYPE = re.compile(r"^(vnd|prs|x)\.[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$")
+TOP_LEVEL_TYPES = frozenset(
+    {"application", "audio", "example", "font", "image", "message", "model", "multipart", "text", "video"}
+)
+
+
+# --- pure checks: a message or None -------------------------------------------------------------------------
+
+
+def ico_error(value: str) -> Optional[str]:
+    """Czech IČO: 8 digits, the last one a mod-11 check digit over the first seven (weights 8..2)."""
+    if not _ICO.match(value):
+        return tk._("An IČO has exactly 8 digits")
+    remainder = sum(int(digit) * weight for digit, weight in zip(value[:7], range(8, 1, -1))) % 11
+    expected = {0: 1, 1: 0}.get(remainder, 11 - remainder)
+    if int(value[7]) != expected:
+        return tk._("This IČO's check digit is wrong")
+    return None
+
+
+def inn_error(value: str) -> Optional[str]:
+    if not (value.isascii() and value.isdigit() and len(value) in (10, 12)):
+        return tk._("An INN has 10 digits (organisation) or 12 digits (individual)")
+    if not is_valid_inn(value):
+        return tk._("This INN's check digits are wrong")
+    return None
+
+
+def publisher_id_error(value: str, scheme: Any) -> Optional[str]:
+    if scheme == "ico":
+        return ico_error(value)
+    if scheme == "inn":
+        return inn_error(value)
+    return tk._("Choose the identifier scheme (IČO or INN) first")
+
+
+def url_error(value: str) -> Optional[str]:
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return tk._("This is not a valid web address")
+    if parts.scheme.lower() not in ("http", "https"):
+        return tk._("The address must start with http:// or https://")
+    if not parts.hostname or any(ch.isspace() for ch in value):
+        return tk._("This is not a valid web address")
+    return None
+
+
+def email_error(value: str) -> Optional[str]:
+    if len(value) > 254 or not _EMAIL.match(value):
+        return tk._("This is not a valid e-mail address")
+    return None
+
+
+@lru_cache(maxsize=1)
+def registered_media_types() -> frozenset[str]:
+    path = vocab.DATA_DIR / "iana-media-types.txt"
+    with open(path, encoding="utf-8") as stream:
+        return frozenset(
+            line.strip().lower() for line in stream if line.strip() and not line.startswith("#")
+        )
+
+
+def mimetype_error(value: str) -> Optional[str]:
+    """A registered IANA media type, or one in the vendor/personal/unregistered trees (``vnd.``, ``prs.``, ``x.``)."""
+    essence = value.split(";", 1)[0].strip()
+    match = _MEDIA_TYPE.match(essence)
+    if match is None or match.group(1).lower() not in TOP_LEVEL_TYPES:
+        return tk._("This is not a media type (type/subtype, e.g. text/csv)")
+    if essence.lower() in registered_media_types() or _TREE_SUBTYPE.match(match.group(2)):
+        return None
+    return tk._("This media type is not registered with IANA")
+
+
+def cz_nace_error(code: Any) -> Optional[str]:
+    if code not in vocab.vocabulary(vocab.CZ_NACE):
+        return tk._("Unknown CZ-NACE code: {code}").format(code=code)
+    return None
+
+
+def eurovoc_error(uri: Any) -> Optional[str]:
+    if uri not in vocab.vocabulary(vocab.EUROVOC):
+        return tk._("Unknown EUROVOC concept: {uri}").format(uri=uri)
+    return None
+
+
+# --- navl validators --------------------------------------------------------------------------------------
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise Invalid(tk._("A text value is expected"))
+    return value.strip()
+
+
+def _refuse_on(error: Optional[str]) -> None:
+    if error:
+        raise Invalid(error)
+
+
+def _checked_text(value: Any, check: Callable[[str], Optional[str]]) -> str:
+    """An optional field left empty in the form stays empty; anything else must pass ``check``."""
+    text = _text(value)
+    if text:
+        _refuse_on(check(text))
+    return text
+
+
+def publisher_id(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """The provider's identifier, checked by the scheme chosen in ``publisher_id_scheme``."""
+    value = data.get(key)
+    if _blank(value):
+        return
+    text = re.sub(r"\s+", "", _text(value))
+    error = publisher_id_error(text, data.get(("publisher_id_scheme",)))
+    if error:
+        errors[key].append(error)
+        raise StopOnError
+    data[key] = text
+
+
+def url(value: Any) -> str:
+    return _checked_text(value, url_error)
+
+
+def email(value: Any) -> str:
+    return _checked_text(value, email_error)
+
+
+def mimetype(value: Any) -> str:
+    return _checked_text(value, mimetype_error)
+
+
+def resource_url(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """A resource URL must be a web address, except for uploads (CKAN stores their file name)."""
+    value = data.get(key)
+    if not value or value is missing or data.get(key[:-1] + ("url_type",)) == "upload":
+        return
+    error = url_error(_text(value))
+    if error:
+        errors[key].append(error)
+
+
+def _listed(value: Any) -> list[Any]:
+    """Lists arrive as lists (API), as JSON text (stored) or as one line per item (text areas)."""
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped.startswith("["):
+            try:
+                value = json.loads(stripped)
+            except ValueError:
+                raise Invalid(tk._("A list is expected"))
+        else:
+            value = stripped.splitlines()
+    if not isinstance(value, (list, tuple)):
+        raise Invalid(tk._("A list is expected"))
+    return [item.strip() if isinstance(item, str) else item for item in value if item not in ("", None)]
+
+
+def _checked_list(value: Any, check: Callable[[Any], Optional[str]]) -> str:
+    items = _listed(value)
+    for item in items:
+        if not isinstance(item, str):
+            raise Invalid(tk._("A text value is expected"))
+        _refuse_on(check(item))
+    # Extras store text: the list is kept as JSON and given back as a list by the output validator.
+    return json.dumps(items, ensure_ascii=False)
+
+
+def url_list(value: Any) -> str:
+    return _checked_list(value, url_error)
+
+
+def cz_nace_codes(value: Any) -> str:
+    return _checked_list(value, cz_nace_error)
+
+
+def spatial_area_error(code: str) -> Optional[str]:
+    if code not in vocab.vocabulary(vocab.SPATIAL_AREA):
+        return tk._("Unknown territorial unit: {code}").format(code=code)
+    return None
+
+
+def spatial_area(value: Any) -> str:
+    return _checked_text(value, spatial_area_error)
+
+
+def spatial_from_area(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """The record's GeoJSON geometry, always derived from the chosen territorial unit (never typed in)."""
+    geometry = vocab.area_geometry(data.get(("spatial_area",)))
+    if geometry is None:
+        data.pop(key, None)
+        raise StopOnError
+    data[key] = json.dumps(geometry)
+
+
+def eurovoc_uri(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """A EUROVOC concept URI known to the vocabularies; an empty label is filled in the record's language."""
+    value = data.get(key)
+    if _blank(value):
+        errors[key].append(tk._("Missing value"))
+        raise StopOnError
+    uri = _text(value)
+    error = eurovoc_error(uri)
+    if error:
+        errors[key].append(error)
+        raise StopOnError
+    data[key] = uri
+    label_key = key[:-1] + ("label",)
+    if _blank(data.get(label_key)):
+        language = data.get(("record_language",))
+        data[label_key] = vocab.label(vocab.EUROVOC, uri, language if isinstance(language, str) else None)
+
+
+def eurovoc_required(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """Dataset-level (after) validator: the record is classified by at least one EUROVOC concept.
+
+    Only an absent or empty list is reported here: an item with an empty URI is reported on that item.
+    """
+    if not any(len(k) == 3 and k[0] == "eurovoc" for k in data):
+        errors.setdefault(("eurovoc",), []).append(tk._("Choose at least one EUROVOC concept"))
+
+
+def openness_conditions(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """The conditions checklist: ``{condition: "yes" | "no"}`` for every condition.
+
+    The API sends a dict (or its JSON); the dataset form sends one ``openness_conditions-<condition>``
+    input per condition, which CKAN leaves in ``__extras`` because the schema does not name them.
+    """
+    value = data.get(key)
+    extras = data.get(("__extras",)) or {}
+    from_form = {
+        name: extras.pop(f"{key[0]}-{name}") for name in OPENNESS_CONDITIONS if f"{key[0]}-{name}" in extras
+    }
+    if (value is missing or value in (None, "")) and from_form:
+        value = from_form
+    if isinstance(value, str) and value.strip():
+        try:
+            value = json.loads(value)
+        except ValueError:
+            value = None
+    if value is missing or value in (None, "", {}):
+        errors[key].append(tk._("State for each openness condition whether the data fulfil it"))
+        raise StopOnError
+    if not isinstance(value, Mapping):
+        errors[key].append(tk._("The openness conditions are a list of conditions with their fulfilment"))
+        raise StopOnError
+    unknown = sorted(set(value) - set(OPENNESS_CONDITIONS))
+    unanswered = [name for name in OPENNESS_CONDITIONS if value.get(name) not in FULFILMENT]
+    if unknown:
+        errors[key].append(tk._("Unknown openness condition: {name}").format(name=", ".join(unknown)))
+    elif unanswered:
+        errors[key].append(tk._("State for each openness condition whether the data fulfil it"))
+    if unknown or unanswered:
+        raise StopOnError
+    data[key] = json.dumps({name: value[name] for name in OPENNESS_CONDITIONS})
+
+
+def required_with(other: str) -> Callable[..., None]:
+    """Parts of one identification (ISVS name and reference) are given together or not at all."""
+
+    def validator(key: tuple, data: dict, errors: dict, context: dict) -> None:
+        if _blank(data.get(key)) and not _blank(data.get(key[:-1] + (other,))):
+            errors[key].append(tk._("Fill this in as well: it belongs together with the other part"))
+            raise StopOnError
+
+    return validator
+
+
+def _blank(value: Any) -> bool:
+    return value is missing or value is None or (isinstance(value, str) and not value.strip())
+
+
+def _acting_user(context: dict) -> Optional[model.User]:
+    user = context.get("auth_user_obj")
+    if isinstance(user, model.User):
+        return user
+    name = context.get("user")
+    return model.User.get(name) if name else None
+
+
+def last_author(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """The author of the record's last modification is whoever saves it (the concept's automatic field)."""
+    user = _acting_user(context)
+    if user is not None:
+        data[key] = user.fullname or user.name
+    elif _blank(data.get(key)):
+        data.pop(key, None)
+
+
+def last_author_email(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    user = _acting_user(context)
+    if user is not None:
+        data[key] = user.email or ""
+    elif _blank(data.get(key)):
+        data.pop(key, None)
+
+
+def license_url_output(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """Show the record's own licence link as ``license_url``.
+
+    CKAN's package_show fills ``license_url`` from the licence register, which would hide the link the
+    curator gave (stored as an extra). Runs as an output validator of ``license_id``, which comes first.
+    """
+    for extras_key, name in list(data.items()):
+        if extras_key[0] == "extras" and extras_key[-1] == "key" and name == "license_url":
+            index = extras_key[1]
+            data[("license_url",)] = data[("extras", index, "value")]
+            for stale in [k for k in data if k[0] == "extras" and k[1] == index]:
+                del data[stale]
+            return
+
+
+def json_output(value: Any) -> Any:
+    """Stored JSON text back to its structure (lists and dicts of the record)."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def validators() -> dict[str, Callable]:
+    return {
+        "passport_publisher_id": publisher_id,
+        "passport_url": url,
+        "passport_email": email,
+        "passport_mimetype": mimetype,
+        "passport_resource_url": resource_url,
+        "passport_url_list": url_list,
+        "passport_cz_nace": cz_nace_codes,
+        "passport_spatial_area": spatial_area,
+        "passport_spatial_from_area": spatial_from_area,
+        "passport_eurovoc_uri": eurovoc_uri,
+        "passport_eurovoc_required": eurovoc_required,
+        "passport_openness_conditions": openness_conditions,
+        "passport_required_with": required_with,
+        "passport_last_author": last_author,
+        "passport_last_author_email": last_author_email,
+        "passport_license_url_output": license_url_output,
+        "passport_json_output": json_output,
+    }

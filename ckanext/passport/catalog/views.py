@@ -1,1 +1,142 @@
-"""Placeholder: filled by issue 5."""
+"""Pages of the editorial workflow: the editors' queue, the dataset page's transition and feedback forms.
+
+Every form posts through CKAN's CSRF protection; every decision is the actions' (check_access), the
+templates only leave out what the visitor could not do anyway.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import ckan.plugins.toolkit as tk
+from flask import Blueprint, Response, current_app
+
+from . import feedback, visibility, workflow
+
+# A field people never see and bots fill in: such a post is thanked for and dropped.
+HONEYPOT = "website"
+
+blueprint = Blueprint("passport_workflow", __name__)
+
+
+def _context() -> dict[str, Any]:
+    return {"user": tk.g.user}
+
+
+def _dataset_page(name_or_id: str, anchor: str = "") -> Response:
+    return tk.redirect_to(tk.url_for("dataset.read", id=name_or_id) + anchor)
+
+
+def _require_csrf() -> None:
+    """Check the form's CSRF token, answering 400 without it.
+
+    CKAN 2.11 skips the check for every request without a logged-in session: its API-token fallback marks
+    them all as header logins. These forms are for browsers, anonymous visitors included, so they check.
+    """
+    current_app.extensions["csrf"].protect()
+
+
+def _flash_errors(error: tk.ValidationError) -> None:
+    for messages in error.error_dict.values():
+        for text in messages if isinstance(messages, list) else [messages]:
+            tk.h.flash_error(text)
+
+
+@blueprint.route("/passport/queue")
+def queue() -> str:
+    try:
+        found = tk.get_action("passport_workflow_queue")(_context(), {"rows": 1000})
+    except tk.NotAuthorized:
+        return tk.abort(403, tk._("Only editors may see the review queue"))
+    return tk.render("passport/queue.html", {"queue": found})
+
+
+@blueprint.route("/dataset/<id>/passport/transition", methods=["POST"])
+def transition(id: str) -> Response:
+    _require_csrf()
+    form = tk.request.form
+    try:
+        tk.get_action("passport_workflow_transition")(
+            _context(), {"id": id, "to": form.get("to", ""), "comment": form.get("comment", "")}
+        )
+    except tk.ObjectNotFound:
+        return tk.abort(404, tk._("Dataset not found"))
+    except tk.NotAuthorized as error:
+        return tk.abort(403, str(error) or tk._("Not authorized"))
+    except tk.ValidationError as error:
+        _flash_errors(error)
+        return _dataset_page(id, "#passport-workflow")
+    tk.h.flash_success(tk._("The record is now: %(state)s") % {"state": workflow.state_label(form["to"])})
+    return _dataset_page(id, "#passport-workflow")
+
+
+@blueprint.route("/dataset/<id>/passport/feedback", methods=["POST"])
+def leave_feedback(id: str) -> Response:
+    _require_csrf()
+    form = tk.request.form
+    if form.get(HONEYPOT):
+        tk.h.flash_success(tk._("Thank you for your feedback"))
+        return _dataset_page(id, "#passport-feedback")
+    data = {"id": id, "text": form.get("text", ""), "kind": form.get("kind") or "comment"}
+    if form.get("email", "").strip():
+        data["email"] = form["email"]
+    try:
+        tk.get_action("passport_feedback_create")(_context(), data)
+    except (tk.ObjectNotFound, tk.NotAuthorized):
+        return tk.abort(404, tk._("Dataset not found"))
+    except tk.ValidationError as error:
+        _flash_errors(error)
+        return _dataset_page(id, "#passport-feedback")
+    tk.h.flash_success(tk._("Thank you for your feedback"))
+    return _dataset_page(id, "#passport-feedback")
+
+
+def blueprints() -> list[Blueprint]:
+    return [blueprint]
+
+
+# Template helpers ----------------------------------------------------------------------------------
+
+
+def _allowed(action: str, data_dict: dict[str, Any]) -> bool:
+    try:
+        tk.check_access(action, _context(), data_dict)
+    except (tk.NotAuthorized, tk.ObjectNotFound):
+        return False
+    return True
+
+
+def workflow_panel(pkg_dict: dict[str, Any]) -> dict[str, Any]:
+    """Everything the dataset page shows of the workflow, limited to what the visitor may see and do."""
+    state = workflow.state_of(pkg_dict)
+    transitions = [
+        {"target": t.target, "label": workflow.action_label(t), "comment_required": t.comment_required}
+        for t in workflow.transitions_from(state)
+        if _allowed("passport_workflow_transition", {"id": pkg_dict["id"], "to": t.target})
+    ]
+    can_read_feedback = _allowed("passport_feedback_list", {"id": pkg_dict["id"]})
+    return {
+        "state": state,
+        "state_label": workflow.state_label(state),
+        "unreviewed": visibility.unreviewed(pkg_dict),
+        "transitions": transitions,
+        "history": tk.get_action("passport_workflow_history")(_context(), {"id": pkg_dict["id"]})
+        if _allowed("passport_workflow_history", {"id": pkg_dict["id"]})
+        else [],
+        "feedback": tk.get_action("passport_feedback_list")(_context(), {"id": pkg_dict["id"]})
+        if can_read_feedback
+        else None,
+        "feedback_max_length": feedback.max_text_length(),
+        "honeypot": HONEYPOT,
+    }
+
+
+def is_editor() -> bool:
+    return workflow.is_editor(tk.g.user)
+
+
+def helpers() -> dict[str, Callable]:
+    return {
+        "passport_workflow_panel": workflow_panel,
+        "passport_state_label": workflow.state_label,
+        "passport_is_editor": is_editor,
+    }

@@ -1,1 +1,248 @@
-"""Placeholder: filled by issue 5."""
+"""The controlled vocabularies of the catalog record: EUROVOC, CZ-NACE and Czech territorial units.
+
+They ship as data files in ``vocabularies/`` (labels in cs, en and ru). A full EUROVOC SKOS file loaded with
+``ckan passport vocab load`` lands in ``ckanext.passport.vocab_dir`` and extends the shipped EUROVOC list, so
+validation, labels and facets know every concept without a deploy. The record stores codes (EUROVOC URIs,
+CZ-NACE codes, NUTS/LAU codes); labels are looked up here, in the reader's language, at display time.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping, Optional
+
+import ckan.plugins.toolkit as tk
+
+DATA_DIR = Path(__file__).resolve().parent / "vocabularies"
+LANGUAGES = ("cs", "en", "ru")
+EUROVOC = "eurovoc"
+CZ_NACE = "cz_nace"
+SPATIAL_AREA = "spatial_area"
+LOADED_EUROVOC_FILE = "eurovoc-loaded.json"
+VOCAB_DIR_OPTION = "ckanext.passport.vocab_dir"
+
+# Dataset field -> Solr field. CKAN's schema.xml makes ``vocab_*`` multi-valued strings copied into ``text``:
+# facetable and searchable without touching Solr's schema.
+FACET_FIELDS = {EUROVOC: "vocab_eurovoc", CZ_NACE: "vocab_cz_nace", SPATIAL_AREA: "vocab_spatial_area"}
+LABEL_FIELD_SUFFIX = "_labels"
+
+
+@dataclass(frozen=True)
+class Concept:
+    key: str
+    kind: str
+    labels: Mapping[str, str]
+    parent: Optional[str] = None
+    notation: str = ""
+    bbox: Optional[tuple[float, float, float, float]] = None
+
+    def label(self, language: str) -> str:
+        """The label in ``language``, else English, else any label, else the key itself."""
+        return self.labels.get(language) or self.labels.get("en") or next(iter(self.labels.values()), self.key)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    name: str
+    concepts: Mapping[str, Concept] = field(default_factory=dict)
+
+    def get(self, key: Any) -> Optional[Concept]:
+        return self.concepts.get(key) if isinstance(key, str) else None
+
+    def __contains__(self, key: Any) -> bool:
+        return self.get(key) is not None
+
+    def __iter__(self) -> Iterator[Concept]:
+        return iter(self.concepts.values())
+
+    def with_ancestors(self, keys: Iterable[str]) -> list[str]:
+        """``keys`` and their broader concepts (domain, section, region), each once, in a stable order."""
+        found: dict[str, None] = {}
+        for key in keys:
+            concept = self.get(key)
+            while concept is not None and concept.key not in found:
+                found[concept.key] = None
+                concept = self.get(concept.parent)
+        return list(found)
+
+
+def _read(name: str) -> dict[str, Any]:
+    with open(DATA_DIR / name, encoding="utf-8") as stream:
+        return json.load(stream)
+
+
+def _concept(entry: Mapping[str, Any], key_field: str) -> Concept:
+    bbox = entry.get("bbox")
+    return Concept(
+        key=entry[key_field],
+        kind=entry.get("kind", ""),
+        labels={lang: text for lang, text in entry.get("labels", {}).items() if text},
+        parent=entry.get("parent"),
+        notation=entry.get("notation", ""),
+        bbox=tuple(bbox) if bbox else None,
+    )
+
+
+@lru_cache(maxsize=None)
+def _shipped(name: str) -> Vocabulary:
+    if name == EUROVOC:
+        entries, key_field = _read("eurovoc.json")["concepts"], "uri"
+    elif name == CZ_NACE:
+        entries, key_field = _read("cz_nace.json")["concepts"], "code"
+    elif name == SPATIAL_AREA:
+        entries, key_field = _read("territory.json")["units"], "code"
+    else:
+        raise KeyError(name)
+    return Vocabulary(name, {concept.key: concept for concept in (_concept(e, key_field) for e in entries)})
+
+
+@lru_cache(maxsize=4)
+def _loaded_eurovoc(path: str, mtime: float) -> dict[str, Concept]:
+    # Keyed on the file's mtime so a new `vocab load` is picked up without restarting the portal.
+    with open(path, encoding="utf-8") as stream:
+        return {c.key: c for c in (_concept(e, "uri") for e in json.load(stream)["concepts"])}
+
+
+def vocab_dir() -> Optional[Path]:
+    configured = tk.config.get(VOCAB_DIR_OPTION)
+    return Path(configured) if configured else None
+
+
+def vocabulary(name: str) -> Vocabulary:
+    """One vocabulary by field name: ``eurovoc``, ``cz_nace`` or ``spatial_area``."""
+    shipped = _shipped(name)
+    directory = vocab_dir()
+    if name != EUROVOC or directory is None:
+        return shipped
+    loaded = directory / LOADED_EUROVOC_FILE
+    try:
+        mtime = loaded.stat().st_mtime
+    except OSError:
+        return shipped
+    return Vocabulary(name, {**_loaded_eurovoc(str(loaded), mtime), **shipped.concepts})
+
+
+def current_language() -> str:
+    """The reader's language among cs/en/ru; outside a request (API scripts, jobs) the site default."""
+    try:
+        language = tk.h.lang() or ""
+    except (RuntimeError, AttributeError, TypeError):
+        language = ""
+    language = language or tk.config.get("ckan.locale_default", "en") or "en"
+    return language.split("_", 1)[0]
+
+
+def label(name: str, key: Any, language: Optional[str] = None) -> str:
+    """Label of ``key`` in ``name`` in the reader's language; an unknown key is shown as it is."""
+    concept = vocabulary(name).get(key)
+    if concept is None:
+        return "" if key is None else str(key)
+    return concept.label(language or current_language())
+
+
+def bbox_polygon(bbox: tuple[float, float, float, float]) -> dict[str, Any]:
+    """A GeoJSON polygon for ``[west, south, east, north]`` (counter-clockwise, closed ring)."""
+    west, south, east, north = bbox
+    ring = [[west, south], [east, south], [east, north], [west, north], [west, south]]
+    return {"type": "Polygon", "coordinates": [ring]}
+
+
+def area_geometry(code: Any) -> Optional[dict[str, Any]]:
+    """The GeoJSON geometry of a territorial unit, or ``None`` for an unknown code."""
+    unit = vocabulary(SPATIAL_AREA).get(code)
+    if unit is None or unit.bbox is None:
+        return None
+    return bbox_polygon(unit.bbox)
+
+
+# --- values as stored on a dataset -------------------------------------------------------------------------
+
+
+def as_list(value: Any) -> list[Any]:
+    """A stored vocabulary value as a list: datasets reach the index as dicts or as JSON text of extras."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return [value]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [value]
+
+
+def dataset_keys(pkg_dict: Mapping[str, Any], name: str) -> list[str]:
+    """The vocabulary keys a dataset uses: EUROVOC URIs, CZ-NACE codes or the territorial unit."""
+    keys: list[str] = []
+    for item in as_list(pkg_dict.get(name)):
+        key = item.get("uri") if isinstance(item, Mapping) else item
+        if isinstance(key, str) and key:
+            keys.append(key)
+    return keys
+
+
+# --- plugin hooks ---------------------------------------------------------------------------------------
+
+
+def choices(field: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """ckanext-scheming ``choices_helper``: the concepts of the field's ``passport_vocabulary``."""
+    return [
+        {"value": concept.key, "label": {lang: _choice_label(concept, lang) for lang in LANGUAGES}}
+        for concept in vocabulary(field["passport_vocabulary"])
+    ]
+
+
+def _choice_label(concept: Concept, language: str) -> str:
+    code = concept.notation or ("" if concept.key.startswith("http") else concept.key)
+    text = concept.label(language)
+    return f"{code} {text}" if code else text
+
+
+def facet_items(name: str, search_facets: Mapping[str, Any]) -> Optional[list[dict[str, Any]]]:
+    """Facet items of our vocabulary facets with labels in the reader's language; ``None`` for other facets."""
+    vocab_name = next((vocab for vocab, solr in FACET_FIELDS.items() if solr == name), None)
+    if vocab_name is None:
+        return None
+    language = current_language()
+    items = tk.h.get_facet_items_dict(name, search_facets)
+    return [dict(item, display_name=label(vocab_name, item["name"], language)) for item in items]
+
+
+def helpers() -> dict[str, Any]:
+    return {
+        "passport_vocab_choices": choices,
+        "passport_vocab_label": label,
+        "passport_facet_items": facet_items,
+    }
+
+
+def dataset_facets(facets: dict, package_type: str) -> dict:
+    facets[FACET_FIELDS[EUROVOC]] = tk._("EUROVOC")
+    facets[FACET_FIELDS[CZ_NACE]] = tk._("CZ-NACE")
+    facets[FACET_FIELDS[SPATIAL_AREA]] = tk._("Territory")
+    return facets
+
+
+def before_dataset_index(pkg_dict: dict) -> dict:
+    """Index each vocabulary field as codes (with their broader concepts) and labels in every language.
+
+    Reads the validated dataset CKAN puts in the index document: other plugins (ckanext-dcat) remove or
+    flatten repeating fields such as ``eurovoc`` before this hook runs.
+    """
+    try:
+        validated = json.loads(pkg_dict.get("validated_data_dict") or "{}")
+    except ValueError:
+        validated = {}
+    for name, solr_field in FACET_FIELDS.items():
+        vocab = vocabulary(name)
+        keys = vocab.with_ancestors(dataset_keys(validated, name) or dataset_keys(pkg_dict, name))
+        if not keys:
+            continue
+        pkg_dict[solr_field] = keys
+        pkg_dict[solr_field + LABEL_FIELD_SUFFIX] = sorted(
+            {text for key in keys if (concept := vocab.get(key)) for text in concept.labels.values()}
+        )
+    return pkg_dict

@@ -178,6 +178,8 @@ _PLAUSIBLE = re.compile("^[\u0400-\u045f\u0490\u0491\u00a0-\u00ff\u2010-\u2044\u
 
 def repair_mojibake(text: str) -> tuple[str, list[int]]:
     """Return the repaired text and the 1-based numbers of the lines that were repaired."""
+    if not _may_hold_mojibake(text):
+        return text, []
     lines = text.split("\n")
     repaired_lines: list[int] = []
     for index, line in enumerate(lines):
@@ -188,6 +190,26 @@ def repair_mojibake(text: str) -> tuple[str, list[int]]:
     if not repaired_lines:
         return text, []
     return "\n".join(lines), repaired_lines
+
+
+# A run decodes to Russian letters only through the lead characters of bytes D0, D1 and D2.
+_RUSSIAN_LEADS = tuple(char for char, byte in _LEAD2.items() if byte in (0xD0, 0xD1, 0xD2))
+_CONTINUATION_CHARS = frozenset(_CONTINUATION)
+
+
+def _may_hold_mojibake(text: str) -> bool:
+    """Whether any Russian lead character is followed by a continuation character.
+
+    Nearly every text has none, and ``str.find`` over the few capitals Р, С, Т is far cheaper than
+    running the run pattern over every line.
+    """
+    for lead in _RUSSIAN_LEADS:
+        start = text.find(lead)
+        while start != -1:
+            if text[start + 1:start + 2] in _CONTINUATION_CHARS:
+                return True
+            start = text.find(lead, start + 1)
+    return False
 
 
 def _repair_line(line: str) -> str:

@@ -8,14 +8,16 @@ for the same published facts.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
 import re
-from typing import Iterable, Literal, Optional, Protocol, TypeVar
+from functools import lru_cache
+from typing import Iterable, Literal, NamedTuple, Optional, Protocol, TypeVar
 from urllib.parse import unquote, urljoin, urlsplit
 
 from .csvrows import canonical_standard, compact
 from .dates import parse_date
-from .model import MRDate, Problem, Severity
+from .model import MRDate, Passport, Problem, Severity
 from .problems import define, problem
 
 PASSPORT_STANDARD_VARIANT = define(
@@ -39,6 +41,9 @@ VERSION_WITHOUT_SOURCE = define(
 
 _DATA_NAME = re.compile(r"^data[-_](?P<version>.+?)[-_]structure[-_](?P<structure>.+)$", re.I)
 _STRUCTURE_NAME = re.compile(r"^structure[-_](?P<structure>.+)$", re.I)
+_WORD = re.compile(r"[a-z]{6,11}", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[-_\s]*-[-_\s]*|\s+")
+_NUMBERED = re.compile(r"^(?P<number>\d+)[-_](?P<rest>.+)$")
 # Extensions start with a letter, so that version names such as "1.5" are not taken for one.
 _EXTENSIONS = re.compile(r"(?:\.[A-Za-z][A-Za-z0-9]{0,7})+$")
 _LAST_EXTENSION = re.compile(r"\.([A-Za-z][A-Za-z0-9]{0,7})$")
@@ -61,9 +66,15 @@ def standard_version(
 def resolve(link: str, base: str = "") -> str:
     """A published link made absolute against the document it appeared in (relative links are common)."""
     link = (link or "").strip()
-    if not base or not link or link.lower().startswith(("www.", "mailto:", "tel:")):
+    if not base or not link or link.startswith(_ABSOLUTE) or link.lower().startswith(_NOT_JOINED):
         return link
     return urljoin(base, link)
+
+
+# Already absolute: urljoin would only re-split and re-join them, which costs more than the rest of a
+# registry entry's checks.
+_ABSOLUTE = ("http://", "https://")
+_NOT_JOINED = ("www.", "mailto:", "tel:")
 
 
 def last_segment(link: str) -> str:
@@ -83,22 +94,92 @@ def file_format(link: str) -> str:
     return match.group(1).lower() if match else ""
 
 
+class VersionName(NamedTuple):
+    """What a data or structure file name (or a ``meta.csv`` row key) says about its version."""
+
+    kind: Literal["data", "structure"]
+    version: str
+    created: Optional[MRDate]
+    structure: str = ""  # data files: the structure version they follow
+
+
+def read_version_name(name: str) -> Optional[VersionName]:
+    """The one reading of version names, for every form: ``None`` when ``name`` names no version.
+
+    ``name`` is a link, a file name or a row key; spellings seen in the wild are accepted
+    (``data-20130601T0000-structure-20130401T0000``, ``data_20140930_structure_1_20140930``,
+    ``data 1 strucrure 1``, ``structure-1-2013-07-15.csv``); tokens are read by :func:`version_parts`.
+    """
+    stem = _EXTENSIONS.sub("", _spelled_out(last_segment(name)))
+    data = _DATA_NAME.match(stem)
+    if data:
+        version, created = version_parts(data.group("version"))
+        return VersionName("data", version, created, version_parts(data.group("structure"))[0])
+    structure = _STRUCTURE_NAME.match(stem)
+    if structure:
+        version, created = version_parts(structure.group("structure"))
+        return VersionName("structure", version, created)
+    return None
+
+
 def version_names(link: str) -> tuple[str, str]:
-    """``(data version, structure version)`` from ``data-<v>-structure-<s>.<ext>``; empty when not so named."""
-    match = _DATA_NAME.match(file_stem(link))
-    if not match:
-        return "", ""
-    return match.group("version"), match.group("structure")
+    """``(data version, structure version)`` a data file name states; empty when it is not so named."""
+    named = read_version_name(link)
+    return (named.version, named.structure) if named and named.kind == "data" else ("", "")
 
 
 def structure_name(link: str) -> str:
-    """The structure version from ``structure-<s>.<ext>``; empty when not so named."""
-    match = _STRUCTURE_NAME.match(file_stem(link))
-    return match.group("structure") if match else ""
+    """The structure version a structure file name states; empty when it is not so named."""
+    named = read_version_name(link)
+    return named.version if named and named.kind == "structure" else ""
 
 
 def is_data_file_name(link: str) -> bool:
-    return bool(_DATA_NAME.match(file_stem(link)))
+    named = read_version_name(link)
+    return named is not None and named.kind == "data"
+
+
+def version_parts(token: str) -> tuple[str, Optional[MRDate]]:
+    """A version token as ``(version, date)``.
+
+    ``20130401T0000`` and ``2016-04-21`` are dates themselves. MR 2.3 names structures
+    ``structure-<number>-<date>`` (or ``structure-2-data-11``): the version is then the number, so that the
+    data rows that cite ``structure-1`` find it.
+    """
+    date = parse_date(token)
+    if date is not None and date.value is not None:
+        return token, date
+    numbered = _NUMBERED.match(token)
+    if numbered:
+        rest = numbered.group("rest")
+        date = parse_date(rest)
+        if date is not None and date.value is not None:
+            return numbered.group("number"), date
+        if rest.casefold().startswith("data"):
+            return numbered.group("number"), None
+    return token, None
+
+
+def structure_word(word: str) -> bool:
+    """``structure`` and its misspellings seen in the wild (``strucrure``, ``stucture``)."""
+    head = word[:9].casefold()
+    return head == "structure" or _like_structure(head)
+
+
+@lru_cache(maxsize=1024)
+def _like_structure(head: str) -> bool:
+    # Names repeat from passport to passport, and SequenceMatcher is the slow part of reading them.
+    return difflib.SequenceMatcher(None, head, "structure").ratio() >= 0.75
+
+
+def _spelled_out(name: str) -> str:
+    """A key or file name respelled the MR way (``data 1 strucrure 1`` → ``data-1-structure-1``)."""
+    words = _WORD.sub(_respell_word, name.strip())
+    return _SEPARATORS.sub("-", words).strip("-")
+
+
+def _respell_word(match: re.Match) -> str:
+    return "-structure-" if structure_word(match.group()) else match.group()
 
 
 def is_passport_file_name(link: str) -> bool:
@@ -116,10 +197,9 @@ def identifier_from_link(link: str) -> str:
     if not segments:
         return ""
     name = segments[-1]
-    stem = _EXTENSIONS.sub("", name)
-    if len(segments) > 1 and (_PASSPORT_FILE.match(name) or _DATA_NAME.match(stem) or _STRUCTURE_NAME.match(stem)):
+    if len(segments) > 1 and (_PASSPORT_FILE.match(name) or read_version_name(name) is not None):
         return segments[-2]
-    return stem or name
+    return _EXTENSIONS.sub("", name) or name
 
 
 def plain_text(value: object) -> str:
@@ -167,6 +247,21 @@ V = TypeVar("V", bound=_Versioned)
 def newest_first(versions: Iterable[V]) -> list[V]:
     """Versions sorted as MR wants them: newest first, by the version name's date, else by creation."""
     return sorted(versions, key=_version_key, reverse=True)
+
+
+def describe_by_newest(passport: Passport) -> None:
+    """Fill ``provenance`` and ``valid`` of the passport and of its newest data version from each other.
+
+    MR 3.0 defines both as describing the latest data version: ``meta.csv`` states them once for the
+    passport, the XML and JSON schemas only per version; every form ends up with both.
+    """
+    if not passport.data_versions:
+        return
+    newest = passport.data_versions[0]
+    passport.provenance = passport.provenance or newest.provenance
+    passport.valid = passport.valid or newest.valid
+    newest.provenance = newest.provenance or passport.provenance
+    newest.valid = newest.valid or passport.valid
 
 
 def _version_key(version: _Versioned) -> tuple:

@@ -7,8 +7,10 @@ or loads DTDs) and the DOM is handed to pyRdfa, which then does no I/O of its ow
 """
 from __future__ import annotations
 
+import logging
 import re
 import warnings
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Optional, Union
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -40,6 +42,24 @@ _RDFA_1_0_DOCTYPE = re.compile(r"<!DOCTYPE[^>]*XHTML\+RDFa\s+1\.0", re.I)
 _DOCTYPE_WINDOW = 2048
 
 
+_READING = ContextVar("reading_rdfa_page", default=False)
+_INVALID_URI_WARNING = "does not look like a valid URI"
+
+
+class _InvalidUriWarnings(logging.Filter):
+    """Drops rdflib's "… does not look like a valid URI" warning while a page of ours is being read.
+
+    Real pages carry IRIs rdflib dislikes (``mailto:…?subject=Открытые данные``); we never serialise the
+    graph, so the warning is only noise on stderr. Other records, and this one outside our reads, pass.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (_READING.get() and _INVALID_URI_WARNING in str(record.msg))
+
+
+logging.getLogger("rdflib.term").addFilter(_InvalidUriWarnings())
+
+
 @dataclass
 class RdfaPage:
     """The graph of a page (empty when nothing was found), its DOM for visible text, and what happened."""
@@ -56,6 +76,7 @@ def read_page(data: bytes, url: str = "") -> RdfaPage:
     # RDFa 1.1 predefines dc: and foaf:, which pages relying on server-side includes for their <head> need;
     # only an explicit XHTML+RDFa 1.0 doctype switches to 1.0, as pyRdfa itself would.
     version = "1.0" if _RDFA_1_0_DOCTYPE.search(decoded.text[:_DOCTYPE_WINDOW]) else None
+    reading = _READING.set(True)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -67,6 +88,8 @@ def read_page(data: bytes, url: str = "") -> RdfaPage:
     except Exception as error:  # noqa: BLE001 - pyRdfa raises anything on hostile markup; report, never raise
         problems.append(problem(PARSE_FAILED, url=url or None, detail=str(error) or type(error).__name__))
         return RdfaPage(Graph(), None, decoded.encoding, problems)
+    finally:
+        _READING.reset(reading)
     return RdfaPage(graph, dom, decoded.encoding, problems)
 
 

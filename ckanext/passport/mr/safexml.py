@@ -116,8 +116,12 @@ def child_text(element: etree._Element, name: str) -> str:
 def child_texts(element: etree._Element) -> dict[str, str]:
     """Text of each child by local name (the first of a name wins), in one pass over the children."""
     texts: dict[str, str] = {}
+    # local_name and text_of written out: this runs for every item of a national registry.
     for node in element:
-        name = local_name(node)
-        if name and name not in texts:
-            texts[name] = text_of(node)
+        tag = node.tag
+        if not isinstance(tag, str):
+            continue
+        name = tag[tag.rfind("}") + 1:].lower()
+        if name not in texts:
+            texts[name] = (node.text or "").strip() if not len(node) else _raw_text(node).strip()
     return texts

@@ -1,8 +1,15 @@
-"""Plugin ``passport_publish``: RDFa on dataset pages and the MR exports under ``/opendata/``."""
+"""Plugin ``passport_publish``: RDFa on dataset pages and the MR exports under ``/opendata/``.
+
+Thin wiring: the behaviour lives in ``ckanext.passport.publish``.
+"""
 from __future__ import annotations
+
+from typing import Any
 
 import ckan.plugins as p
 import ckan.plugins.toolkit as tk
+
+from ckanext.passport.publish import rdfa, search, views
 
 from .shared import PassportTranslation, declaration_file
 
@@ -11,6 +18,18 @@ from .shared import PassportTranslation, declaration_file
 class PassportPublishPlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
+    p.implements(p.IBlueprint)
+    p.implements(p.ITemplateHelpers)
+    p.implements(p.IPackageController, inherit=True)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         tk.add_template_directory(config, "../templates/publish")
+
+    def get_blueprint(self) -> list:
+        return views.blueprints()
+
+    def get_helpers(self) -> dict[str, Any]:
+        return rdfa.helpers()
+
+    def before_dataset_index(self, pkg_dict: dict) -> dict:
+        return search.index_publication(pkg_dict)

@@ -1,8 +1,16 @@
 """Passports in every MR form: which form a publication is, where a passport lives, and reading it.
 
-Forms: ``rdfa`` (the dataset page), ``meta.csv``, ``mr23.csv`` (MR 2.x three-column CSV), ``meta.xml`` and
-``meta.json``. The content decides the form; the URL only when the content cannot (MR 2.x passports are
-published as ``meta.csv`` too, RDFa pages as ``index.php``).
+Forms (``ParseResult.form``, stable names that harvest records and reports keep):
+
+- ``rdfa``: the dataset page;
+- ``meta.csv``: MR 3.0 ``property,value`` rows;
+- ``mr23.csv``: MR 2.x three-column CSV;
+- ``meta.xml`` and ``meta.json``: MR 3.0 files;
+- ``registry-entry``: no passport was read; :func:`passport_from_entry` made one from the registry entry
+  that links a data file.
+
+The content decides the form; the URL only when the content cannot (MR 2.x passports are published as
+``meta.csv`` too, RDFa pages as ``index.php``).
 """
 from __future__ import annotations
 
@@ -17,6 +25,7 @@ from ..fields import (
     is_data_file_name,
     is_passport_file_name,
     last_segment,
+    resolve,
     version_names,
 )
 from ..model import DataVersion, ParseResult, Passport, RegistryEntry, Severity
@@ -30,6 +39,7 @@ FORMS = {
     "meta.xml": "ckanext.passport.mr.passport.meta_xml",
     "meta.json": "ckanext.passport.mr.passport.meta_json",
 }
+FROM_REGISTRY_ENTRY = "registry-entry"
 # MR 3.0 machine-readable files first (exact), then the page, which needs pyRdfa and is often decorative.
 MR30_FILES = ("meta.json", "meta.xml", "meta.csv")
 
@@ -135,7 +145,7 @@ def looks_like_data_file(link: str, format: str = "") -> bool:
 
 def passport_from_entry(entry: RegistryEntry, url: str = "") -> ParseResult[Passport]:
     """A minimal passport for a registry entry that links a data file (fedstat does): one version, no guesses."""
-    link = urljoin(url, entry.link.strip()) if url else entry.link.strip()
+    link = resolve(entry.link, url)
     version, structure = version_names(link)
     data_version = DataVersion(
         source=link,
@@ -150,7 +160,7 @@ def passport_from_entry(entry: RegistryEntry, url: str = "") -> ParseResult[Pass
         data_versions=[data_version],
     )
     return ParseResult(passport, [problem(LINK_IS_DATA_FILE, url=link, element=entry.identifier or None)],
-                       form="registry entry")
+                       form=FROM_REGISTRY_ENTRY)
 
 
 def _as_folder(link: str) -> str:

@@ -1,33 +1,32 @@
 """MR 3.0 ``meta.csv``: the passport as ``property,value`` rows (Appendix 8).
 
 Besides the fourteen fixed properties, every data version is a ``data-<v>-structure-<s>`` row and every
-structure version a ``structure-<s>`` row. Version names come in many spellings on real sites
-(``data-20130601T0000-structure-20130401T0000``, ``data-1-structure-1``, ``data_20140930_structure_1_20140930``,
-``data-10122025-structure-10062025``, keys with file extensions, ``strucrure``); the readers of those names
-live here and the MR 2.x CSV passport reuses them for its version URLs.
+structure version a ``structure-<s>`` row. Version names come in many spellings on real sites; they are read
+by ``fields.read_version_name``, like every other form's, and a row key that says more than its file name
+(``data-1-structure-1,http://…/file.csv``) wins.
 """
 from __future__ import annotations
 
 import difflib
-import re
 from typing import Optional, Union
-from urllib.parse import urljoin
 
 from ..csvrows import Row, Table, is_column_number_row, is_header, join_cells, read_rows
 from ..dates import parse_date
 from ..decode import decode_bytes
 from ..fields import (
     VERSION_WITHOUT_SOURCE,
+    VersionName,
     clean_mbox,
     clean_phone,
+    describe_by_newest,
     field_key,
     file_format,
-    last_segment,
     newest_first,
+    read_version_name,
+    resolve,
     split_subject,
     standard_version,
-    structure_name,
-    version_names,
+    structure_word,
 )
 from ..model import DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion
 from ..problems import define, problem
@@ -129,7 +128,7 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
             _keep(values, name, value, row, url, problems)
         elif name.startswith("data"):
             _add_version(data_versions, _data_version(key, value, row, url, problems), row, url, problems)
-        elif _structure_word(name):
+        elif structure_word(name):
             _add_version(structure_versions, _structure_version(key, value, row, url, problems), row, url, problems)
         else:
             meant = difflib.get_close_matches(name, REQUIRED, n=1, cutoff=0.8)
@@ -144,7 +143,7 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
     passport = _passport(values, url, problems)
     passport.data_versions = newest_first(data_versions)
     passport.structure_versions = newest_first(structure_versions)
-    _describe_newest(passport)
+    describe_by_newest(passport)
     _report_missing(passport, values, url, problems)
     return passport
 
@@ -207,14 +206,6 @@ def read_date(text: str, name: str, url: str, line: Optional[int], problems: lis
     return date
 
 
-def _describe_newest(passport: Passport) -> None:
-    # MR 3.0 defines provenance and valid as describing the latest data version.
-    if passport.data_versions:
-        newest = passport.data_versions[0]
-        newest.provenance = newest.provenance or passport.provenance
-        newest.valid = newest.valid or passport.valid
-
-
 def _report_missing(
     passport: Passport, values: dict[str, tuple[str, int]], url: str, problems: list[Problem]
 ) -> None:
@@ -229,93 +220,46 @@ def _report_missing(
         problems.append(problem(NO_STRUCTURE_VERSIONS, url=url or None))
 
 
-# --- version rows and names -----------------------------------------------------------------------------
-
-_WORD = re.compile(r"[a-z]{6,11}", re.IGNORECASE)
-_NUMBERED = re.compile(r"^(?P<number>\d+)[-_](?P<rest>.+)$")
+# --- version rows ---------------------------------------------------------------------------------------
 
 
-def _structure_word(word: str) -> bool:
-    """``structure`` and its misspellings seen in the wild (``strucrure``, ``stucture``)."""
-    return difflib.SequenceMatcher(None, word[:9].casefold(), "structure").ratio() >= 0.75
-
-
-def _spelled_out(name: str) -> str:
-    """A key or file name respelled the MR way (``data 1 strucrure 1`` → ``data-1-structure-1``)."""
-    words = _WORD.sub(lambda m: "-structure-" if _structure_word(m.group()) else m.group(), name.strip())
-    return re.sub(r"[-_\s]*-[-_\s]*|\s+", "-", words).strip("-")
-
-
-def read_data_name(name: str) -> Optional[tuple[str, str]]:
-    """``(data version, structure version)`` from a row key or file name, ``None`` when unreadable."""
-    data, structure = version_names(_spelled_out(name))
-    return (data, structure) if data and structure else None
-
-
-def read_structure_name(name: str) -> Optional[str]:
-    """The structure version from a ``structure-<s>`` row key or file name, ``None`` when unreadable."""
-    return structure_name(_spelled_out(name)) or None
-
-
-def version_parts(token: str) -> tuple[str, Optional[MRDate]]:
-    """A version token as ``(version, date)``.
-
-    ``20130401T0000`` and ``2016-04-21`` are dates themselves. MR 2.3 names structures
-    ``structure-<number>-<date>`` (or ``structure-2-data-11``): the version is then the number, so that the
-    data rows that cite ``structure-1`` find it.
-    """
-    date = parse_date(token)
-    if date is not None and date.value is not None:
-        return token, date
-    numbered = _NUMBERED.match(token)
-    if numbered:
-        rest = numbered.group("rest")
-        date = parse_date(rest)
-        if date is not None and date.value is not None:
-            return numbered.group("number"), date
-        if rest.casefold().startswith("data"):
-            return numbered.group("number"), None
-    return token, None
-
-
-def resolve(link: str, url: str) -> str:
-    """Links may be relative to the passport they are read from."""
-    link = link.strip()
-    return urljoin(url, link) if url and link else link
-
-
-def data_version_from_link(link: str, key: str = "") -> Optional[DataVersion]:
-    """A data version described by its key (if any) or else by its file name; ``None`` when neither reads."""
-    names = (read_data_name(key) if key else None) or read_data_name(last_segment(link))
-    if names is None:
+def data_version_from_link(link: str, named: Optional[VersionName] = None) -> Optional[DataVersion]:
+    """A data version described by ``named`` (its row key's reading) or else by its file name."""
+    named = named if named is not None and named.kind == "data" else read_version_name(link)
+    if named is None or named.kind != "data":
         return None
-    version, created = version_parts(names[0])
-    structure, _ = version_parts(names[1])
     return DataVersion(
-        source=link, version=version, structure_version=structure, created=created,
-        format=file_format(link) or file_format(key),
+        source=link, version=named.version, structure_version=named.structure, created=named.created,
+        format=file_format(link),
     )
 
 
-def structure_version_from_link(link: str, key: str = "") -> Optional[StructureVersion]:
-    token = (read_structure_name(key) if key else None) or read_structure_name(last_segment(link))
-    if token is None:
+def structure_version_from_link(link: str, named: Optional[VersionName] = None) -> Optional[StructureVersion]:
+    named = named if named is not None and named.kind == "structure" else read_version_name(link)
+    if named is None or named.kind != "structure":
         return None
-    version, created = version_parts(token)
-    return StructureVersion(source=link, version=version, created=created, format=file_format(link) or file_format(key))
+    return StructureVersion(source=link, version=named.version, created=named.created, format=file_format(link))
 
 
 def _data_version(key: str, value: str, row: Row, url: str, problems: list[Problem]) -> DataVersion:
     link = resolve(value, url)
-    version = data_version_from_link(link, key)
-    if version is None or read_data_name(key) is None:
+    named = read_version_name(key)
+    if named is None or named.kind != "data":
         problems.append(problem(UNREADABLE_VERSION_KEY, url=url or None, line=row.line, name=key))
-    return version or DataVersion(source=link, format=file_format(link))
+    version = data_version_from_link(link, named)
+    if version is None:
+        return DataVersion(source=link, format=file_format(link) or file_format(key))
+    version.format = version.format or file_format(key)
+    return version
 
 
 def _structure_version(key: str, value: str, row: Row, url: str, problems: list[Problem]) -> StructureVersion:
     link = resolve(value, url)
-    version = structure_version_from_link(link, key)
-    if version is None or read_structure_name(key) is None:
+    named = read_version_name(key)
+    if named is None or named.kind != "structure":
         problems.append(problem(UNREADABLE_VERSION_KEY, url=url or None, line=row.line, name=key))
-    return version or StructureVersion(source=link, format=file_format(link))
+    version = structure_version_from_link(link, named)
+    if version is None:
+        return StructureVersion(source=link, format=file_format(link) or file_format(key))
+    version.format = version.format or file_format(key)
+    return version

@@ -16,6 +16,7 @@ from ..fields import (
     VERSION_WITHOUT_SOURCE,
     clean_mbox,
     clean_phone,
+    describe_by_newest,
     file_format,
     newest_first,
     resolve,
@@ -26,7 +27,7 @@ from ..fields import (
 )
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import define, problem
-from ..safexml import child, child_text, children, local_name, parse_xml
+from ..safexml import child, child_texts, children, local_name, parse_xml
 
 FORM = "meta.xml"
 
@@ -59,29 +60,32 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
         problems.append(problem(UNEXPECTED_ROOT, url=url or None, line=root.sourceline, root=local_name(root)))
         return ParseResult(None, problems, form=FORM, encoding=encoding)
     problems.extend(schema_problems(root, url))
-    standard, standard_problems = standard_version(child_text(root, "standardversion"), area="passport", url=url)
+    texts = child_texts(root)
+    standard, standard_problems = standard_version(texts.get("standardversion", ""), area="passport", url=url)
     problems.extend(standard_problems)
     publisher = child(root, "publisher")
+    published = child_texts(publisher) if publisher is not None else {}
     passport = Passport(
         standard_version=standard,
-        identifier=child_text(root, "identifier"),
-        title=child_text(root, "title"),
-        description=child_text(root, "description"),
-        creator=child_text(root, "creator"),
-        created=parse_date(child_text(root, "created")),
-        modified=parse_date(child_text(root, "modified")),
-        valid=parse_date(child_text(root, "valid")),
-        subject=split_subject(child_text(root, "subject")),
-        format=child_text(root, "format").lower(),
-        provenance=child_text(root, "provenance"),
+        identifier=texts.get("identifier", ""),
+        title=texts.get("title", ""),
+        description=texts.get("description", ""),
+        creator=texts.get("creator", ""),
+        created=parse_date(texts.get("created")),
+        modified=parse_date(texts.get("modified")),
+        valid=parse_date(texts.get("valid")),
+        subject=split_subject(texts.get("subject", "")),
+        format=texts.get("format", "").lower(),
+        provenance=texts.get("provenance", ""),
         publisher=Publisher(
-            name=child_text(publisher, "name"),
-            phone=clean_phone(child_text(publisher, "phone")),
-            mbox=clean_mbox(child_text(publisher, "mbox") or child_text(publisher, "email")),
-        ) if publisher is not None else Publisher(),
+            name=published.get("name", ""),
+            phone=clean_phone(published.get("phone", "")),
+            mbox=clean_mbox(published.get("mbox") or published.get("email", "")),
+        ),
         data_versions=newest_first(_data_versions(root, url, problems)),
         structure_versions=newest_first(_structure_versions(root, url)),
     )
+    describe_by_newest(passport)
     return ParseResult(passport, problems, form=FORM, encoding=encoding)
 
 
@@ -103,7 +107,8 @@ def schema_problems(root: etree._Element, url: str = "") -> list[Problem]:
 def _data_versions(root: etree._Element, url: str, problems: list[Problem]) -> Iterator[DataVersion]:
     for data in children(root, "data"):
         for item in children(data, "dataversion"):
-            source = resolve(child_text(item, "source"), url)
+            texts = child_texts(item)
+            source = resolve(texts.get("source", ""), url)
             if not source:
                 problems.append(problem(VERSION_WITHOUT_SOURCE, url=url or None, line=item.sourceline))
                 continue
@@ -111,22 +116,23 @@ def _data_versions(root: etree._Element, url: str, problems: list[Problem]) -> I
             yield DataVersion(
                 source=source,
                 version=version,
-                structure_version=child_text(item, "structure") or named_structure,
-                created=parse_date(child_text(item, "created")),
-                provenance=child_text(item, "provenance"),
-                valid=parse_date(child_text(item, "valid")),
-                format=child_text(item, "format").lower() or file_format(source),
+                structure_version=texts.get("structure") or named_structure,
+                created=parse_date(texts.get("created")),
+                provenance=texts.get("provenance", ""),
+                valid=parse_date(texts.get("valid")),
+                format=texts.get("format", "").lower() or file_format(source),
             )
 
 
 def _structure_versions(root: etree._Element, url: str) -> Iterator[StructureVersion]:
     for structure in children(root, "structure"):
         for item in children(structure, "structureversion"):
-            source = resolve(child_text(item, "source"), url)
+            texts = child_texts(item)
+            source = resolve(texts.get("source", ""), url)
             if source:
                 yield StructureVersion(
                     source=source,
-                    version=structure_name(source) or child_text(item, "created"),
-                    created=parse_date(child_text(item, "created")),
-                    format=child_text(item, "format").lower() or file_format(source),
+                    version=structure_name(source) or texts.get("created", ""),
+                    created=parse_date(texts.get("created")),
+                    format=texts.get("format", "").lower() or file_format(source),
                 )

@@ -8,11 +8,12 @@ characteristic name, and the name wins when it disagrees with the number.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Callable, Optional
 
 from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join_cells, read_rows
 from ..decode import decode_bytes
-from ..fields import clean_mbox, clean_phone, file_format, newest_first, split_subject
+from ..fields import clean_mbox, clean_phone, file_format, newest_first, resolve, split_subject
 from ..model import STANDARD_2_3, DataVersion, ParseResult, Passport, Problem, Severity, StructureVersion
 from ..problems import define, problem
 from .meta_csv import (
@@ -24,7 +25,6 @@ from .meta_csv import (
     UNKNOWN_PROPERTY,
     data_version_from_link,
     read_date,
-    resolve,
     structure_version_from_link,
 )
 
@@ -99,7 +99,12 @@ _BY_PROPERTY = {
 
 def row_by_name(name: str) -> Optional[int]:
     """The Appendix 1 row number a characteristic name stands for, ``None`` when it names none."""
-    normal = compact(name).replace("ё", "е")
+    return _row_by_compact_name(compact(name).replace("ё", "е"))
+
+
+# Publishers copy Appendix 1's wording, so the same few names come back passport after passport.
+@lru_cache(maxsize=1024)
+def _row_by_compact_name(normal: str) -> Optional[int]:
     if normal in _BY_PROPERTY:
         return _BY_PROPERTY[normal]
     for matches, number in _BY_NAME:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from importlib import import_module
 from itertools import chain
 from typing import BinaryIO, Callable, Iterable, Iterator, Optional, Union
-from urllib.parse import urljoin
 
-from ..fields import identifier_from_link, last_segment
+from ..fields import last_segment
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import define, problem
 from ..sniff import sniff
+from .entries import EntryChecker
 from .list_xml import iter_entries
 
 FORMS = {
@@ -45,25 +45,6 @@ UNKNOWN_FORM = define(
     "Формат реестра не распознан",
     "The registry's form was not recognised",
 )
-MISSING_LINK = define(
-    "registry.entry_missing_link",
-    Severity.WARNING,
-    "В записи реестра «{name}» нет ссылки на паспорт; запись пропущена",
-    "Registry entry '{name}' has no passport link; it was skipped",
-)
-MISSING_IDENTIFIER = define(
-    "registry.entry_missing_identifier",
-    Severity.WARNING,
-    "В записи реестра нет идентификатора; взят из ссылки: {identifier}",
-    "A registry entry has no identifier; it was taken from the link: {identifier}",
-)
-DUPLICATE_IDENTIFIER = define(
-    "registry.duplicate_identifier",
-    Severity.WARNING,
-    "Идентификатор «{identifier}» повторяется в реестре; повтор пропущен",
-    "Identifier '{identifier}' appears again in the registry; the repeat was skipped",
-)
-
 Item = Union[RegistryEntry, Problem]
 
 
@@ -79,8 +60,9 @@ class RegistryStream(Iterator[Item]):
     def standard_version(self) -> str:
         return self._standard_version()
 
-    def __iter__(self) -> "RegistryStream":
-        return self
+    def __iter__(self) -> Iterator[Item]:
+        # As ListXmlEntries: loops run the underlying iterator directly, one Python call less per entry.
+        return self._items
 
     def __next__(self) -> Item:
         return next(self._items)
@@ -142,25 +124,19 @@ def iter_registry(source: Union[bytes, BinaryIO], url: str = "", form: Optional[
 
 def checked(items: Iterable[Item], url: str = "") -> Iterator[Item]:
     """Entries with links resolved and identifiers present and unique; ``registry.empty`` if none is left."""
-    seen: set[str] = set()
+    checker = EntryChecker(url)
+    found: list[Problem] = []
     for item in items:
         if not isinstance(item, RegistryEntry):
             yield item
             continue
-        if not item.link.strip():
-            yield problem(MISSING_LINK, url=url or None, element=item.identifier or None,
-                          name=item.title or item.identifier)
-            continue
-        item.link = urljoin(url, item.link.strip()) if url else item.link.strip()
-        if not item.identifier:
-            item.identifier = identifier_from_link(item.link)
-            yield problem(MISSING_IDENTIFIER, url=url or None, element=item.link, identifier=item.identifier)
-        if item.identifier in seen:
-            yield problem(DUPLICATE_IDENTIFIER, url=url or None, element=item.identifier, identifier=item.identifier)
-            continue
-        seen.add(item.identifier)
-        yield item
-    if not seen:
+        kept = checker.check(item, found)
+        if found:
+            yield from found
+            found.clear()
+        if kept:
+            yield item
+    if not checker.seen:
         yield problem(EMPTY, url=url or None)
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import difflib
 import re
 from typing import Optional
-from urllib.parse import urljoin
 
 from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join_cells, read_rows
 from ..decode import decode_bytes
-from ..fields import file_stem, identifier_from_link, standard_version
+from ..fields import standard_version
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import define, problem
+from .entries import EntryChecker
 
 FORM = "list.csv"
 
@@ -28,21 +28,6 @@ MISSING_STANDARD_VERSION = define(
     "registry.csv_missing_standard_version", Severity.WARNING,
     "В реестре нет строки standardversion",
     "The registry has no standardversion row",
-)
-MISSING_LINK = define(
-    "registry.csv_missing_link", Severity.WARNING,
-    "В записи реестра «{name}» нет ссылки на паспорт; запись пропущена",
-    "Registry record '{name}' has no passport link; it was skipped",
-)
-MISSING_IDENTIFIER = define(
-    "registry.csv_missing_identifier", Severity.WARNING,
-    "В записи реестра нет идентификатора; взят из ссылки: {identifier}",
-    "A registry record has no identifier; it was taken from the link: {identifier}",
-)
-DUPLICATE_IDENTIFIER = define(
-    "registry.csv_duplicate_identifier", Severity.WARNING,
-    "Идентификатор «{identifier}» повторяется в реестре; повтор пропущен",
-    "Identifier '{identifier}' appears again in the registry; the repeat was skipped",
 )
 UNQUOTED_VALUE = define(
     "registry.csv_unquoted_value", Severity.WARNING,
@@ -57,7 +42,6 @@ NOT_A_REGISTRY = define(
 
 _HEADER = ("property", "title", "value", "format")
 _LINK = re.compile(r"^(?:https?://|www\.|/)\S*$", re.IGNORECASE)
-_IDENTIFIER = re.compile(r"^\d{10,12}-\S+$")
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Registry]:
@@ -93,44 +77,31 @@ def _entry(row: Row, delimiter: str, url: str, problems: list[Problem]) -> Regis
     cells = [cell.strip() for cell in row.cells]
     if len(cells) <= 4:
         cells += [""] * (4 - len(cells))
-        return RegistryEntry(identifier=cells[0], title=cells[1], link=resolve_link(cells[2], url), format=cells[3])
+        return RegistryEntry(identifier=cells[0], title=cells[1], link=cells[2], format=cells[3])
     # An unquoted comma in the title splits it; the link cell shows where the title ends.
     link_at = next((i for i in range(2, len(cells)) if looks_like_link(cells[i])), 2)
     problems.append(problem(UNQUOTED_VALUE, url=url or None, line=row.line))
     return RegistryEntry(
         identifier=cells[0],
         title=join_cells(cells[1:link_at], delimiter),
-        link=resolve_link(cells[link_at], url),
+        link=cells[link_at],
         format=join_cells(cells[link_at + 1:], delimiter),
     )
 
 
 class EntryCollector:
-    """Adds entries to a registry: derives missing identifiers, skips link-less and repeated records."""
+    """Adds the entries that pass the registry's checks, with problems located by line."""
 
     def __init__(
         self, registry: Registry, url: str, problems: list[Problem], identifier_expected: bool = True
     ) -> None:
         self.registry = registry
-        self.url = url
         self.problems = problems
-        self.identifier_expected = identifier_expected
-        self.seen: set[str] = set()
+        self.checker = EntryChecker(url, identifier_expected)
 
     def add(self, entry: RegistryEntry, row: Row) -> None:
-        url, line = self.url or None, row.line
-        if not entry.link:
-            self.problems.append(problem(MISSING_LINK, url=url, line=line, name=entry.title or entry.identifier))
-            return
-        if not entry.identifier:
-            entry.identifier = derived_identifier(entry.link)
-            if self.identifier_expected:
-                self.problems.append(problem(MISSING_IDENTIFIER, url=url, line=line, identifier=entry.identifier))
-        if entry.identifier in self.seen:
-            self.problems.append(problem(DUPLICATE_IDENTIFIER, url=url, line=line, identifier=entry.identifier))
-            return
-        self.seen.add(entry.identifier)
-        self.registry.entries.append(entry)
+        if self.checker.check(entry, self.problems, line=row.line):
+            self.registry.entries.append(entry)
 
 
 def is_standard_version_key(key: str) -> bool:
@@ -150,18 +121,3 @@ def standard_from_row(row: Row, url: str, problems: list[Problem]) -> str:
 
 def looks_like_link(text: str) -> bool:
     return bool(_LINK.match(text))
-
-
-def resolve_link(link: str, url: str) -> str:
-    link = link.strip()
-    if url and link and not link.lower().startswith("www."):
-        return urljoin(url, link)
-    return link
-
-
-def derived_identifier(link: str) -> str:
-    """The identifier a passport link names; an MR 2.3 passport file is named after its dataset
-    (``…/opendata/7710349494-mfclist.csv``)."""
-    name = identifier_from_link(link)
-    stem = file_stem(name)
-    return stem if _IDENTIFIER.match(stem) else name

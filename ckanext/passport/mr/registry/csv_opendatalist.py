@@ -19,7 +19,6 @@ from .csv_list import (
     EntryCollector,
     is_standard_version_key,
     looks_like_link,
-    resolve_link,
     standard_from_row,
 )
 
@@ -51,7 +50,7 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Registry]
         if is_standard_version_key(row.cell(0)):
             registry.standard_version = registry.standard_version or standard_from_row(row, url, problems)
             continue
-        collector.add(_entry(row, url), row)
+        collector.add(_entry(row), row)
     if not registry.entries:
         problems.append(problem(NOT_A_REGISTRY, url=url or None))
         return None
@@ -59,13 +58,13 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Registry]
     return registry
 
 
-def _entry(row: Row, url: str) -> RegistryEntry:
+def _entry(row: Row) -> RegistryEntry:
     cells = [cell.strip() for cell in row.cells]
     entry = RegistryEntry()
     rest: list[str] = []
     for index, cell in enumerate(cells):
         if not entry.link and looks_like_link(cell):
-            entry.link = resolve_link(cell, url)
+            entry.link = cell
         elif not entry.identifier and _IDENTIFIER.match(cell):
             entry.identifier = cell
         elif not entry.format and cell.casefold().lstrip(".") in _FORMATS:

@@ -34,8 +34,10 @@ class ListXmlEntries(Iterator[Union[RegistryEntry, Problem]]):
         self.well_formed = True
         self._events = self._read(io.BytesIO(source) if isinstance(source, (bytes, bytearray)) else source)
 
-    def __iter__(self) -> "ListXmlEntries":
-        return self
+    def __iter__(self) -> Iterator[Union[RegistryEntry, Problem]]:
+        # Loops run the generator itself, without a Python-level __next__ per entry of a national registry;
+        # it is the same iterator, so mixing next() and for-loops still reads each item once.
+        return self._events
 
     def __next__(self) -> Union[RegistryEntry, Problem]:
         return next(self._events)

@@ -1,0 +1,91 @@
+"""Permanent MR links: ``/opendata/<identifier>/`` and its ``meta.*``, data and structure version files.
+
+A version's file name is built from the version names the mapping gives a resource, so the name in an
+export and the name a request asks for are computed by the same function and always agree.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+from urllib.parse import urlsplit
+
+import ckan.plugins.toolkit as tk
+
+from ckanext.passport.mapping import PublishOptions, dataset_to_passport
+from ckanext.passport.mr.model import DataVersion, Passport, StructureVersion
+from ckanext.passport.mr.writers.passport import data_key, structure_key
+
+from . import settings
+
+BLUEPRINT = "passport_publish"
+PASSPORT_FORMS = ("meta.csv", "meta.xml", "meta.json")
+REGISTRY_FORMS = ("list.csv", "list.xml", "list.json", "opendatalist.csv")
+_EXTENSION = re.compile(r"\.([A-Za-z0-9]{1,10})$")
+
+
+def passport_url(identifier: str) -> str:
+    return tk.url_for(f"{BLUEPRINT}.passport", identifier=identifier, _external=True)
+
+
+def passport_file_url(identifier: str, form: str) -> str:
+    return tk.url_for(f"{BLUEPRINT}.passport_file", identifier=identifier, form=form, _external=True)
+
+
+def registry_url() -> str:
+    return tk.url_for(f"{BLUEPRINT}.registry", _external=True)
+
+
+def registry_file_url(form: str) -> str:
+    return tk.url_for(f"{BLUEPRINT}.registry_file", form=form, _external=True)
+
+
+def extension(format_: str, source: str) -> str:
+    """The file extension of a version: its format, else the one of its URL, else ``bin``."""
+    if re.fullmatch(r"[A-Za-z0-9]{1,10}", format_ or ""):
+        return format_.lower()
+    found = _EXTENSION.search(urlsplit(source or "").path)
+    return found.group(1).lower() if found else "bin"
+
+
+def data_file_name(version: DataVersion) -> str:
+    return f"{data_key(version)}.{extension(version.format, version.source)}"
+
+
+def structure_file_name(version: StructureVersion) -> str:
+    return f"{structure_key(version)}.{extension(version.format, version.source)}"
+
+
+def _version_url(identifier: str, file_name: str) -> str:
+    return tk.url_for(f"{BLUEPRINT}.version_file", identifier=identifier, file_name=file_name, _external=True)
+
+
+def publish_options() -> PublishOptions:
+    """How this portal publishes: configured identifier field and standard, versions behind permanent links."""
+    return PublishOptions(
+        identifier_field=settings.identifier_field(),
+        standard_version=settings.standard_version(),
+        data_link=lambda identifier, version: _version_url(identifier, data_file_name(version)),
+        structure_link=lambda identifier, version: _version_url(identifier, structure_file_name(version)),
+    )
+
+
+def published_passport(dataset: dict[str, Any]) -> Passport:
+    """The passport of a dataset as this portal publishes it (permanent version links)."""
+    return dataset_to_passport(dataset, publish_options())
+
+
+def is_publishable(passport: Passport) -> bool:
+    """MR publishes a dataset with its data and a description of their structure; both schemas require them."""
+    return bool(passport.data_versions and passport.structure_versions)
+
+
+def version_source(dataset: dict[str, Any], file_name: str) -> Optional[str]:
+    """Where the version file ``file_name`` of the dataset really is, if it has such a version."""
+    passport = dataset_to_passport(dataset, PublishOptions(identifier_field=settings.identifier_field()))
+    for data in passport.data_versions:
+        if data_file_name(data) == file_name:
+            return data.source
+    for structure in passport.structure_versions:
+        if structure_file_name(structure) == file_name:
+            return structure.source
+    return None

@@ -1,0 +1,95 @@
+"""What the dataset page's RDFa passport shows: template helpers over the published passport.
+
+The page says what ``meta.json`` says: it is built from the same :func:`links.published_passport`, and
+dates carry the writers' own text (``content``) beside a readable form.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field, replace
+from typing import Any, Optional
+
+from ckanext.passport.mr.model import DataVersion, MRDate, Passport, StructureVersion
+from ckanext.passport.mr.writers.passport import date_text
+
+from . import links, search
+
+RDFA_PREFIXES = "dc: http://purl.org/dc/terms/ foaf: http://xmlns.com/foaf/0.1/"
+
+
+@dataclass
+class PassportView:
+    passport: Passport
+    url: str
+    publisher_node: str
+    publishable: bool
+    published: bool
+    provenance: str
+    valid: Optional[MRDate]
+    files: list[tuple[str, str]] = field(default_factory=list)
+    structure_links: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def data_versions(self) -> list[DataVersion]:
+        """The versions as the passport files state them: the newest lends the passport's provenance and validity."""
+        versions = list(self.passport.data_versions)
+        if versions:
+            newest = versions[0]
+            versions[0] = replace(
+                newest,
+                provenance=newest.provenance or self.passport.provenance,
+                valid=newest.valid or self.passport.valid,
+            )
+        return versions
+
+    @property
+    def current_data(self) -> Optional[DataVersion]:
+        return self.passport.data_versions[0] if self.passport.data_versions else None
+
+    @property
+    def current_structure(self) -> Optional[StructureVersion]:
+        return self.passport.structure_versions[0] if self.passport.structure_versions else None
+
+
+def passport_view(pkg: dict[str, Any]) -> PassportView:
+    passport = links.published_passport(pkg)
+    url = links.passport_url(passport.identifier)
+    publishable = links.is_publishable(passport)
+    newest = passport.data_versions[0] if passport.data_versions else DataVersion()
+    return PassportView(
+        passport=passport,
+        url=url,
+        publisher_node=f"{url}#publisher",
+        publishable=publishable,
+        # Its files and permanent links exist only for what an anonymous visitor may see.
+        published=publishable and search.is_public(pkg["id"]),
+        # Like meta.csv: the passport's own provenance and validity, else those of the newest data version.
+        provenance=passport.provenance or newest.provenance,
+        valid=passport.valid or newest.valid,
+        files=[(form, links.passport_file_url(passport.identifier, form)) for form in links.PASSPORT_FORMS],
+        structure_links={s.version: s.source for s in passport.structure_versions},
+    )
+
+
+def date_content(date: Optional[MRDate]) -> str:
+    """The date as the passport files write it, for RDFa ``content``."""
+    return date_text(date)
+
+
+def date_display(date: Optional[MRDate]) -> str:
+    if date is None:
+        return ""
+    if isinstance(date.value, dt.datetime):
+        return date.value.strftime("%Y-%m-%d %H:%M")
+    if isinstance(date.value, dt.date):
+        return date.value.isoformat()
+    return date.text
+
+
+def helpers() -> dict[str, Any]:
+    return {
+        "passport_publish_view": passport_view,
+        "passport_publish_date_content": date_content,
+        "passport_publish_date_display": date_display,
+        "passport_publish_rdfa_prefixes": lambda: RDFA_PREFIXES,
+    }

@@ -1,0 +1,74 @@
+"""The ``/opendata/`` blueprint: the registry page and files, passport pages and files, permanent links.
+
+Everything is looked up as the anonymous visitor (``search``): what they may not see answers 404.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import ckan.plugins.toolkit as tk
+from ckan.views.dataset import read as dataset_read
+from flask import Blueprint, Response, redirect, request, stream_template
+
+from . import exports, links, search, settings
+
+opendata = Blueprint(links.BLUEPRINT, __name__, url_prefix="/opendata")
+
+
+def _visible(identifier: str) -> dict[str, Any]:
+    dataset = search.find_dataset(identifier)
+    if dataset is None:
+        tk.abort(404, tk._("Dataset not found"))
+    return dataset
+
+
+@opendata.route("/", strict_slashes=False)
+def registry() -> Response:
+    """The MR registry page, listed whole (harvesters read its RDFa) and streamed as it renders."""
+    q = request.args.get("q", "").strip()
+    summary = search.search(q="*:*", rows=0, **{"facet.field": '["res_format"]', "facet.limit": -1})
+    formats = sorted(summary["search_facets"].get("res_format", {}).get("items", []),
+                     key=lambda item: (-item["count"], item["display_name"].lower()))
+    page = stream_template(
+        "opendata/registry.html",
+        entries=exports.iter_entries(q),
+        q=q,
+        count=summary["count"],
+        formats=formats,
+        terms_of_use=settings.terms_of_use(),
+        standard_version=settings.standard_version(),
+        registry_url=links.registry_url(),
+        registry_files=[(form, links.registry_file_url(form)) for form in links.REGISTRY_FORMS],
+    )
+    return Response(page, content_type="text/html; charset=utf-8")
+
+
+@opendata.route("/<any(" + ", ".join(f'"{f}"' for f in links.REGISTRY_FORMS) + "):form>")
+def registry_file(form: str) -> Response:
+    return exports.registry_response(form)
+
+
+@opendata.route("/<identifier>/")
+@opendata.route("/<identifier>")
+def passport(identifier: str) -> Any:
+    """The MR passport page URL renders the dataset page, which carries the passport in RDFa."""
+    dataset = _visible(identifier)
+    return dataset_read(dataset.get("type") or "dataset", dataset["name"])
+
+
+@opendata.route("/<identifier>/<any(" + ", ".join(f'"{f}"' for f in links.PASSPORT_FORMS) + "):form>")
+def passport_file(identifier: str, form: str) -> Response:
+    return exports.passport_response(_visible(identifier), form)
+
+
+@opendata.route("/<identifier>/<file_name>")
+def version_file(identifier: str, file_name: str) -> Response:
+    """Permanent ``data-…-structure-….<ext>`` and ``structure-….<ext>`` links, redirecting to the files."""
+    source = links.version_source(_visible(identifier), file_name)
+    if not source:
+        tk.abort(404, tk._("Version not found"))
+    return redirect(source, code=302)
+
+
+def blueprints() -> list[Blueprint]:
+    return [opendata]

@@ -1,0 +1,158 @@
+"""Public feedback on a record: anonymous through the dataset page, protected, limited, read by its reviewers."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from ckan.lib.redis import connect_to_redis
+from ckan.logic import NotAuthorized, ValidationError
+from ckan.tests.helpers import call_action
+from workflow_support import CONFIG, act, draft_record, people, record_in_state  # noqa: F401
+
+from ckanext.passport.catalog import feedback
+
+pytestmark = [
+    pytest.mark.stack,
+    pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index", "clean_rate_limits"),
+    *CONFIG,
+]
+
+
+@pytest.fixture
+def clean_rate_limits():
+    redis = connect_to_redis()
+    for key in redis.scan_iter(feedback.rate_limit_keys()):
+        redis.delete(key)
+
+
+@pytest.fixture
+def published(people):
+    return record_in_state(people, "published")
+
+
+def csrf_token(page_body: str) -> str:
+    return re.search(r'name="_csrf_token" value="([^"]+)"', page_body).group(1)
+
+
+def post_feedback(app, record: dict, **form: str):
+    """Open the dataset page and send its feedback form, as one visitor (one cookie jar)."""
+    visitor = app.test_client()
+    page = visitor.get(f"/dataset/{record['name']}")
+    form.setdefault("_csrf_token", csrf_token(page.body))
+    return visitor.post(f"/dataset/{record['name']}/passport/feedback", data=form)
+
+
+def stored_texts(record: dict) -> list[str]:
+    return [item["text"] for item in call_action("passport_feedback_list", id=record["id"])]
+
+
+def token(user: dict) -> str:
+    return call_action("api_token_create", user=user["name"], name="pages")["token"]
+
+
+def test_an_anonymous_visitor_leaves_feedback_through_the_dataset_page(app, published):
+    response = post_feedback(app, published, text="The CSV has a wrong header", kind="error", email="a@example.cz")
+    assert response.status_code == 200
+    assert "Thank you for your feedback" in response.body
+    [item] = call_action("passport_feedback_list", id=published["id"])
+    assert (item["text"], item["kind"], item["email"]) == ("The CSV has a wrong header", "error", "a@example.cz")
+
+
+def test_feedback_without_the_csrf_token_is_rejected(app, published):
+    response = app.post(f"/dataset/{published['name']}/passport/feedback", data={"text": "spam"})
+    assert response.status_code == 400
+    assert stored_texts(published) == []
+
+
+def test_feedback_with_a_forged_csrf_token_is_rejected(app, published):
+    response = post_feedback(app, published, text="spam", _csrf_token="forged")
+    assert response.status_code == 400
+    assert stored_texts(published) == []
+
+
+def test_a_bot_filling_the_honeypot_is_thanked_and_ignored(app, published):
+    response = post_feedback(app, published, text="Buy now", website="http://spam.example")
+    assert "Thank you for your feedback" in response.body
+    assert stored_texts(published) == []
+
+
+@pytest.mark.ckan_config("ckanext.passport.feedback_max_length", "20")
+def test_a_message_over_the_length_limit_is_refused_on_the_page(app, published):
+    response = post_feedback(app, published, text="x" * 21)
+    assert "At most 20 characters" in response.body
+    assert stored_texts(published) == []
+
+
+@pytest.mark.ckan_config("ckanext.passport.feedback_max_length", "20")
+def test_a_message_at_the_length_limit_is_accepted(published):
+    act(None, "passport_feedback_create", id=published["id"], text="x" * 20)
+    assert stored_texts(published) == ["x" * 20]
+
+
+def test_a_blank_message_is_refused(published):
+    with pytest.raises(ValidationError) as raised:
+        act(None, "passport_feedback_create", id=published["id"], text="   ")
+    assert "text" in raised.value.error_dict
+
+
+def test_a_bad_reply_address_is_refused(published):
+    with pytest.raises(ValidationError) as raised:
+        act(None, "passport_feedback_create", id=published["id"], text="Hello", email="not an address")
+    assert "email" in raised.value.error_dict
+
+
+def test_an_unknown_kind_is_refused(published):
+    with pytest.raises(ValidationError) as raised:
+        act(None, "passport_feedback_create", id=published["id"], text="Hello", kind="praise")
+    assert "kind" in raised.value.error_dict
+
+
+@pytest.mark.ckan_config("ckanext.passport.feedback_rate_per_client", "2")
+def test_one_sender_is_limited_across_records(app, people):
+    first, second = record_in_state(people, "published"), record_in_state(people, "published")
+    post_feedback(app, first, text="one")
+    post_feedback(app, second, text="two")
+    response = post_feedback(app, first, text="three")
+    assert "Too many messages were sent recently" in response.body
+    assert stored_texts(first) == ["one"]
+
+
+@pytest.mark.ckan_config("ckanext.passport.feedback_rate_per_dataset", "2")
+def test_one_record_is_limited_across_senders(people, published):
+    for sender in (people.curator, people.editor):
+        act(sender, "passport_feedback_create", id=published["id"], text=f"from {sender['name']}")
+    with pytest.raises(ValidationError) as raised:
+        act(people.outsider, "passport_feedback_create", id=published["id"], text="third")
+    assert "rate_limit" in raised.value.error_dict
+    assert len(stored_texts(published)) == 2
+
+
+def test_nobody_can_comment_on_a_record_they_cannot_see(people):
+    hidden = draft_record(people)
+    with pytest.raises(NotAuthorized):
+        act(None, "passport_feedback_create", id=hidden["id"], text="Hello")
+
+
+@pytest.mark.parametrize("role, allowed", [("curator", True), ("editor", True), ("outsider", False), (None, False)])
+def test_feedback_is_read_by_curators_and_editors_only(people, published, role, allowed):
+    act(None, "passport_feedback_create", id=published["id"], text="Wrong licence")
+    reader = getattr(people, role) if role else None
+    if allowed:
+        assert [i["text"] for i in act(reader, "passport_feedback_list", id=published["id"])] == ["Wrong licence"]
+    else:
+        with pytest.raises(NotAuthorized):
+            act(reader, "passport_feedback_list", id=published["id"])
+
+
+def test_the_dataset_page_shows_feedback_to_curators_escaped(app, people, published):
+    act(None, "passport_feedback_create", id=published["id"], text="<script>alert(1)</script> wrong")
+    page = app.get(f"/dataset/{published['name']}", headers={"Authorization": token(people.curator)})
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; wrong" in page.body
+    assert "<script>alert(1)</script>" not in page.body
+
+
+def test_the_dataset_page_hides_feedback_from_the_public(app, published):
+    act(None, "passport_feedback_create", id=published["id"], text="Wrong licence")
+    page = app.get(f"/dataset/{published['name']}")
+    assert "passport-feedback-form" in page.body
+    assert "Wrong licence" not in page.body

@@ -1,0 +1,193 @@
+"""The automatic openness check (level 3 standards) against files served by a real local HTTP server."""
+from __future__ import annotations
+
+import pytest
+from ckan.lib import jobs
+from ckan.logic import NotAuthorized
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+
+from ckanext.passport.catalog import openness
+from record_support import complete_record, complete_resource
+
+OKVED_DATA = "rosstat-okved2/data-20251101T1411-structure-20180402T1704.csv"
+GOOD_CSV = "kód;název;počet obyvatel\n582786;Brno;396778\n554782;Praha;1384732\n".encode("utf-8")
+
+
+def _verdicts(checks: list[dict]) -> dict[str, object]:
+    return {check["code"]: check["passed"] for check in checks}
+
+
+# --- pure assessment ----------------------------------------------------------------------------------------
+
+
+def test_well_formed_utf8_csv_table_passes():
+    assert _verdicts(openness.assess(GOOD_CSV, "CSV")) == {
+        "utf8": True, "format": True, "one_table": True, "header": True, "consistent_rows": True,
+    }
+
+
+def test_rows_of_another_width_than_the_header_fail():
+    checks = openness.assess(b"a,b,c\n1,2,3\n4,5\n6,7,8,9\n", "csv")
+    row_check = next(c for c in checks if c["code"] == "consistent_rows")
+    assert row_check["passed"] is False
+    assert row_check["detail"] == {"columns": 3, "line": 3, "count": 2}
+
+
+def test_two_tables_separated_by_a_blank_line_fail_one_table():
+    checks = openness.assess(b"a,b\n1,2\n\nx,y,z\n7,8,9\n", "csv")
+    assert _verdicts(checks)["one_table"] is False
+
+
+def test_trailing_blank_lines_are_not_a_second_table():
+    assert _verdicts(openness.assess(b"a,b\n1,2\n\n\n", "csv"))["one_table"] is True
+
+
+def test_json_array_of_objects_with_the_same_keys_passes():
+    document = b'[{"kod": 1, "nazev": "Brno"}, {"kod": 2, "nazev": "Praha"}]'
+    assert _verdicts(openness.assess(document, "JSON")) == {
+        "utf8": True, "format": True, "one_table": True, "header": None, "consistent_rows": True,
+    }
+
+
+def test_json_objects_with_different_keys_fail():
+    assert _verdicts(openness.assess(b'{"rows": [{"a": 1}, {"b": 2}]}', ""))["consistent_rows"] is False
+
+
+def test_xml_rows_of_one_element_with_the_same_structure_pass():
+    document = b"<obce><obec kod='1'><nazev>Brno</nazev></obec><obec kod='2'><nazev>Praha</nazev></obec></obce>"
+    assert _verdicts(openness.assess(document, "XML"))["consistent_rows"] is True
+
+
+def test_xml_mixing_record_kinds_fails_one_table():
+    document = b"<data><obec/><kraj/></data>"
+    assert _verdicts(openness.assess(document, "XML"))["one_table"] is False
+
+
+def test_xml_with_an_external_entity_is_read_without_resolving_it():
+    document = b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><d><r>&x;</r></d>'
+    assert "root:" not in repr(openness.assess(document, "XML"))
+
+
+def test_spreadsheet_is_not_a_level_3_table_format():
+    assert _verdicts(openness.assess(b"PK\x03\x04\x00\x00binary", "XLSX", "application/vnd.ms-excel"))["format"] is False
+
+
+# --- through the action, real HTTP -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def served(httpserver, read_real):
+    httpserver.expect_request("/okved.csv").respond_with_data(read_real(OKVED_DATA), content_type="text/csv")
+    httpserver.expect_request("/obce.csv").respond_with_data(GOOD_CSV, content_type="text/csv; charset=utf-8")
+    return httpserver
+
+
+@pytest.fixture
+def curator() -> dict:
+    return factories.User()
+
+
+@pytest.fixture
+def record(served, curator) -> dict:
+    org = factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
+    return call_action(
+        "package_create", {"user": curator["name"]},
+        **complete_record(owner_org=org["id"], resources=[
+            complete_resource(name="OKVED 2", url=served.url_for("/okved.csv"), format="CSV", mimetype="text/csv",
+                              mimetype_inner=""),
+            complete_resource(name="Obce", url=served.url_for("/obce.csv"), format="CSV", mimetype="text/csv",
+                              mimetype_inner=""),
+        ]),
+    )
+
+
+def _stored(record: dict) -> dict[str, dict]:
+    shown = call_action("package_show", id=record["id"])
+    return {resource["name"]: resource.get("openness_check") for resource in shown["resources"]}
+
+
+stack = pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")
+
+
+@pytest.mark.stack
+@stack
+def test_windows_1251_csv_without_header_fails_utf8_and_header(record, curator):
+    call_action("passport_openness_check", {"user": curator["name"]}, id=record["id"])
+    okved = _stored(record)["OKVED 2"]
+    assert okved["passed"] is False
+    assert _verdicts(okved["checks"]) == {
+        "available": True, "utf8": False, "format": True, "one_table": True, "header": False,
+        "consistent_rows": True,
+    }
+    assert okved["checks"][1]["detail"]["encoding"] == "windows-1251"
+
+
+@pytest.mark.stack
+@stack
+def test_good_utf8_csv_passes_and_the_result_is_stored(record, curator):
+    call_action("passport_openness_check", {"user": curator["name"]}, id=record["id"])
+    good = _stored(record)["Obce"]
+    assert good["passed"] is True
+    assert good["url"].endswith("/obce.csv")
+    assert set(_verdicts(good["checks"]).values()) == {True}
+
+
+@pytest.mark.stack
+@stack
+def test_one_resource_can_be_checked_alone(record, curator):
+    call_action("passport_openness_check", {"user": curator["name"]}, id=record["resources"][1]["id"])
+    stored = _stored(record)
+    assert stored["OKVED 2"] is None and stored["Obce"]["passed"] is True
+
+
+@pytest.mark.stack
+@stack
+def test_unreachable_file_is_reported_as_not_available(record, curator, served):
+    served.clear()
+    served.expect_request("/okved.csv").respond_with_data("gone", status=404)
+    call_action("passport_openness_check", {"user": curator["name"]}, id=record["resources"][0]["id"])
+    okved = _stored(record)["OKVED 2"]
+    assert okved["checks"] == [
+        {"code": "available", "passed": False, "detail": {"status": 404, "error": "file not found (HTTP 404)"}}
+    ]
+
+
+@pytest.mark.stack
+@stack
+def test_check_can_run_as_a_background_job(record, curator):
+    queued = call_action("passport_openness_check", {"user": curator["name"]}, id=record["id"], background=True)
+    assert queued["queued"] is True
+    assert _stored(record) == {"OKVED 2": None, "Obce": None}
+    jobs.job_from_id(queued["job_id"]).perform()
+    assert _stored(record)["Obce"]["passed"] is True
+
+
+@pytest.mark.stack
+@stack
+@pytest.mark.parametrize("who", ["outsider", "anonymous"])
+def test_only_curators_may_run_the_check(record, who):
+    user = factories.User()["name"] if who == "outsider" else None
+    with pytest.raises(NotAuthorized):
+        call_action("passport_openness_check", {"user": user, "ignore_auth": False}, id=record["id"])
+
+
+@pytest.mark.stack
+@stack
+@pytest.mark.ckan_config("ckanext.passport.allow_private_addresses", "false")
+def test_check_refuses_private_addresses_unless_allowed(record, curator):
+    call_action("passport_openness_check", {"user": curator["name"]}, id=record["id"])
+    okved = _stored(record)["OKVED 2"]
+    assert okved["checks"][0]["passed"] is False and "refused" in okved["checks"][0]["detail"]["error"]
+
+
+@pytest.mark.stack
+@stack
+def test_results_are_shown_beside_the_conditions_checklist(app, record, curator):
+    call_action("passport_openness_check", {"user": curator["name"]}, id=record["id"])
+    token = factories.APIToken(user=curator["name"])["token"]
+    page = app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+    checklist = page.index("passport-conditions")
+    results = page.index("passport-openness-results")
+    assert checklist < results
+    assert "UTF-8 encoding" in page and "the text is in windows-1251" in page

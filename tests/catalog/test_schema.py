@@ -1,0 +1,105 @@
+"""The Czech catalog record schema: every attribute of the record and of its data sources round-trips."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+
+from record_support import ALL_CONDITIONS_MET, CZSO_ICO, EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS, complete_record
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+
+
+@pytest.fixture
+def curator() -> dict:
+    return factories.User(fullname="Jana Kurátorová", email="jana@example.cz")
+
+
+@pytest.fixture
+def created(curator) -> dict:
+    org = factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
+    call_action("package_create", {"user": curator["name"]}, **complete_record(owner_org=org["id"]))
+    return call_action("package_show", id="obyvatelstvo-obci")
+
+
+def test_record_attributes_round_trip(created):
+    expected = complete_record()
+    for field in (
+        "title", "notes", "record_language", "record_validity", "publisher_id_scheme", "publisher_id",
+        "publisher_name", "publisher_url", "publisher_email", "license_id", "license_url", "isvs_name",
+        "isvs_ref", "isdp_elements", "related_records", "cz_nace", "spatial_area",
+    ):
+        assert created[field] == expected[field], field
+    assert created["openness_conditions"] == ALL_CONDITIONS_MET
+    assert sorted(tag["name"] for tag in created["tags"]) == ["obce", "obyvatelstvo"]
+
+
+def test_eurovoc_concepts_keep_their_uri_and_get_a_label_in_the_record_language(created):
+    assert created["eurovoc"] == [
+        {"uri": EUROVOC_DEMOGRAPHY, "label": "demografie a obyvatelstvo"},
+        {"uri": EUROVOC_ECONOMICS, "label": "EKONOMIKA"},
+    ]
+
+
+def test_new_record_starts_as_draft(created):
+    assert created["editorial_state"] == "draft"
+
+
+def test_geometry_is_filled_from_the_territorial_unit(created):
+    geometry = json.loads(created["spatial"])
+    assert geometry["type"] == "Polygon"
+    west, south = geometry["coordinates"][0][0]
+    assert 16.3 < west < 16.6 and 49.0 < south < 49.2  # around Brno
+
+
+def test_geometry_cannot_be_typed_in(curator):
+    org = factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
+    record = complete_record(owner_org=org["id"], spatial_area="", spatial='{"type": "Point", "coordinates": [0, 0]}')
+    call_action("package_create", {"user": curator["name"]}, **record)
+    assert "spatial" not in call_action("package_show", id=record["name"])
+
+
+def test_author_and_contact_are_the_user_who_saved_the_record(created):
+    assert created["author"] == "Jana Kurátorová"
+    assert created["author_email"] == "jana@example.cz"
+
+
+def test_author_follows_the_last_modification(created):
+    other = factories.Sysadmin(fullname="Petr Redaktor", email="petr@example.cz")
+    call_action("package_patch", {"user": other["name"]}, id=created["id"], title="Obyvatelstvo obcí ČR")
+    updated = call_action("package_show", id=created["id"])
+    assert (updated["author"], updated["author_email"]) == ("Petr Redaktor", "petr@example.cz")
+
+
+def test_resource_attributes_round_trip(created):
+    resource = created["resources"][0]
+    expected = complete_record()["resources"][0]
+    for field in (
+        "name", "description", "url", "source_type", "language", "format_label", "format", "format_docs",
+        "schema_urls", "mimetype", "mimetype_inner", "size",
+    ):
+        assert resource[field] == expected[field], field
+    assert resource["last_modified"].startswith("2024-02-01")
+
+
+def test_openness_check_result_cannot_be_set_through_the_api(created, curator):
+    resource = created["resources"][0]
+    call_action(
+        "resource_patch", {"user": curator["name"]}, id=resource["id"], openness_check={"passed": True, "checks": []}
+    )
+    assert "openness_check" not in call_action("resource_show", id=resource["id"])
+
+
+def test_provider_may_be_identified_by_russian_inn(curator):
+    record = complete_record(publisher_id_scheme="inn", publisher_id="7708234640", publisher_name="Росстат")
+    call_action("package_create", {"user": curator["name"]}, **record)
+    shown = call_action("package_show", id=record["name"])
+    assert (shown["publisher_id_scheme"], shown["publisher_id"]) == ("inn", "7708234640")
+
+
+def test_spaces_in_the_identifier_are_dropped(curator):
+    record = complete_record(publisher_id="000 25 593")
+    call_action("package_create", {"user": curator["name"]}, **record)
+    assert call_action("package_show", id=record["name"])["publisher_id"] == CZSO_ICO

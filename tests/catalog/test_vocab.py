@@ -1,0 +1,171 @@
+"""Vocabularies: shipped data, facets labelled in the reader's language, loading a EUROVOC SKOS file."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+
+from ckanext.passport.catalog import vocab
+from ckanext.passport.catalog.cli import vocab_group
+from record_support import EUROVOC_DEMOGRAPHY, complete_record
+
+stack = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+
+SOCIAL_QUESTIONS = "http://eurovoc.europa.eu/100149"  # the domain of "demography and population"
+
+
+def test_shipped_vocabularies_are_complete():
+    eurovoc = list(vocab.vocabulary(vocab.EUROVOC))
+    nace = list(vocab.vocabulary(vocab.CZ_NACE))
+    territory = list(vocab.vocabulary(vocab.SPATIAL_AREA))
+    assert [len([c for c in eurovoc if c.kind == kind]) for kind in ("domain", "microthesaurus")] == [21, 127]
+    assert [len([c for c in nace if c.kind == kind]) for kind in ("section", "division")] == [21, 88]
+    assert [len([u for u in territory if u.kind == kind]) for kind in ("region", "district")] == [14, 77]
+
+
+def test_every_concept_has_cs_en_and_ru_labels():
+    for name in (vocab.EUROVOC, vocab.CZ_NACE, vocab.SPATIAL_AREA):
+        for concept in vocab.vocabulary(name):
+            assert set(concept.labels) == {"cs", "en", "ru"}, concept.key
+
+
+def test_every_territorial_unit_has_a_geometry_inside_czechia():
+    for unit in vocab.vocabulary(vocab.SPATIAL_AREA):
+        west, south, east, north = unit.bbox
+        assert 12.0 <= west < east <= 19.0 and 48.5 <= south < north <= 51.1, unit.key
+
+
+def _token() -> dict:
+    return {"Authorization": factories.APIToken(user=factories.Sysadmin()["name"])["token"]}
+
+
+@pytest.fixture
+def classified_records() -> None:
+    sysadmin = factories.Sysadmin()
+    call_action("package_create", {"user": sysadmin["name"]}, **complete_record())
+    call_action(
+        "package_create", {"user": sysadmin["name"]},
+        **complete_record(name="skoly", title="Školy", eurovoc=[{"uri": EUROVOC_DEMOGRAPHY}], cz_nace=["85"],
+                          spatial_area="CZ0100"),
+    )
+
+
+@pytest.mark.stack
+@pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index", "classified_records")
+def test_vocabulary_facets_count_concepts_with_their_broader_concepts():
+    found = call_action(
+        "package_search", {"ignore_auth": True}, include_private=True, include_drafts=True,
+        **{"facet.field": json.dumps(["vocab_eurovoc", "vocab_cz_nace", "vocab_spatial_area"])},
+    )
+    facets = found["search_facets"]
+    eurovoc = {item["name"]: item["count"] for item in facets["vocab_eurovoc"]["items"]}
+    assert eurovoc[EUROVOC_DEMOGRAPHY] == 2 and eurovoc[SOCIAL_QUESTIONS] == 2
+    nace = {item["name"]: item["count"] for item in facets["vocab_cz_nace"]["items"]}
+    assert (nace["84"], nace["O"], nace["85"], nace["P"]) == (1, 1, 1, 1)
+    areas = {item["name"]: item["count"] for item in facets["vocab_spatial_area"]["items"]}
+    assert (areas["CZ0642"], areas["CZ064"], areas["CZ0100"], areas["CZ010"]) == (1, 1, 1, 1)
+
+
+@pytest.mark.stack
+@pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index", "classified_records")
+@pytest.mark.parametrize(
+    "language, labels",
+    [
+        ("cs", ["demografie a obyvatelstvo", "Veřejná správa a obrana; povinné sociální zabezpečení", "Brno-město"]),
+        ("ru", ["демография и население", "Образование", "Брно-город"]),
+        ("en", ["demography and population", "Education", "Prague"]),
+    ],
+)
+def test_search_page_labels_vocabulary_facets_in_the_reader_language(app, language, labels):
+    page = app.get(f"/{language}/dataset/", headers=_token()).body
+    for label in labels:
+        assert label in page
+
+
+@pytest.mark.stack
+@pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index", "classified_records")
+def test_search_finds_records_by_vocabulary_label_in_any_language(app):
+    found = call_action("package_search", {"ignore_auth": True}, q="Брно", include_drafts=True, include_private=True)
+    assert [d["name"] for d in found["results"]] == ["obyvatelstvo-obci"]
+
+
+SKOS = """<?xml version="1.0" encoding="UTF-8"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:skos="http://www.w3.org/2004/02/skos/core#">
+  <rdf:Description rdf:about="http://eurovoc.europa.eu/2470">
+    <rdf:type rdf:resource="http://www.w3.org/2004/02/skos/core#Concept"/>
+    <skos:prefLabel xml:lang="cs">sociologie</skos:prefLabel>
+    <skos:prefLabel xml:lang="en">sociology</skos:prefLabel>
+    <skos:prefLabel xml:lang="ru">социология</skos:prefLabel>
+    <skos:prefLabel xml:lang="fr">sociologie</skos:prefLabel>
+    <skos:inScheme rdf:resource="http://eurovoc.europa.eu/100233"/>
+  </rdf:Description>
+  <skos:Concept rdf:about="http://eurovoc.europa.eu/5541">
+    <skos:prefLabel xml:lang="en">control of State aid</skos:prefLabel>
+    <skos:broader rdf:resource="http://eurovoc.europa.eu/889"/>
+  </skos:Concept>
+  <rdf:Description rdf:about="http://eurovoc.europa.eu/unlabelled"/>
+</rdf:RDF>
+""".encode()
+
+
+@pytest.fixture
+def vocab_dir(tmp_path, ckan_config, monkeypatch):
+    directory = tmp_path / "vocab"
+    monkeypatch.setitem(ckan_config, vocab.VOCAB_DIR_OPTION, str(directory))
+    return directory
+
+
+def test_vocab_load_stores_concepts_with_their_labels(cli, tmp_path, vocab_dir):
+    source = tmp_path / "eurovoc.rdf"
+    source.write_bytes(SKOS)
+    result = cli.invoke(vocab_group, ["load", str(source)])
+    assert result.exit_code == 0, result.output
+    assert "Loaded 2 EUROVOC concepts" in result.output
+    sociology = vocab.vocabulary(vocab.EUROVOC).get("http://eurovoc.europa.eu/2470")
+    assert dict(sociology.labels) == {"cs": "sociologie", "en": "sociology", "ru": "социология"}
+    assert sociology.parent == "http://eurovoc.europa.eu/100233"
+    assert vocab.vocabulary(vocab.EUROVOC).get("http://eurovoc.europa.eu/5541").parent == "http://eurovoc.europa.eu/889"
+
+
+def test_vocab_load_keeps_the_shipped_concepts(cli, tmp_path, vocab_dir):
+    source = tmp_path / "eurovoc.rdf"
+    source.write_bytes(SKOS)
+    cli.invoke(vocab_group, ["load", str(source)])
+    assert EUROVOC_DEMOGRAPHY in vocab.vocabulary(vocab.EUROVOC)
+
+
+@pytest.mark.stack
+@pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")
+def test_loaded_concept_can_classify_a_record(cli, tmp_path, vocab_dir):
+    source = tmp_path / "eurovoc.rdf"
+    source.write_bytes(SKOS)
+    cli.invoke(vocab_group, ["load", str(source)])
+    record = complete_record(record_language="en", eurovoc=[{"uri": "http://eurovoc.europa.eu/2470"}])
+    call_action("package_create", {"user": factories.Sysadmin()["name"]}, **record)
+    assert call_action("package_show", id=record["name"])["eurovoc"] == [
+        {"uri": "http://eurovoc.europa.eu/2470", "label": "sociology"}
+    ]
+
+
+def test_vocab_load_does_not_resolve_external_entities(cli, tmp_path, vocab_dir):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-VALUE")
+    source = tmp_path / "evil.rdf"
+    source.write_bytes(
+        b'<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF [<!ENTITY xxe SYSTEM "' + secret.as_uri().encode() + b'">]>\n'
+        + SKOS.split(b"?>", 1)[1].replace(b">sociology<", b">&xxe;sociology<")
+    )
+    result = cli.invoke(vocab_group, ["load", str(source)])
+    assert result.exit_code == 0, result.output
+    stored = (vocab_dir / vocab.LOADED_EUROVOC_FILE).read_text()
+    assert "TOP-SECRET-VALUE" not in stored
+
+
+def test_vocab_load_refuses_a_file_without_concepts(cli, tmp_path, vocab_dir):
+    source = tmp_path / "empty.rdf"
+    source.write_bytes(b'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>')
+    result = cli.invoke(vocab_group, ["load", str(source)])
+    assert result.exit_code != 0
+    assert not (vocab_dir / vocab.LOADED_EUROVOC_FILE).exists()

@@ -1,0 +1,296 @@
+"""The workflow actions on the real stack: transitions, their record, the guard, the queue and e-mail."""
+from __future__ import annotations
+
+import re
+import socket
+from datetime import datetime
+
+import pytest
+from ckan.logic import NotAuthorized, ValidationError
+from ckan.tests.helpers import call_action
+from workflow_support import CONFIG, EDITORS_ORG, act, draft_record, people, record_in_state, smtp_sink  # noqa: F401
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *CONFIG]
+
+
+def state(record: dict) -> str:
+    return call_action("package_show", id=record["id"])["editorial_state"]
+
+
+def move(user: dict, record: dict, target: str, comment: str = "") -> dict:
+    return act(user, "passport_workflow_transition", id=record["id"], to=target, comment=comment)
+
+
+# The guard ---------------------------------------------------------------------------------------------
+
+
+def test_a_new_record_starts_as_draft(people):
+    assert state(draft_record(people)) == "draft"
+
+
+def test_a_curator_cannot_create_a_record_in_another_state(people):
+    assert state(draft_record(people, editorial_state="published")) == "draft"
+
+
+def test_package_update_keeps_the_stored_state_whatever_it_is_sent(people):
+    record = record_in_state(people, "published")
+    act(people.curator, "package_update", **{**record, "title": "Changed", "editorial_state": "draft"})
+    assert state(record) == "published"
+
+
+def test_package_update_omitting_the_state_keeps_it(people):
+    record = record_in_state(people, "submitted")
+    act(people.curator, "package_update", **{k: v for k, v in record.items() if k != "editorial_state"})
+    assert state(record) == "submitted"
+
+
+def test_package_patch_cannot_change_the_state(people):
+    record = record_in_state(people, "returned")
+    act(people.sysadmin, "package_patch", id=record["id"], editorial_state="published")
+    assert state(record) == "returned"
+
+
+@pytest.mark.ckan_config("ckanext.passport.initial_states", "published")
+def test_a_sysadmin_may_create_a_record_in_an_allowed_initial_state(people):
+    record = draft_record(people, user=people.sysadmin, editorial_state="published")
+    assert state(record) == "published"
+
+
+def test_a_sysadmin_gets_a_draft_when_the_site_allows_no_initial_state(people):
+    record = draft_record(people, user=people.sysadmin, editorial_state="published")
+    assert state(record) == "draft"
+
+
+# Transitions and their record ----------------------------------------------------------------------------
+
+
+def test_the_whole_review_is_recorded_with_who_when_from_to_and_comment(people):
+    record = draft_record(people)
+    before = datetime.utcnow()
+    move(people.curator, record, "submitted", "please review")
+    move(people.editor, record, "returned", "the licence is missing")
+    move(people.co_curator, record, "submitted", "licence added")
+    move(people.editor, record, "published")
+    move(people.editor, record, "invalidated", "superseded")
+    move(people.editor, record, "published", "reinstated")
+
+    history = act(people.curator, "passport_workflow_history", id=record["id"])
+    assert [(e["user_name"], e["from_state"], e["to_state"], e["comment"]) for e in history] == [
+        (people.curator["name"], "draft", "submitted", "please review"),
+        (people.editor["name"], "submitted", "returned", "the licence is missing"),
+        (people.co_curator["name"], "returned", "submitted", "licence added"),
+        (people.editor["name"], "submitted", "published", ""),
+        (people.editor["name"], "published", "invalidated", "superseded"),
+        (people.editor["name"], "invalidated", "published", "reinstated"),
+    ]
+    assert all(datetime.fromisoformat(e["created"]) >= before for e in history)
+    assert state(record) == "published"
+
+
+def test_a_transition_returns_its_event(people):
+    record = draft_record(people)
+    event = move(people.curator, record, "submitted", "ready")
+    assert (event["package_id"], event["from_state"], event["to_state"], event["comment"]) == (
+        record["id"],
+        "draft",
+        "submitted",
+        "ready",
+    )
+
+
+def test_returning_a_record_without_a_comment_is_refused_and_changes_nothing(people):
+    record = record_in_state(people, "submitted")
+    with pytest.raises(ValidationError) as raised:
+        move(people.editor, record, "returned", "   ")
+    assert "comment" in raised.value.error_dict
+    assert state(record) == "submitted"
+    assert [e["to_state"] for e in act(people.editor, "passport_workflow_history", id=record["id"])] == ["submitted"]
+
+
+def test_a_draft_cannot_be_published_without_review(people):
+    record = draft_record(people)
+    with pytest.raises(ValidationError) as raised:
+        move(people.editor, record, "published")
+    assert "to" in raised.value.error_dict
+    assert state(record) == "draft"
+
+
+def test_an_unknown_state_is_refused(people):
+    record = draft_record(people)
+    with pytest.raises(ValidationError):
+        move(people.curator, record, "archived")
+
+
+def test_a_curator_cannot_publish_their_own_submission_even_as_an_editor(people):
+    call_action("organization_member_create", id=EDITORS_ORG, username=people.curator["name"], role="member")
+    record = record_in_state(people, "submitted")
+    with pytest.raises(NotAuthorized):
+        move(people.curator, record, "published")
+    assert state(record) == "submitted"
+
+
+def test_a_fellow_curator_who_is_an_editor_may_publish_a_colleagues_submission(people):
+    call_action("organization_member_create", id=EDITORS_ORG, username=people.co_curator["name"], role="member")
+    record = record_in_state(people, "submitted")
+    move(people.co_curator, record, "published")
+    assert state(record) == "published"
+
+
+def test_a_sysadmin_may_publish_their_own_submission(people):
+    record = draft_record(people)
+    move(people.sysadmin, record, "submitted")
+    move(people.sysadmin, record, "published")
+    assert state(record) == "published"
+
+
+def test_a_transition_reaches_the_search_index(people):
+    record = record_in_state(people, "published")
+    found = call_action("package_search", fq="+editorial_state:published")
+    assert [d["id"] for d in found["results"]] == [record["id"]]
+
+
+# The queue -----------------------------------------------------------------------------------------------
+
+
+def test_the_queue_lists_submitted_records_with_their_submitter(people):
+    waiting = record_in_state(people, "submitted")
+    record_in_state(people, "draft")
+    record_in_state(people, "published")
+    queue = act(people.editor, "passport_workflow_queue")
+    assert queue["count"] == 1
+    [item] = queue["results"]
+    assert (item["id"], item["submitted"]["user_name"]) == (waiting["id"], people.curator["name"])
+
+
+def test_the_queue_is_for_editors_only(people):
+    with pytest.raises(NotAuthorized):
+        act(people.curator, "passport_workflow_queue")
+
+
+# E-mail --------------------------------------------------------------------------------------------------
+
+
+def test_a_submission_is_mailed_to_the_editors(people, smtp_sink, ckan_config, monkeypatch):
+    monkeypatch.setitem(ckan_config, "smtp.server", smtp_sink.address)
+    record = draft_record(people, title="Water quality")
+    move(people.curator, record, "submitted", "please review")
+    [message] = smtp_sink.to(people.editor["email"])
+    assert "Water quality" in message["Subject"]
+    assert "please review" in message.get_content()
+    assert smtp_sink.to(people.curator["email"]) == []
+
+
+def test_a_returned_record_is_mailed_to_its_curators_with_the_comment(people, smtp_sink, ckan_config, monkeypatch):
+    record = record_in_state(people, "submitted")
+    monkeypatch.setitem(ckan_config, "smtp.server", smtp_sink.address)
+    move(people.editor, record, "returned", "add the licence")
+    for curator in (people.curator, people.co_curator):
+        [message] = smtp_sink.to(curator["email"])
+        assert "add the licence" in message.get_content()
+    assert smtp_sink.to(people.editor["email"]) == []
+
+
+def test_a_published_record_is_mailed_to_its_curators(people, smtp_sink, ckan_config, monkeypatch):
+    record = record_in_state(people, "submitted")
+    monkeypatch.setitem(ckan_config, "smtp.server", smtp_sink.address)
+    move(people.editor, record, "published")
+    assert len(smtp_sink.to(people.curator["email"])) == 1
+
+
+def test_nothing_is_mailed_without_an_smtp_server(people, smtp_sink):
+    move(people.curator, draft_record(people), "submitted")
+    assert smtp_sink.messages == []
+
+
+@pytest.mark.ckan_config("ckanext.passport.notify_by_email", "false")
+def test_nothing_is_mailed_when_notifications_are_off(people, smtp_sink, ckan_config, monkeypatch):
+    monkeypatch.setitem(ckan_config, "smtp.server", smtp_sink.address)
+    move(people.curator, draft_record(people), "submitted")
+    assert smtp_sink.messages == []
+
+
+def test_an_unreachable_mail_server_does_not_stop_the_transition(people, ckan_config, monkeypatch):
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    monkeypatch.setitem(ckan_config, "smtp.server", f"127.0.0.1:{port}")
+    record = draft_record(people)
+    move(people.curator, record, "submitted")
+    assert state(record) == "submitted"
+
+
+# Pages ---------------------------------------------------------------------------------------------------
+
+
+class SignedIn:
+    """A browser of one user: one cookie jar, the user's API token on every request."""
+
+    def __init__(self, app, user: dict) -> None:
+        self.client = app.test_client()
+        self.headers = {"Authorization": call_action("api_token_create", user=user["name"], name="web")["token"]}
+
+    def get(self, url: str, **kwargs):
+        return self.client.get(url, headers=self.headers, **kwargs)
+
+    def post(self, url: str, **kwargs):
+        return self.client.post(url, headers=self.headers, **kwargs)
+
+
+
+def transition_forms(body: str) -> list[str]:
+    return re.findall(r'class="passport-transition[^"]*" data-target="([a-z]+)"', body)
+
+
+def test_the_dataset_page_offers_a_curator_the_submission_only(app, people):
+    record = draft_record(people)
+    page = SignedIn(app, people.curator).get(f"/dataset/{record['name']}")
+    assert transition_forms(page.body) == ["submitted"]
+
+
+def test_the_dataset_page_offers_an_editor_the_review_decisions(app, people):
+    record = record_in_state(people, "submitted")
+    page = SignedIn(app, people.editor).get(f"/dataset/{record['name']}")
+    assert sorted(transition_forms(page.body)) == ["published", "returned"]
+
+
+def test_the_dataset_page_offers_the_public_no_transition(app, people):
+    record = record_in_state(people, "published")
+    assert transition_forms(app.get(f"/dataset/{record['name']}").body) == []
+
+
+def test_the_dataset_page_shows_the_history(app, people):
+    record = record_in_state(people, "returned")
+    page = SignedIn(app, people.curator).get(f"/dataset/{record['name']}")
+    history = page.body.split('class="table table-sm passport-history"')[1]
+    assert people.editor["name"] in history and "on the way" in history
+
+
+def test_a_curator_submits_through_the_dataset_page(app, people):
+    record = draft_record(people)
+    browser = SignedIn(app, people.curator)
+    page = browser.get(f"/dataset/{record['name']}")
+    token = re.search(r'name="_csrf_token" value="([^"]+)"', page.body).group(1)
+    response = browser.post(
+        f"/dataset/{record['name']}/passport/transition",
+        data={"to": "submitted", "comment": "ready", "_csrf_token": token},
+    )
+    assert response.status_code == 200
+    assert state(record) == "submitted"
+
+
+def test_a_transition_form_without_the_csrf_token_is_rejected(app, people):
+    record = draft_record(people)
+    response = SignedIn(app, people.curator).post(
+        f"/dataset/{record['name']}/passport/transition", data={"to": "submitted"}
+    )
+    assert response.status_code == 400
+    assert state(record) == "draft"
+
+
+@pytest.mark.parametrize("role, status", [("editor", 200), ("sysadmin", 200), ("curator", 403), (None, 403)])
+def test_the_queue_page_is_for_editors(app, people, role, status):
+    waiting = record_in_state(people, "submitted")
+    client = SignedIn(app, getattr(people, role)) if role else app.test_client()
+    response = client.get("/passport/queue")
+    assert response.status_code == status
+    assert (waiting["title"] in response.body) is (status == 200)

@@ -1,0 +1,129 @@
+"""What the workflow tests share: the people of the workflow, acting as someone, and a real SMTP sink.
+
+Imported by the workflow test modules (pytest puts this folder on sys.path).
+"""
+from __future__ import annotations
+
+import email
+import email.policy
+import socketserver
+import threading
+from dataclasses import dataclass
+from email.message import EmailMessage
+from typing import Any, Optional
+
+import pytest
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+from record_support import complete_record
+
+EDITORS_ORG = "redakce"
+
+# Module-level marks every workflow test module applies.
+CONFIG = [pytest.mark.ckan_config("ckanext.passport.editors_organization", EDITORS_ORG)]
+
+
+@dataclass
+class People:
+    publisher: dict  # the organization owning the records
+    curator: dict  # editor of the publisher organization
+    co_curator: dict  # admin of the publisher organization
+    editor: dict  # member of the editors organization
+    outsider: dict  # member of some other organization
+    sysadmin: dict
+
+
+@pytest.fixture
+def people() -> People:
+    curator, co_curator, editor, outsider = (factories.User() for _ in range(4))
+    publisher = factories.Organization(
+        users=[{"name": curator["name"], "capacity": "editor"}, {"name": co_curator["name"], "capacity": "admin"}]
+    )
+    factories.Organization(name=EDITORS_ORG, users=[{"name": editor["name"], "capacity": "member"}])
+    factories.Organization(users=[{"name": outsider["name"], "capacity": "editor"}])
+    return People(publisher, curator, co_curator, editor, outsider, factories.Sysadmin())
+
+
+def act(user: Optional[dict], action: str, **data: Any) -> Any:
+    """Call an action as ``user`` (None: anonymous) with authorization checked, as the API would."""
+    return call_action(action, context={"user": user["name"] if user else "", "ignore_auth": False}, **data)
+
+
+def draft_record(people: People, *, user: Optional[dict] = None, **fields: Any) -> dict:
+    """A complete catalog record of the publisher, created by its curator (or ``user``)."""
+    fields.setdefault("name", factories.Dataset.stub().name)
+    return factories.Dataset(
+        **complete_record(**fields), owner_org=people.publisher["id"], user=user or people.curator
+    )
+
+
+def record_in_state(people: People, state: str) -> dict:
+    """A record of the publisher brought to ``state`` the only way there is: through the workflow."""
+    record = draft_record(people)
+    path = {
+        "draft": [],
+        "submitted": [("curator", "submitted")],
+        "returned": [("curator", "submitted"), ("editor", "returned")],
+        "published": [("curator", "submitted"), ("editor", "published")],
+        "invalidated": [("curator", "submitted"), ("editor", "published"), ("editor", "invalidated")],
+    }[state]
+    for who, target in path:
+        act(getattr(people, who), "passport_workflow_transition", id=record["id"], to=target, comment="on the way")
+    return call_action("package_show", id=record["id"])
+
+
+class _SmtpSession(socketserver.StreamRequestHandler):
+    """Just enough SMTP for smtplib: every message is kept, nothing is delivered."""
+
+    def _reply(self, line: str) -> None:
+        self.wfile.write(line.encode() + b"\r\n")
+
+    def handle(self) -> None:
+        self._reply("220 sink ESMTP")
+        recipients: list[str] = []
+        while line := self.rfile.readline():
+            command = line.strip().upper()
+            if command.startswith((b"EHLO", b"HELO")):
+                self._reply("250 sink")
+            elif command.startswith(b"RCPT TO:"):
+                recipients.append(line.strip()[8:].decode().strip("<> "))
+                self._reply("250 OK")
+            elif command == b"DATA":
+                self._reply("354 end with <CRLF>.<CRLF>")
+                lines = []
+                while (data_line := self.rfile.readline()) not in (b".\r\n", b""):
+                    lines.append(data_line[1:] if data_line.startswith(b"..") else data_line)
+                message = email.message_from_bytes(b"".join(lines), policy=email.policy.default)
+                self.server.messages.append((recipients, message))  # type: ignore[attr-defined]
+                recipients = []
+                self._reply("250 OK")
+            elif command == b"QUIT":
+                self._reply("221 bye")
+                return
+            else:
+                self._reply("250 OK")
+
+
+class SmtpSink(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _SmtpSession)
+        self.messages: list[tuple[list[str], EmailMessage]] = []
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.server_address[1]}"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return [message for recipients, message in self.messages if address in recipients]
+
+
+@pytest.fixture
+def smtp_sink():
+    sink = SmtpSink()
+    thread = threading.Thread(target=sink.serve_forever, daemon=True)
+    thread.start()
+    yield sink
+    sink.shutdown()
+    sink.server_close()

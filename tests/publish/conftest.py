@@ -1,0 +1,28 @@
+"""Fixtures of the publish tests: an organization and a factory of published datasets by shape.
+
+Both start with the plugins loaded, from a clean database and index, whatever order pytest sets up the other fixtures in.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+from ckan.tests import factories
+from publish_shapes import SHAPES
+
+
+@pytest.fixture
+def organization(with_plugins, clean_db, clean_index) -> dict[str, Any]:
+    return factories.Organization(title="Департамент транспорта")
+
+
+@pytest.fixture
+def publish(organization) -> Callable[..., dict[str, Any]]:
+    """``publish("harvested", **changes)`` creates a dataset of that shape and returns it as stored."""
+
+    def create(shape: str, **changes: Any) -> dict[str, Any]:
+        data = SHAPES[shape](organization)
+        data.update(changes)
+        return factories.Dataset(**data)
+
+    return create

@@ -1,0 +1,110 @@
+"""The RDFa of a dataset page and of ``/opendata/``, read by pyRdfa3, states exactly what the files state.
+
+pyRdfa3 parses the pages itself (its own HTML reading), independently of the MR library's reader. The
+expected triples are built from ``meta.json`` / ``list.json`` (plus ``meta.csv`` for the passport-level
+provenance and validity, which MR 3.0 keeps there), and the two sets are compared triple by triple.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from publish_shapes import PUBLISH_CONFIG
+from pyRdfa import pyRdfa
+from rdflib import RDF, Graph, Literal, Namespace, URIRef
+from rdflib.namespace import FOAF
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *PUBLISH_CONFIG]
+
+DC = Namespace("http://purl.org/dc/terms/")
+SITE = "http://test.ckan.net"
+
+
+def extract(page: bytes, url: str) -> Graph:
+    return pyRdfa(base=url, media_type="text/html").graph_from_source(io.BytesIO(page))
+
+
+def described(graph: Graph, subjects: set) -> set:
+    """The graph's dc:, foaf: and rdf:type statements about ``subjects``."""
+    return {
+        (s, p, o) for s, p, o in graph
+        if s in subjects and (str(p).startswith((str(DC), str(FOAF))) or p == RDF.type)
+    }
+
+
+def extension(link: str) -> str:
+    return link.rsplit(".", 1)[1]
+
+
+def passport_triples(meta: dict, meta_csv: dict) -> set:
+    subject = URIRef(f"{SITE}/opendata/{meta['identifier']}")
+    publisher = URIRef(f"{subject}#publisher")
+    triples = {
+        (subject, RDF.type, FOAF.Document),
+        (subject, DC.conformsTo, URIRef(meta["standardversion"])),
+        (subject, DC.publisher, publisher),
+        (publisher, RDF.type, FOAF.Person),
+    }
+    for key in ("identifier", "title", "description", "creator", "created", "modified", "format"):
+        triples.add((subject, DC[key], Literal(meta[key])))
+    triples |= {(subject, DC.subject, Literal(word)) for word in meta["subject"].split(",") if word}
+    triples |= {(subject, DC[key], Literal(meta_csv[key])) for key in ("provenance", "valid") if meta_csv[key]}
+    triples |= {(publisher, FOAF[key], Literal(value)) for key, value in meta["publisher"].items() if value}
+    structures = {}
+    for item in meta["structure"]:
+        node = URIRef(item["source"])
+        structures[node.rsplit("/", 1)[1].rsplit(".", 1)[0]] = node
+        triples |= {
+            (node, RDF.type, FOAF.Document),
+            (node, DC.source, node),
+            (node, DC.created, Literal(item["created"])),
+            (node, DC["format"], Literal(extension(item["source"]))),
+        }
+    for item in meta["data"]:
+        node = URIRef(item["source"])
+        triples |= {
+            (subject, DC.hasPart, node),
+            (node, RDF.type, FOAF.Document),
+            (node, DC.source, node),
+            (node, DC.created, Literal(item["created"])),
+            (node, DC["format"], Literal(extension(item["source"]))),
+            (node, DC.conformsTo, structures[f"structure-{item['structure']}"]),
+        }
+        triples |= {(node, DC[key], Literal(item[key])) for key in ("provenance", "valid") if item[key]}
+    return {t for t in triples if not (isinstance(t[2], Literal) and not str(t[2]))}
+
+
+@pytest.mark.parametrize("shape", ["harvested", "portal", "structures"])
+def test_dataset_page_rdfa_states_what_meta_json_states(app, publish, shape):
+    dataset = publish(shape, title="Title with <b>markup</b> & <script>alert(1)</script>")
+    page = app.get(f"/dataset/{dataset['name']}")
+    meta = app.get(f"/opendata/{dataset['name']}/meta.json").json
+    meta_csv = dict(csv.reader(io.StringIO(app.get(f"/opendata/{dataset['name']}/meta.csv").data.decode("utf-8"))))
+    expected = passport_triples(meta, meta_csv)
+    graph = extract(page.data, f"{SITE}/dataset/{dataset['name']}")
+    assert described(graph, {s for s, _, _ in expected}) == expected
+
+
+def test_registry_page_rdfa_states_what_list_json_states(app, publish):
+    for shape in ("harvested", "portal", "structures", "empty"):
+        publish(shape)
+    listing = json.loads(app.get("/opendata/list.json").data)
+    registry = URIRef(f"{SITE}/opendata/")
+    expected = {
+        (registry, RDF.type, DC.Collection),
+        (registry, DC.conformsTo, URIRef(listing["standardversion"])),
+    }
+    for item in listing["meta"]:
+        entry = URIRef(item["link"])
+        expected |= {
+            (registry, DC.hasPart, entry),
+            (entry, RDF.type, FOAF.Document),
+            (entry, DC.identifier, Literal(item["identifier"])),
+            (entry, DC.title, Literal(item["title"])),
+            (entry, DC["format"], Literal(item["format"])),
+        }
+    graph = extract(app.get("/opendata/").data, f"{SITE}/opendata/")
+    assert len(listing["meta"]) == 3
+    assert described(graph, {s for s, _, _ in expected}) == expected

@@ -1,0 +1,147 @@
+"""``/opendata/`` and its registry files: every visible publishable dataset, streamed, in each MR form."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from lxml import etree
+from publish_shapes import PUBLISH_CONFIG
+
+from ckanext.passport.mr.registry import csv_list, csv_opendatalist, list_json, list_xml
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *PUBLISH_CONFIG]
+
+SITE = "http://test.ckan.net"
+# In the order of the datasets' names (7712345678-budget, 7712345678-showrooms, bus-stops).
+EXPECTED = [
+    ("7712345678-budget", "Budget", f"{SITE}/opendata/7712345678-budget", "xml"),
+    ("7712345678-showrooms", "Автосалоны", f"{SITE}/opendata/7712345678-showrooms", "csv"),
+    ("7712345678-busstops", "Bus stops", f"{SITE}/opendata/7712345678-busstops", "csv"),
+]
+
+
+@pytest.fixture
+def catalog(publish):
+    for shape in ("harvested", "portal", "structures", "empty"):
+        publish(shape)
+
+
+def entries(registry):
+    return [(e.identifier, e.title, e.link, e.format) for e in registry.entries]
+
+
+@pytest.mark.usefixtures("catalog")
+def test_list_csv_is_rfc4180_with_the_mr_header_and_one_row_per_dataset(app):
+    text = app.get("/opendata/list.csv").data.decode("utf-8")
+    rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    assert rows[0] == ["property", "title", "value", "format"]
+    assert rows[1] == ["standardversion", "Версия методических рекомендаций",
+                       "http://opendata.gosmonitor.ru/standard/3.0", ""]
+    assert [tuple(row) for row in rows[2:]] == EXPECTED
+    assert entries(csv_list.parse(text.encode("utf-8")).value) == EXPECTED
+
+
+@pytest.mark.usefixtures("catalog")
+def test_list_xml_lists_every_publishable_dataset(app):
+    body = app.get("/opendata/list.xml").data
+    root = etree.fromstring(body)
+    assert root.findtext("standardversion") == "http://opendata.gosmonitor.ru/standard/3.0"
+    assert [(i.findtext("identifier"), i.findtext("title"), i.findtext("link"), i.findtext("format"))
+            for i in root.iter("item")] == EXPECTED
+    assert entries(list_xml.parse(body).value) == EXPECTED
+
+
+@pytest.mark.usefixtures("catalog")
+def test_list_json_lists_every_publishable_dataset(app):
+    body = app.get("/opendata/list.json").data
+    document = json.loads(body)
+    assert document["standardversion"] == "http://opendata.gosmonitor.ru/standard/3.0"
+    assert [(m["identifier"], m["title"], m["link"], m["format"]) for m in document["meta"]] == EXPECTED
+    assert entries(list_json.parse(body).value) == EXPECTED
+
+
+@pytest.mark.usefixtures("catalog")
+def test_opendatalist_csv_is_the_mr_2_3_registry(app):
+    text = app.get("/opendata/opendatalist.csv").data.decode("utf-8")
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
+    assert [row[:3] for row in rows[1:]] == [[str(n), title, link] for n, (_, title, link, _) in
+                                             enumerate(EXPECTED, start=1)]
+    assert [(e.title, e.link) for e in csv_opendatalist.parse(text.encode("utf-8")).value.entries] == [
+        (title, link) for _, title, link, _ in EXPECTED
+    ]
+
+
+@pytest.mark.usefixtures("catalog")
+@pytest.mark.parametrize(
+    "form, content_type",
+    [("list.csv", "text/csv; charset=utf-8"), ("list.xml", "application/xml; charset=utf-8"),
+     ("list.json", "application/json; charset=utf-8"), ("opendatalist.csv", "text/csv; charset=utf-8")],
+)
+def test_registry_files_are_streamed_with_type_name_and_validators(app, form, content_type):
+    response = app.get(f"/opendata/{form}")
+    assert response.is_streamed
+    assert response.headers["Content-Type"] == content_type
+    assert response.headers["Content-Disposition"] == f'inline; filename="{form}"'
+    assert response.headers["ETag"] and response.headers["Last-Modified"]
+    again = app.get(f"/opendata/{form}", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_registry_etag_changes_when_a_dataset_is_added(app, publish):
+    publish("harvested")
+    before = app.get("/opendata/list.csv").headers["ETag"]
+    publish("structures")
+    response = app.get("/opendata/list.csv", headers={"If-None-Match": before})
+    assert response.status_code == 200
+    assert "7712345678-budget" in response.data.decode("utf-8")
+
+
+def test_registry_pages_through_more_than_one_search_page(app, publish, monkeypatch):
+    from ckanext.passport.publish import search
+
+    monkeypatch.setattr(search, "PAGE_ROWS", 2)
+    for n in range(5):
+        publish("structures", name=f"budget-{n}", mr_identifier=f"7712345678-budget{n}")
+    rows = list(csv.reader(io.StringIO(app.get("/opendata/list.csv").data.decode("utf-8"), newline="")))
+    assert [row[0] for row in rows[2:]] == [f"7712345678-budget{n}" for n in range(5)]
+
+
+@pytest.mark.usefixtures("catalog")
+@pytest.mark.parametrize("locale, title", [("en", "Open data"), ("cs", "Otevřená data"), ("ru", "Открытые данные")])
+def test_registry_page_is_titled_open_data_in_each_language(app, locale, title):
+    prefix = "" if locale == "en" else f"/{locale}"
+    page = app.get(f"{prefix}/opendata/").data.decode("utf-8")
+    assert f"<h1>{title}</h1>" in page
+    assert f"<title>{title}" in page
+
+
+@pytest.mark.usefixtures("catalog")
+def test_registry_page_shows_count_formats_and_files(app):
+    page = app.get("/opendata/").data.decode("utf-8")
+    assert "3 datasets" in page
+    assert '<th scope="row">CSV</th><td>2</td>' in page
+    assert '<th scope="row">XML</th><td>1</td>' in page
+    for form in ("list.csv", "list.xml", "list.json", "opendatalist.csv"):
+        assert f'href="{SITE}/opendata/{form}"' in page
+    assert f'<link rel="alternate" type="text/csv" href="{SITE}/opendata/list.csv"' in page
+
+
+@pytest.mark.usefixtures("catalog")
+def test_registry_page_search_lists_only_matches(app):
+    page = app.get("/opendata/", query_string={"q": "Budget"}).data.decode("utf-8")
+    assert f'resource="{SITE}/opendata/7712345678-budget"' in page
+    assert "7712345678-showrooms" not in page
+
+
+@pytest.mark.usefixtures("catalog")
+@pytest.mark.ckan_config("ckanext.passport.terms_of_use", "Use freely, cite the source.")
+def test_registry_page_shows_configured_terms_of_use_text(app):
+    assert "Use freely, cite the source." in app.get("/opendata/").data.decode("utf-8")
+
+
+@pytest.mark.usefixtures("catalog")
+@pytest.mark.ckan_config("ckanext.passport.terms_of_use", "https://example.com/terms")
+def test_registry_page_links_configured_terms_of_use(app):
+    assert 'href="https://example.com/terms"' in app.get("/opendata/").data.decode("utf-8")
