@@ -113,8 +113,12 @@ def child_text(element: etree._Element, name: str) -> str:
     return text_of(child(element, name))
 
 
-def child_texts(element: etree._Element) -> dict[str, str]:
-    """Text of each child by local name (the first of a name wins), in one pass over the children."""
+def child_texts(element: etree._Element, names: Optional[frozenset[str]] = None) -> dict[str, str]:
+    """Text of each child by local name (the first of a name wins), in one pass over the children.
+
+    ``names`` limits the reading to those children, so that big siblings (a passport's ``<data>``) are not
+    flattened to text for nothing.
+    """
     texts: dict[str, str] = {}
     # local_name and text_of written out: this runs for every item of a national registry.
     for node in element:
@@ -122,6 +126,6 @@ def child_texts(element: etree._Element) -> dict[str, str]:
         if not isinstance(tag, str):
             continue
         name = tag[tag.rfind("}") + 1:].lower()
-        if name not in texts:
+        if name not in texts and (names is None or name in names):
             texts[name] = (node.text or "").strip() if not len(node) else _raw_text(node).strip()
     return texts

@@ -45,6 +45,12 @@ UNEXPECTED_ROOT = define(
 )
 
 
+_PASSPORT_FIELDS = frozenset({
+    "standardversion", "identifier", "title", "description", "creator", "created", "modified", "valid",
+    "subject", "format", "provenance",
+})
+
+
 @lru_cache(maxsize=1)
 def xml_schema() -> etree.XMLSchema:
     text = resources.files("ckanext.passport.mr").joinpath("schemas/meta-schema.xsd").read_bytes()
@@ -60,7 +66,7 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
         problems.append(problem(UNEXPECTED_ROOT, url=url or None, line=root.sourceline, root=local_name(root)))
         return ParseResult(None, problems, form=FORM, encoding=encoding)
     problems.extend(schema_problems(root, url))
-    texts = child_texts(root)
+    texts = child_texts(root, _PASSPORT_FIELDS)
     standard, standard_problems = standard_version(texts.get("standardversion", ""), area="passport", url=url)
     problems.extend(standard_problems)
     publisher = child(root, "publisher")
