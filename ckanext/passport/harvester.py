@@ -38,6 +38,9 @@ SITE_OPTIONS = (
     "ckanext.passport.timeout",
     "ckanext.passport.max_file_size",
 )
+# Warnings that are hostile rather than sloppy: the object is reported errored even though what could be read
+# still lands.
+PROMOTED_TO_ERROR = frozenset({"xml.entity_declared"})
 # Forms whose bytes carry no declaration of their own encoding, so a source's override applies to them.
 _UNDECLARED_ENCODING_FORMS = ("meta.csv", "mr23.csv")
 
@@ -45,7 +48,7 @@ _UNDECLARED_ENCODING_FORMS = ("meta.csv", "mr23.csv")
 def describe(found: Problem, repeats: int = 1) -> str:
     """One line for the harvest UI: the stable code first, then the message in both languages, then where."""
     where = str(found.location)
-    severity = "" if found.severity is Severity.ERROR else f"{found.severity.value}: "
+    severity = f"{found.severity.value}: "
     text = f"[{found.code}] {severity}{found.message_en} / {found.message_ru}"
     if where:
         text += f" ({where})"
@@ -203,8 +206,16 @@ class PassportHarvester(HarvesterBase):
                         content_hash=digest, passport_url=fetched.url)
 
         report = check_passport(read.value, entry, fetched.url if fetched else entry.link, read.form)
+        # ckanext-harvest counts any object error as a failed object. A passport that was read lands, so its
+        # parse and conformance findings are kept on the object (extra "findings", and its content) and in
+        # the dataset's conformance score; only hostile input is an error here.
+        findings = []
         for found, repeats in grouped(read.problems + report.problems):
-            self._save_object_error(describe(found, repeats), harvest_object, "Fetch")
+            if found.code in PROMOTED_TO_ERROR:
+                self._save_object_error(describe(found, repeats), harvest_object, "Fetch")
+            else:
+                findings.append(describe(found, repeats))
+        _set_extras(harvest_object, findings=json.dumps(findings, ensure_ascii=False))
         if config.fetch_structures:
             _attach_structure_fields(read.value, config, harvest_object, self._save_object_error)
         harvest_object.content = json.dumps(
@@ -260,7 +271,8 @@ class PassportHarvester(HarvesterBase):
 
     def import_stage(self, harvest_object: Any) -> Any:
         config = self._config(harvest_object.source)
-        context = {"user": self._user_name_for(config), "ignore_auth": True}
+        # The flag lets a harvested record land without the curator's part of the catalog record.
+        context = {"user": self._user_name_for(config), "ignore_auth": True, "passport_harvest": True}
         previous = _previous_object(harvest_object)
         if _status(harvest_object) == "delete":
             return self._remove(harvest_object, previous, config, context)

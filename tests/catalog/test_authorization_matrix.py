@@ -124,3 +124,6 @@ def test_anonymous_visibility_by_scope_and_state(people, app, ckan_config, monke
     if visible:
         assert f'data-state="{state}"' in page.body
         assert ("passport-unreviewed" in page.body) is (state in MARKED_STATES[scope])
+        listing = app.get("/dataset/", params={"q": f"name:{record['name']}"}).body
+        assert record["title"] in listing
+        assert ("passport-unreviewed" in listing) is (state in MARKED_STATES[scope])

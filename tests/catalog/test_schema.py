@@ -103,3 +103,16 @@ def test_spaces_in_the_identifier_are_dropped(curator):
     record = complete_record(publisher_id="000 25 593")
     call_action("package_create", {"user": curator["name"]}, **record)
     assert call_action("package_show", id=record["name"])["publisher_id"] == CZSO_ICO
+
+
+def test_mr_passport_facts_of_a_harvested_record_are_kept(curator):
+    facts = {
+        "mr_identifier": "7708234640-okved2", "mr_standard_version": "http://opendata.gosmonitor.ru/standard/3.0",
+        "mr_conformance": "92", "mr_publisher_phone": "+7 (495) 607-49-02", "mr_created": "2018-04-02",
+        "mr_modified": "2025-11-01", "mr_valid": "2026-01-01", "mr_format": "csv",
+        "mr_provenance": "Изменения ОКВЭД 2", "mr_periodicity": "ежемесячно",
+    }
+    record = complete_record(publisher_id_scheme="inn", publisher_id="7708234640", **facts)
+    call_action("package_create", {"user": curator["name"]}, **record)
+    shown = call_action("package_show", id=record["name"])
+    assert {key: shown.get(key) for key in facts} == facts

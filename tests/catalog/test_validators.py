@@ -11,7 +11,6 @@ from record_support import CZSO_ICO, ROSSTAT_INN, complete_record, complete_reso
 
 # The pure checks need CKAN's translator (toolkit._), hence the app context of `with_request_context`.
 pure = pytest.mark.usefixtures("with_request_context")
-stack = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
 
 @pure

@@ -11,7 +11,6 @@ from ckanext.passport.catalog import vocab
 from ckanext.passport.catalog.cli import vocab_group
 from record_support import EUROVOC_DEMOGRAPHY, complete_record
 
-stack = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
 SOCIAL_QUESTIONS = "http://eurovoc.europa.eu/100149"  # the domain of "demography and population"
 

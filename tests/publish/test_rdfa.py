@@ -10,6 +10,7 @@ import csv
 import io
 import json
 
+import html5lib
 import pytest
 from publish_shapes import PUBLISH_CONFIG
 from pyRdfa import pyRdfa
@@ -108,3 +109,11 @@ def test_registry_page_rdfa_states_what_list_json_states(app, publish):
     graph = extract(app.get("/opendata/").data, f"{SITE}/opendata/")
     assert len(listing["meta"]) == 3
     assert described(graph, {s for s, _, _ in expected}) == expected
+
+
+@pytest.mark.parametrize("path", ["/dataset/7712345678-showrooms", "/opendata/"])
+def test_pages_with_rdfa_parse_as_html5_without_errors(app, publish, path):
+    publish("harvested")
+    parser = html5lib.HTMLParser()
+    parser.parse(app.get(path).data)
+    assert parser.errors == []

@@ -34,7 +34,7 @@ def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     """
     package = _package(data_dict)
     user = context.get("user")
-    target = data_dict.get("to")
+    target = data_dict.get("to") or ""
     role = workflow.CURATOR if target == workflow.SUBMITTED else workflow.EDITOR
     if role == workflow.CURATOR and not workflow.is_curator(user, package):
         return _refused(tk._("Only the record's curators may submit it for review"))

@@ -13,6 +13,8 @@ import ckan.model as model
 from ckan.model.types import make_uuid
 from ckan.plugins.toolkit import BaseModel
 
+from .workflow import SUBMITTED
+
 FEEDBACK_KINDS = ("comment", "error")
 
 
@@ -98,7 +100,7 @@ def history(package_id: str) -> list[WorkflowEvent]:
 def last_submission(package_id: str) -> Optional[WorkflowEvent]:
     return (
         model.Session.query(WorkflowEvent)
-        .filter(WorkflowEvent.package_id == package_id, WorkflowEvent.to_state == "submitted")
+        .filter(WorkflowEvent.package_id == package_id, WorkflowEvent.to_state == SUBMITTED)
         .order_by(WorkflowEvent.created.desc())
         .first()
     )
@@ -110,7 +112,7 @@ def last_submissions(package_ids: list[str]) -> dict[str, WorkflowEvent]:
         return {}
     events = (
         model.Session.query(WorkflowEvent)
-        .filter(WorkflowEvent.package_id.in_(package_ids), WorkflowEvent.to_state == "submitted")
+        .filter(WorkflowEvent.package_id.in_(package_ids), WorkflowEvent.to_state == SUBMITTED)
         .order_by(WorkflowEvent.created)
         .all()
     )

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import missing
+from ckanext.scheming.validation import scheming_validator
 
 from ckanext.passport.mr.inn import is_valid_inn
 
@@ -247,11 +248,38 @@ def eurovoc_uri(key: tuple, data: dict, errors: dict, context: dict) -> None:
         data[label_key] = vocab.label(vocab.EUROVOC, uri, language if isinstance(language, str) else None)
 
 
+def harvesting(context: dict) -> bool:
+    """True inside a harvest import: only the harvester sets this context flag (the API cannot)."""
+    return context.get("passport_harvest") is True
+
+
+@scheming_validator
+def required(field: dict, schema: dict) -> Callable[..., Any]:
+    """``not_empty`` for a required field, except in a harvested record.
+
+    The curator's part of the record (classification, conditions of use, provider contact…) is what an MR
+    passport cannot carry: a harvested record lands as a draft without it, and the curator completes it.
+    """
+    if not field.get("required"):
+        return tk.get_validator("ignore_missing")
+    not_empty = tk.get_validator("not_empty")
+    ignore_missing = tk.get_validator("ignore_missing")
+
+    def validator(key: tuple, data: dict, errors: dict, context: dict) -> Any:
+        if harvesting(context):
+            return ignore_missing(key, data, errors, context)
+        return not_empty(key, data, errors, context)
+
+    return validator
+
+
 def eurovoc_required(key: tuple, data: dict, errors: dict, context: dict) -> None:
     """Dataset-level (after) validator: the record is classified by at least one EUROVOC concept.
 
     Only an absent or empty list is reported here: an item with an empty URI is reported on that item.
     """
+    if harvesting(context):
+        return
     if not any(len(k) == 3 and k[0] == "eurovoc" for k in data):
         errors.setdefault(("eurovoc",), []).append(tk._("Choose at least one EUROVOC concept"))
 
@@ -275,6 +303,9 @@ def openness_conditions(key: tuple, data: dict, errors: dict, context: dict) -> 
         except ValueError:
             value = None
     if value is missing or value in (None, "", {}):
+        if harvesting(context):
+            data.pop(key, None)
+            raise StopOnError
         errors[key].append(tk._("State for each openness condition whether the data fulfil it"))
         raise StopOnError
     if not isinstance(value, Mapping):
@@ -311,7 +342,12 @@ def _acting_user(context: dict) -> Optional[model.User]:
     if isinstance(user, model.User):
         return user
     name = context.get("user")
-    return model.User.get(name) if name else None
+    if not name:
+        return None
+    # Looked up once per action: both automatic author fields need it.
+    if "passport_acting_user" not in context:
+        context["passport_acting_user"] = model.User.get(name)
+    return context["passport_acting_user"]
 
 
 def last_author(key: tuple, data: dict, errors: dict, context: dict) -> None:
@@ -370,6 +406,7 @@ def validators() -> dict[str, Callable]:
         "passport_eurovoc_uri": eurovoc_uri,
         "passport_eurovoc_required": eurovoc_required,
         "passport_openness_conditions": openness_conditions,
+        "passport_required": required,
         "passport_required_with": required_with,
         "passport_last_author": last_author,
         "passport_last_author_email": last_author_email,

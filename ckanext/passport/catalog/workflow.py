@@ -121,8 +121,10 @@ def initial_state(requested: Any, trusted_creator: bool, allowed: Iterable[str])
 # Role resolution (CKAN memberships) -------------------------------------------------------------------
 
 
-def editors_organization() -> str:
-    return tk.config.get("ckanext.passport.editors_organization") or ""
+def editors_organization() -> Optional[model.Group]:
+    name = tk.config.get("ckanext.passport.editors_organization")
+    org = model.Group.get(name) if name else None
+    return org if org is not None and org.is_organization else None
 
 
 def is_editor(user_name: Optional[str]) -> bool:
@@ -130,10 +132,8 @@ def is_editor(user_name: Optional[str]) -> bool:
         return False
     if authz.is_sysadmin(user_name):
         return True
-    org = model.Group.get(editors_organization()) if editors_organization() else None
-    if org is None or not org.is_organization:
-        return False
-    return authz.users_role_for_group_or_org(org.id, user_name) is not None
+    org = editors_organization()
+    return org is not None and authz.users_role_for_group_or_org(org.id, user_name) is not None
 
 
 def is_curator(user_name: Optional[str], package: model.Package) -> bool:
@@ -169,8 +169,8 @@ def curators_of(package: model.Package) -> list[model.User]:
 
 def editors() -> list[model.User]:
     """The editors to notify: the editors organization's members, or the sysadmins when there is none."""
-    org = model.Group.get(editors_organization()) if editors_organization() else None
-    if org is not None and org.is_organization:
+    org = editors_organization()
+    if org is not None:
         return _active_members(org.id)
     return model.Session.query(model.User).filter(model.User.sysadmin.is_(True), model.User.state == "active").all()
 

@@ -31,7 +31,7 @@ class PassportView:
 
     @property
     def data_versions(self) -> list[DataVersion]:
-        """The versions as the passport files state them: the newest lends the passport's provenance and validity."""
+        """The versions as the files state them: the newest lends the passport's provenance and validity."""
         versions = list(self.passport.data_versions)
         if versions:
             newest = versions[0]
@@ -71,11 +71,6 @@ def passport_view(pkg: dict[str, Any]) -> PassportView:
     )
 
 
-def date_content(date: Optional[MRDate]) -> str:
-    """The date as the passport files write it, for RDFa ``content``."""
-    return date_text(date)
-
-
 def date_display(date: Optional[MRDate]) -> str:
     if date is None:
         return ""
@@ -89,7 +84,8 @@ def date_display(date: Optional[MRDate]) -> str:
 def helpers() -> dict[str, Any]:
     return {
         "passport_publish_view": passport_view,
-        "passport_publish_date_content": date_content,
+        # RDFa ``content`` holds the date as the passport files write it.
+        "passport_publish_date_content": date_text,
         "passport_publish_date_display": date_display,
         "passport_publish_rdfa_prefixes": lambda: RDFA_PREFIXES,
     }

@@ -5,9 +5,8 @@ Never ``ignore_auth``: a dataset the anonymous user may not see must not reach a
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
-
 import json
+from typing import Any, Iterator, Optional
 
 import ckan.plugins.toolkit as tk
 
@@ -17,6 +16,7 @@ from . import links
 # field, which matches exactly (``extras_*`` fields are tokenized text).
 IDENTIFIER_INDEX_FIELD = "passport_identifier"
 PUBLISHABLE_INDEX_FIELD = "passport_publishable"
+FORMAT_INDEX_FIELD = "passport_format"
 PAGE_ROWS = 1000
 # Only datasets are publications: harvest sources and other package types are not.
 PUBLISHED_TYPE = "dataset"
@@ -28,7 +28,8 @@ def anonymous_context() -> dict[str, Any]:
 
 
 def index_publication(pkg_dict: dict[str, Any]) -> dict[str, Any]:
-    """``before_dataset_index``: index the identifier the dataset is published under and whether it can be.
+    """``before_dataset_index``: index the identifier the dataset is published under, whether it can be, and
+    its format (the registry's statistics count datasets by it).
 
     The passport is mapped from the validated dataset (resources included, which the index flattens away),
     so the index and the exports judge a dataset by the same mapping.
@@ -38,6 +39,7 @@ def index_publication(pkg_dict: dict[str, Any]) -> dict[str, Any]:
     passport = links.published_passport(json.loads(pkg_dict["validated_data_dict"]))
     pkg_dict[IDENTIFIER_INDEX_FIELD] = passport.identifier
     pkg_dict[PUBLISHABLE_INDEX_FIELD] = str(links.is_publishable(passport)).lower()
+    pkg_dict[FORMAT_INDEX_FIELD] = passport.format
     return pkg_dict
 
 
@@ -90,8 +92,8 @@ def iter_datasets(q: str = "") -> Iterator[dict[str, Any]]:
         after = page[-1]["name"]
 
 
-def freshness(q: str = "") -> tuple[int, Optional[str]]:
+def freshness() -> tuple[int, Optional[str]]:
     """How many datasets are visible and when the newest changed: what a registry's validators hang on."""
-    result = search(q=q or "*:*", sort="metadata_modified desc", rows=1)
+    result = search(q="*:*", sort="metadata_modified desc", rows=1)
     newest = result["results"][0]["metadata_modified"] if result["results"] else None
     return result["count"], newest

@@ -26,9 +26,10 @@ def _visible(identifier: str) -> dict[str, Any]:
 def registry() -> Response:
     """The MR registry page, listed whole (harvesters read its RDFa) and streamed as it renders."""
     q = request.args.get("q", "").strip()
-    summary = search.search(q="*:*", rows=0, **{"facet.field": '["res_format"]', "facet.limit": -1})
-    formats = sorted(summary["search_facets"].get("res_format", {}).get("items", []),
-                     key=lambda item: (-item["count"], item["display_name"].lower()))
+    facet = search.FORMAT_INDEX_FIELD
+    summary = search.search(q="*:*", rows=0, **{"facet.field": f'["{facet}"]', "facet.limit": -1})
+    formats = sorted((item for item in summary["search_facets"].get(facet, {}).get("items", []) if item["name"]),
+                     key=lambda item: (-item["count"], item["name"]))
     page = stream_template(
         "opendata/registry.html",
         entries=exports.iter_entries(q),

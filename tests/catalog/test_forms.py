@@ -1,0 +1,75 @@
+"""The dataset form: grouped parts in the reader's language, repeating fields, errors beside their field."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+
+from record_support import complete_record
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+
+
+@pytest.fixture
+def curator() -> dict:
+    user = factories.User()
+    factories.Organization(name="csu", users=[{"name": user["name"], "capacity": "editor"}])
+    return {"Authorization": factories.APIToken(user=user["name"])["token"]}
+
+
+def _group_headings(page: str) -> list[str]:
+    return re.findall(r'<h2 class="passport-form-group[^"]*" id="group-[a-z_]+">([^<]+)</h2>', page)
+
+
+@pytest.mark.parametrize(
+    "language, headings",
+    [
+        ("cs", ["Poskytovatel dat", "Podmínky užití dat", "Vazba na ISVS a ISDP", "Klasifikace záznamu", "Geografické území"]),
+        ("ru", ["Поставщик данных", "Условия использования", "Связь с ISVS и ISDP", "Классификация", "Территория"]),
+    ],
+)
+def test_form_groups_the_record_parts_in_the_reader_language(app, curator, language, headings):
+    page = app.get(f"/{language}/dataset/new", headers=curator).body
+    assert _group_headings(page) == headings
+
+
+def test_form_offers_every_openness_condition_and_repeating_parts(app, curator):
+    page = app.get("/en/dataset/new", headers=curator).body
+    for condition in ("complete", "accessible", "machine_readable", "open_format", "open_terms", "free"):
+        assert f'name="openness_conditions-{condition}"' in page
+    for repeating in ("isdp_elements", "related_records", "eurovoc"):
+        assert f'data-field="{repeating}"' in page  # the add/remove template of scheming's repeating subfields
+    assert 'name="editorial_state"' not in page
+
+
+def test_form_errors_are_shown_beside_their_field(app, curator):
+    page = app.get("/cs/dataset/new", headers=curator).body
+    token = re.search(r'name="_csrf_token" value="([^"]+)"', page).group(1)
+    form = {
+        "_csrf_token": token, "save": "continue", "_ckan_phase": "dataset_new_1",
+        "title": "Školy", "name": "skoly", "notes": "Rejstřík škol", "owner_org": "csu",
+        "record_language": "cs", "record_validity": "valid", "publisher_id_scheme": "ico",
+        "publisher_id": "00025594", "publisher_name": "MŠMT", "publisher_email": "posta@msmt,cz",
+        "eurovoc-0-uri": "http://eurovoc.europa.eu/100150", "eurovoc-0-label": "",
+        **{f"openness_conditions-{c}": "yes" for c in ("complete", "accessible", "machine_readable", "open_format", "open_terms")},
+    }
+    page = app.post("/cs/dataset/new", data=form, headers=curator).body
+    assert "Kontrolní číslice tohoto IČO je chybná" in page
+    assert "Toto není platná e-mailová adresa" in page
+    assert "U každé podmínky otevřenosti uveďte, zda ji data splňují" in page
+    publisher_id = page.index('id="field-publisher_id"')
+    assert publisher_id < page.index("Kontrolní číslice tohoto IČO je chybná", publisher_id) < page.index('id="field-publisher_name"')
+
+
+def test_dataset_page_shows_every_attribute_readably(app, curator):
+    sysadmin = factories.Sysadmin()
+    call_action("package_create", {"user": sysadmin["name"]}, **complete_record(owner_org="csu"))
+    page = app.get("/cs/dataset/obyvatelstvo-obci", headers=curator).body
+    for shown in (
+        "Český statistický úřad", "00025593", "infoservis@czso.cz", "Veřejná databáze ČSÚ", "ISDP-OBEC-KOD",
+        "nahrazuje", "demografie a obyvatelstvo", "EKONOMIKA", "Veřejná správa a obrana", "Brno-město",
+        "Úplná: zveřejněna jsou všechna data", "splněno", "nesplněno",
+    ):
+        assert shown in page, shown
