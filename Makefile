@@ -55,10 +55,11 @@ stop:
 bench: db-test
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+I18N := ckanext/passport/i18n
 i18n: $(STAMP)
-	$(BIN)/python setup.py -q extract_messages
-	for l in cs ru en; do $(BIN)/python setup.py -q update_catalog -l $$l; done
-	$(BIN)/python setup.py -q compile_catalog
+	$(BIN)/pybabel -q extract -F babel.cfg --add-comments=TRANSLATORS: -k translate -k isPlural -o $(I18N)/ckanext-passport.pot ckanext
+	for l in cs ru en; do $(BIN)/pybabel -q update -D ckanext-passport -i $(I18N)/ckanext-passport.pot -d $(I18N) -l $$l --previous; done
+	$(BIN)/pybabel -q compile -D ckanext-passport -d $(I18N) --statistics
 
 clean: stop
 	rm -rf $(RUN) $(VENV) dev/solr/target
