@@ -89,9 +89,19 @@ class PassportHarvester(HarvesterBase):
         errors = config_errors(config)
         if errors:
             raise ValueError(_("Invalid configuration: {errors}").format(errors="; ".join(errors)))
-        if config and json.loads(config).get("allow_private_addresses") and not _acting_as_sysadmin():
+        options = json.loads(config) if config else {}
+        if options.get("allow_private_addresses") and not _acting_as_sysadmin():
             # A source config is editable by organization admins; reaching internal hosts is the site's call.
             raise ValueError(_("Only a sysadmin may allow harvesting private addresses."))
+        state = options.get("default_editorial_state", "draft")
+        allowed = ["draft"] + tk.aslist(tk.config.get("ckanext.passport.initial_states"))
+        if state not in allowed:
+            # Skipping review is the site's decision (ckanext.passport.initial_states), not a source's.
+            raise ValueError(
+                _("The site does not let new records start as '{state}' (ckanext.passport.initial_states).").format(
+                    state=state
+                )
+            )
         return config
 
     # -- gather -----------------------------------------------------------------------------------------

@@ -1,37 +1,49 @@
 """Datasets of every shape the publisher meets, and the config the publish tests run with.
 
-The test schema carries the MR fields; review scope ``none`` makes every record public, so that tests
-of the exports do not depend on the editorial workflow (tests/publish/test_visibility.py covers it).
+Every shape is a record of the portal's catalog schema (catalog/schemas/dataset.yaml, as test.ini configures
+it): it carries the Czech record's required fields (:func:`catalog_fields`) next to the MR fields of its shape.
+Review scope ``none`` makes every record public, so that tests of the exports do not depend on the editorial
+workflow (tests/publish/test_visibility.py covers it).
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from catalog_records import ALL_CONDITIONS_MET, EUROVOC_ECONOMICS, ROSSTAT_INN
 
-# CKAN's default dataset schema plus the MR fields of mapping.py (see the file's header).
-CATALOG_SCHEMA = (Path(__file__).parent / "mr_dataset_schema.yaml").as_uri()
+PUBLISH_CONFIG = (pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),)
 
-PUBLISH_CONFIG = (
-    pytest.mark.ckan_config("scheming.dataset_schemas", CATALOG_SCHEMA),
-    pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),
-)
+# The publisher's INN (the catalog checks its check digits). A portal record without an MR identifier is
+# published as ``<INN>-<latin name>``; the harvested shapes keep their own ``7712345678-…`` identifiers.
+INN = ROSSTAT_INN
 
-INN = "7712345678"
+
+def catalog_fields(**overrides: Any) -> dict[str, Any]:
+    """The fields the catalog schema requires besides title, name and notes: record, provider, conditions, class."""
+    fields = {
+        "record_language": "ru",
+        "record_validity": "valid",
+        "publisher_id_scheme": "inn",
+        "publisher_id": INN,
+        "publisher_name": "Департамент транспорта",
+        "publisher_email": "opendata@example.ru",
+        "openness_conditions": dict(ALL_CONDITIONS_MET),
+        "eurovoc": [{"uri": EUROVOC_ECONOMICS}],
+    }
+    fields.update(overrides)
+    return fields
 
 
 def harvested_shape(org: dict[str, Any]) -> dict[str, Any]:
     """A dataset harvested from an MR 3.0 site: its own identifier, dates, two data versions, one structure."""
     return {
+        **catalog_fields(),
         "owner_org": org["id"],
         "name": "7712345678-showrooms",
         "title": "Автосалоны",
         "notes": "Перечень автосалонов, с адресами; и \"кавычками\".",
         "mr_identifier": "7712345678-showrooms",
-        "publisher_id": INN,
-        "publisher_id_scheme": "inn",
-        "publisher_name": "Департамент транспорта",
         "maintainer": "Иванов Иван Иванович",
         "maintainer_email": "ivanov@example.com",
         "mr_publisher_phone": "+7 (495) 123-45-67",
@@ -76,12 +88,11 @@ def harvested_shape(org: dict[str, Any]) -> dict[str, Any]:
 def portal_shape(org: dict[str, Any]) -> dict[str, Any]:
     """A dataset made in the portal: no MR identifier or versions, CKAN's own dates; a file and its structure."""
     return {
+        **catalog_fields(),
         "owner_org": org["id"],
         "name": "bus-stops",
         "title": "Bus stops",
         "notes": "Stops of the city buses.",
-        "publisher_id": INN,
-        "publisher_id_scheme": "inn",
         "maintainer": "Jane Roe",
         "maintainer_email": "jane@example.com",
         "tags": [{"name": "transport"}],
@@ -95,12 +106,12 @@ def portal_shape(org: dict[str, Any]) -> dict[str, Any]:
 def structures_shape(org: dict[str, Any]) -> dict[str, Any]:
     """XML data whose structure changed: three versions over two structure versions."""
     return {
+        **catalog_fields(publisher_name="Finance department"),
         "owner_org": org["id"],
         "name": "7712345678-budget",
         "title": "Budget",
         "notes": "Budget lines.",
         "mr_identifier": "7712345678-budget",
-        "publisher_name": "Finance department",
         "maintainer": "John Smith",
         "maintainer_email": "smith@example.com",
         "mr_publisher_phone": "+7 495 000-00-00",
@@ -127,8 +138,16 @@ def structures_shape(org: dict[str, Any]) -> dict[str, Any]:
 
 
 def empty_shape(org: dict[str, Any]) -> dict[str, Any]:
-    """A bare record: no resources, no keywords, no contacts; not publishable under MR."""
-    return {"owner_org": org["id"], "name": "7712345678-plans", "title": "Plans", "mr_identifier": "7712345678-plans"}
+    """A bare record: only what the catalog requires; no resources, keywords or responsible person; not
+    publishable under MR."""
+    return {
+        **catalog_fields(),
+        "owner_org": org["id"],
+        "name": "7712345678-plans",
+        "title": "Plans",
+        "notes": "Plans of the department.",
+        "mr_identifier": "7712345678-plans",
+    }
 
 
 SHAPES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {

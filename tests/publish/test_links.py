@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from publish_shapes import PUBLISH_CONFIG
+from publish_shapes import INN, PUBLISH_CONFIG
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *PUBLISH_CONFIG]
 
@@ -56,7 +56,7 @@ def test_every_link_of_a_passport_resolves(app, publish):
 
 def test_dataset_is_found_by_its_name_too(app, publish):
     publish("portal")
-    assert app.get("/opendata/bus-stops/meta.json").json["identifier"] == "7712345678-busstops"
+    assert app.get("/opendata/bus-stops/meta.json").json["identifier"] == f"{INN}-busstops"
 
 
 @pytest.mark.ckan_config("ckanext.passport.identifier_field", "publisher_name")

@@ -15,7 +15,7 @@ from lxml import etree
 import ckanext.passport.mr as mr
 from ckanext.passport.mr.passport import meta_csv, meta_json, meta_xml
 
-from publish_shapes import PUBLISH_CONFIG
+from publish_shapes import INN, PUBLISH_CONFIG
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *PUBLISH_CONFIG]
 
@@ -28,7 +28,7 @@ PUBLISHABLE = ["harvested", "portal", "structures"]
 @pytest.mark.parametrize("shape", PUBLISHABLE)
 def test_meta_xml_validates_against_the_mr_schema(app, publish, shape):
     dataset = publish(shape)
-    identifier = dataset.get("mr_identifier") or f"7712345678-{dataset['name'].replace('-', '')}"
+    identifier = dataset.get("mr_identifier") or f"{INN}-{dataset['name'].replace('-', '')}"
     response = app.get(f"/opendata/{identifier}/meta.xml")
     schema = etree.XMLSchema(etree.parse(str(SCHEMAS / "meta-schema.xsd")))
     document = etree.fromstring(response.data)
@@ -38,7 +38,7 @@ def test_meta_xml_validates_against_the_mr_schema(app, publish, shape):
 @pytest.mark.parametrize("shape", PUBLISHABLE)
 def test_meta_json_validates_against_the_mr_schema(app, publish, shape):
     dataset = publish(shape)
-    identifier = dataset.get("mr_identifier") or f"7712345678-{dataset['name'].replace('-', '')}"
+    identifier = dataset.get("mr_identifier") or f"{INN}-{dataset['name'].replace('-', '')}"
     document = json.loads(app.get(f"/opendata/{identifier}/meta.json").data)
     jsonschema.validate(document, json.loads((SCHEMAS / "meta-schema.json").read_text("utf-8")))
 
@@ -46,7 +46,7 @@ def test_meta_json_validates_against_the_mr_schema(app, publish, shape):
 @pytest.mark.parametrize("shape", PUBLISHABLE)
 def test_meta_csv_is_rfc4180_with_the_mr_header(app, publish, shape):
     dataset = publish(shape)
-    identifier = dataset.get("mr_identifier") or f"7712345678-{dataset['name'].replace('-', '')}"
+    identifier = dataset.get("mr_identifier") or f"{INN}-{dataset['name'].replace('-', '')}"
     body = app.get(f"/opendata/{identifier}/meta.csv").data
     text = body.decode("utf-8")
     assert text.endswith("\r\n") and "\n" not in text.replace("\r\n", "")
@@ -105,13 +105,13 @@ def test_each_passport_form_reads_back_as_the_same_passport(app, publish):
 
 def test_portal_dataset_gets_an_identifier_from_publisher_and_name(app, publish):
     publish("portal")
-    document = json.loads(app.get("/opendata/7712345678-busstops/meta.json").data)
-    assert document["identifier"] == "7712345678-busstops"
+    document = json.loads(app.get(f"/opendata/{INN}-busstops/meta.json").data)
+    assert document["identifier"] == f"{INN}-busstops"
     assert document["title"] == "Bus stops"
     assert document["creator"] == "Департамент транспорта"
     assert document["publisher"] == {"name": "Jane Roe", "phone": "", "mbox": "jane@example.com"}
     [data] = document["data"]
-    assert data["source"].startswith(f"{SITE}/opendata/7712345678-busstops/data-")
+    assert data["source"].startswith(f"{SITE}/opendata/{INN}-busstops/data-")
     assert data["source"].endswith(".csv")
 
 

@@ -7,18 +7,19 @@ import json
 
 import pytest
 from lxml import etree
-from publish_shapes import PUBLISH_CONFIG
+from publish_shapes import INN, PUBLISH_CONFIG
 
 from ckanext.passport.mr.registry import csv_list, csv_opendatalist, list_json, list_xml
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *PUBLISH_CONFIG]
 
 SITE = "http://test.ckan.net"
-# In the order of the datasets' names (7712345678-budget, 7712345678-showrooms, bus-stops).
+# In the order of the datasets' names (7712345678-budget, 7712345678-showrooms, bus-stops); bus-stops is published
+# as <publisher INN>-busstops.
 EXPECTED = [
     ("7712345678-budget", "Budget", f"{SITE}/opendata/7712345678-budget", "xml"),
     ("7712345678-showrooms", "Автосалоны", f"{SITE}/opendata/7712345678-showrooms", "csv"),
-    ("7712345678-busstops", "Bus stops", f"{SITE}/opendata/7712345678-busstops", "csv"),
+    (f"{INN}-busstops", "Bus stops", f"{SITE}/opendata/{INN}-busstops", "csv"),
 ]
 
 

@@ -4,13 +4,9 @@ from __future__ import annotations
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from publish_shapes import CATALOG_SCHEMA, SHAPES
+from publish_shapes import SHAPES
 
-pytestmark = [
-    pytest.mark.stack,
-    pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"),
-    pytest.mark.ckan_config("scheming.dataset_schemas", CATALOG_SCHEMA),
-]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
 BASE = "/opendata/7712345678-showrooms"
 PATHS = (

@@ -1,0 +1,97 @@
+"""A source's JSON config: checked against its schema with readable errors, and turned into fetch limits."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ckanext.passport.harvest_config import config_errors, load_config
+
+
+def test_empty_config_is_valid():
+    assert config_errors("") == []
+
+
+def test_every_documented_option_is_accepted():
+    config = {
+        "registry_url": "https://opendata.example.ru/opendata/list.csv",
+        "formats": ["meta.xml", "meta.json"],
+        "user_agent": "portal-bot",
+        "timeout": 5,
+        "max_file_size": 100_000,
+        "encoding": "windows-1251",
+        "allow_private_addresses": False,
+        "organization": "rosstat",
+        "default_editorial_state": "draft",
+        "delete_missing": True,
+        "on_missing": "withdraw",
+        "max_delete_ratio": 0.3,
+        "fetch_structures": True,
+        "user": "harvest-bot",
+    }
+    assert config_errors(json.dumps(config)) == []
+
+
+@pytest.mark.parametrize(
+    "config, expected",
+    [
+        ("{not json", "not valid JSON"),
+        ('{"colour": "red"}', "unknown option: colour"),
+        ('{"timeout": -1}', "timeout:"),
+        ('{"formats": ["meta.yaml"]}', "formats.0:"),
+        ('{"encoding": "klingon-8"}', "unknown encoding"),
+        ('{"registry_url": "ftp://example.ru/list.csv"}', "registry_url:"),
+        ('{"organization": "a", "create_organizations": true}', "either 'organization' or 'create_organizations'"),
+        ('{"max_delete_ratio": 2}', "max_delete_ratio:"),
+    ],
+)
+def test_bad_config_gets_a_readable_error(config, expected):
+    assert any(expected in error for error in config_errors(config))
+
+
+def test_site_options_are_defaults_and_the_source_overrides_them():
+    site = {"ckanext.passport.timeout": 7, "ckanext.passport.max_file_size": 2048, "ckanext.passport.user_agent": "ua"}
+    assert load_config("", site).policy.read_timeout == 7
+    own = load_config('{"timeout": 3, "max_file_size": 4096}', site).policy
+    assert (own.read_timeout, own.max_bytes, own.user_agent) == (3, 4096, "ua")
+
+
+def test_private_addresses_are_refused_unless_configured():
+    assert load_config("", {}).policy.allow_private_addresses is False
+    assert load_config('{"allow_private_addresses": true}', {}).policy.allow_private_addresses is True
+
+
+@pytest.mark.stack
+@pytest.mark.usefixtures("with_plugins", "clean_db")
+class TestThroughTheApi:
+    def _create(self, app, user, config: dict):
+        from ckan.tests import factories
+
+        org = factories.Organization(users=[{"name": user["name"], "capacity": "admin"}])
+        return app.post(
+            "/api/3/action/harvest_source_create",
+            json={"name": "mr", "url": "https://opendata.example.ru/opendata/", "source_type": "passport",
+                  "owner_org": org["id"], "config": json.dumps(config)},
+            headers={"Authorization": user["token"]},
+        )
+
+    def test_organization_admin_cannot_allow_private_addresses(self, app):
+        from ckan.tests import factories
+
+        response = self._create(app, factories.UserWithToken(), {"allow_private_addresses": True})
+        assert response.status_code == 409
+        assert "Only a sysadmin may allow harvesting private addresses" in response.body
+
+    def test_unknown_option_is_refused_with_its_name(self, app):
+        from ckan.tests import factories
+
+        response = self._create(app, factories.SysadminWithToken(), {"colour": "red"})
+        assert response.status_code == 409
+        assert "unknown option: colour" in response.body
+
+    def test_skipping_review_needs_the_sites_consent(self, app):
+        from ckan.tests import factories
+
+        response = self._create(app, factories.SysadminWithToken(), {"default_editorial_state": "published"})
+        assert response.status_code == 409
+        assert "initial_states" in response.body
