@@ -1,0 +1,86 @@
+"""Running harvests the ways a portal does: the CLI, the queue consumers, and the harvest UI's job report."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+from http_site import Fault
+
+from ckanext.passport import mapping
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+
+ROOT = Path(__file__).resolve().parents[2]
+CKAN = [str(Path(sys.executable).with_name("ckan")), "-c", str(ROOT / "test.ini")]
+ALLOW = {"allow_private_addresses": True}
+
+
+def _ckan(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(CKAN + list(args), capture_output=True, text=True, timeout=timeout, env=os.environ.copy())
+
+
+def _facts(owner_org: str) -> list[dict]:
+    found = call_action("package_search", fq=f"owner_org:{owner_org}", rows=100, include_private=True)["results"]
+    return sorted((mapping.comparable(d) for d in found), key=lambda f: f["mr_identifier"])
+
+
+def test_run_test_command_harvests_a_source(demo_site, harvest_source):
+    source = harvest_source(f"{demo_site.url}/opendata/list.xml", ALLOW)
+    done = _ckan("harvester", "run-test", source["name"])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert call_action("package_search", fq=f"owner_org:{source['owner_org']}")["count"] == 6
+
+
+def test_two_fetch_consumers_in_parallel_give_the_same_records_as_one(demo_site, harvest_source, run_harvest):
+    one = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW, name="in-process")
+    run_harvest(one)
+
+    # Another registry form of the same site: one URL and config may back only one source.
+    parallel = harvest_source(f"{demo_site.url}/opendata/list.xml", ALLOW, name="two-consumers")
+    _ckan("harvester", "purge-queues")
+    consumers = [subprocess.Popen(CKAN + ["harvester", kind], env=os.environ.copy(),
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for kind in ("gather-consumer", "fetch-consumer", "fetch-consumer")]
+    try:
+        job = call_action("harvest_job_create", source_id=parallel["id"], run=True)
+        deadline = time.monotonic() + 180
+        while call_action("harvest_job_show", id=job["id"])["status"] != "Finished":
+            assert time.monotonic() < deadline, "the job never finished"
+            time.sleep(2)
+            call_action("harvest_jobs_run")
+    finally:
+        for consumer in consumers:
+            consumer.terminate()
+        for consumer in consumers:
+            consumer.wait(timeout=30)
+    report = call_action("harvest_job_show", id=job["id"])
+    assert report["stats"]["added"] == 6
+    assert _facts(parallel["owner_org"]) == _facts(one["owner_org"])
+
+
+def test_a_job_where_every_passport_fails_still_finishes(demo_site, harvest_source, run_harvest):
+    for path in ("7708234640-okvedva/meta.csv", "7703092752-terorg/meta.csv", "2618017120-politicaldivisions/meta.json",
+                 "7701234560-schools/meta.xml", "7709876545-pharmacies/meta.csv", "5027123457-bustops/meta.json"):
+        demo_site.fault(f"/opendata/{path}", Fault(status=410))
+    # Predgorny's folder also serves its RDFa passport page, the fallback form.
+    demo_site.fault("/opendata/2618017120-politicaldivisions/", Fault(status=410))
+    results, job = run_harvest(harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW))
+    assert {r["report_status"] for r in results.values()} == {"errored"}
+    assert job["status"] == "Finished"
+
+
+def test_the_job_page_shows_each_error_with_its_code(app, demo_site, harvest_source, run_harvest):
+    demo_site.fault("/opendata/7701234560-schools/meta.xml", Fault(status=500))
+    source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW | {"formats": ["meta.xml"]})
+    _, job = run_harvest(source)
+    sysadmin = factories.SysadminWithToken()
+    page = app.get(f"/harvest/{source['name']}/job/{job['id']}", headers={"Authorization": sysadmin["token"]})
+    assert page.status_code == 200
+    assert "[fetch.server_error]" in page.body
+    assert "ошибка сервера" in page.body
