@@ -6,6 +6,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUN="$ROOT/dev/run"
 BIN="$ROOT/.venv/bin"
 export CKAN_INI="$ROOT/dev/ckan.ini"
+export PATH="$BIN:$PATH"
 PORT=5000
 ADMIN=admin
 PASSWORD=${DEMO_PASSWORD:-demo-admin-password}
@@ -44,12 +45,13 @@ fi
 
 # Harvest it once into an organization of its own; later runs find everything unchanged.
 if ! "$BIN/ckanapi" action organization_show -c "$CKAN_INI" id=demo-mr-site >/dev/null 2>&1; then
-  "$BIN/ckanapi" action organization_create -c "$CKAN_INI" name=demo-mr-site title="Demo MR site" >/dev/null
+  "$BIN/ckanapi" action organization_create -c "$CKAN_INI" name=demo-mr-site title="Demo MR site" >/dev/null 2>&1
 fi
 if ! "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id=demo-mr-site >/dev/null 2>&1; then
   "$BIN/ckan" harvester source create demo-mr-site "http://127.0.0.1:$SITE_PORT/opendata/" passport \
     "Demo MR site" true demo-mr-site MANUAL \
-    '{"allow_private_addresses": true, "default_editorial_state": "published", "fetch_structures": true}' >/dev/null
+    '{"allow_private_addresses": true, "default_editorial_state": "published"}' \
+    > "$RUN/demo-source.log" 2>&1 || { tail -n 20 "$RUN/demo-source.log"; exit 1; }
 fi
 "$BIN/ckan" harvester run-test demo-mr-site > "$RUN/demo-harvest.log" 2>&1 || { tail -n 30 "$RUN/demo-harvest.log"; exit 1; }
 

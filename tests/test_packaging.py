@@ -43,3 +43,23 @@ def test_wheel_registers_the_three_plugins(wheel, wheel_names):
     text = wheel.read(name).decode()
     for plugin in ("passport", "passport_harvester", "passport_publish"):
         assert f"{plugin} = ckanext.passport.plugins." in text
+
+
+@pytest.mark.parametrize("lang", ["cs", "ru"])
+def test_every_message_is_translated(lang):
+    import polib
+
+    catalog = polib.pofile(str(ROOT / f"ckanext/passport/i18n/{lang}/LC_MESSAGES/ckanext-passport.po"))
+    assert [e.msgid for e in catalog.untranslated_entries() + catalog.fuzzy_entries()] == []
+
+
+def test_catalogs_hold_every_message_of_the_code(tmp_path):
+    import polib
+
+    pot = tmp_path / "messages.pot"
+    pybabel = Path(sys.executable).with_name("pybabel")
+    subprocess.run([str(pybabel), "-q", "extract", "-F", "babel.cfg", "-o", str(pot), "ckanext"], check=True, cwd=ROOT)
+    extracted = {e.msgid for e in polib.pofile(str(pot))}
+    known = {e.msgid for e in polib.pofile(str(ROOT / "ckanext/passport/i18n/cs/LC_MESSAGES/ckanext-passport.po"))}
+    assert len(extracted) > 100
+    assert extracted - known == set()
