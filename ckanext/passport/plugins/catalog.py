@@ -71,8 +71,11 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin):
         tk.add_public_directory(config, "../assets")
 
     def get_commands(self) -> list:
+        # The MR commands import no CKAN; the catalog's own commands join their group here.
+        from ckanext.passport.catalog.cli import vocab_group
         from ckanext.passport.cli import passport
 
+        passport.add_command(vocab_group)
         return [passport]
 
     def get_actions(self) -> dict[str, Any]:
