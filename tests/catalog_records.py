@@ -1,6 +1,8 @@
-"""A complete Czech catalog record, for the schema, validator, vocabulary and openness tests.
+"""A complete Czech catalog record: every field the catalog schema (catalog/schemas/dataset.yaml) requires.
 
-Imported by those test modules (pytest puts this folder on sys.path).
+For any test that creates datasets through the real schema: the catalog's schema, validator, vocabulary,
+openness and workflow tests, the publish tests, the stack tests. Imported as ``catalog_records`` from every
+test folder (the root conftest puts tests/ on sys.path).
 """
 from __future__ import annotations
 

@@ -95,6 +95,12 @@ def test_portal_dataset_gets_identifier_from_publisher_id_and_name():
     assert identifier_for({"name": "school-list_2024", "publisher_id": "7708234640"}) == "7708234640-schoollist2024"
 
 
+def test_dataset_without_publisher_name_is_created_by_its_organization():
+    dataset = {"name": "x", "organization": {"title": "Департамент транспорта"}}
+    assert dataset_to_passport(dataset).creator == "Департамент транспорта"
+    assert dataset_to_passport({**dataset, "publisher_name": "Finance department"}).creator == "Finance department"
+
+
 def test_portal_dataset_version_comes_from_resource_date():
     passport = dataset_to_passport(
         {"name": "x", "resources": [{"url": "http://e/x.csv", "format": "CSV", "last_modified": "2024-03-05T10:20:00"}]}

@@ -7,7 +7,7 @@ import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-from record_support import complete_record
+from catalog_records import complete_record
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

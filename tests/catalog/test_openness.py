@@ -8,7 +8,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
 from ckanext.passport.catalog import openness
-from record_support import complete_record, complete_resource
+from catalog_records import complete_record, complete_resource
 
 OKVED_DATA = "rosstat-okved2/data-20251101T1411-structure-20180402T1704.csv"
 GOOD_CSV = "kód;název;počet obyvatel\n582786;Brno;396778\n554782;Praha;1384732\n".encode("utf-8")

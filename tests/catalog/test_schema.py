@@ -7,7 +7,7 @@ import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-from record_support import ALL_CONDITIONS_MET, CZSO_ICO, EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS, complete_record
+from catalog_records import ALL_CONDITIONS_MET, CZSO_ICO, EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS, complete_record
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -9,7 +9,7 @@ from ckan.tests.helpers import call_action
 
 from ckanext.passport.catalog import vocab
 from ckanext.passport.catalog.cli import vocab_group
-from record_support import EUROVOC_DEMOGRAPHY, complete_record
+from catalog_records import EUROVOC_DEMOGRAPHY, complete_record
 
 
 SOCIAL_QUESTIONS = "http://eurovoc.europa.eu/100149"  # the domain of "demography and population"

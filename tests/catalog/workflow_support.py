@@ -15,7 +15,7 @@ from typing import Any, Optional
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from record_support import complete_record
+from catalog_records import complete_record
 
 EDITORS_ORG = "redakce"
 

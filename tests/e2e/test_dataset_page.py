@@ -1,0 +1,78 @@
+"""One dataset page carries what every plugin adds to it, under ckanext-scheming's own dataset page.
+
+ckanext-scheming's ``scheming/package/read.html`` replaces the ``package_additional_info`` block without
+``super()``: whatever the catalog or publish templates put there would silently vanish. This page is rendered
+for a curator, on a record that went through the workflow, with the catalog schema test.ini configures.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from catalog_records import complete_record, complete_resource
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+
+
+@pytest.fixture
+def returned_record() -> tuple[dict, dict]:
+    """A record with MR data and structure versions, submitted by its curator and returned by an editor."""
+    curator = factories.User()
+    org = factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
+    record = factories.Dataset(
+        **complete_record(
+            owner_org=org["id"],
+            name="obyvatelstvo-obci",
+            mr_identifier="7708234640-obyvatelstvo",
+            resources=[
+                complete_resource(resource_type="data", mr_version="20240101T0000",
+                                  mr_structure_version="20230101T0000"),
+                complete_resource(url="https://data.example.cz/obyvatelstvo.schema.json", format="JSON",
+                                  mimetype="application/json", mimetype_inner="", resource_type="structure",
+                                  mr_version="20230101T0000"),
+            ],
+        ),
+        user=curator,
+    )
+    call_action("passport_workflow_transition", {"user": curator["name"]}, id=record["id"], to="submitted")
+    call_action("passport_workflow_transition", {"user": factories.Sysadmin()["name"]}, id=record["id"],
+                to="returned", comment="Doplňte prosím popis struktury")
+    return record, curator
+
+
+def test_dataset_page_shows_workflow_feedback_openness_and_passport(app, returned_record):
+    record, curator = returned_record
+    token = factories.APIToken(user=curator["name"])["token"]
+    page = app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+
+    # The workflow panel: state badge, the curator's transition, the history with the editor's comment.
+    assert re.search(r'<span class="badge [^"]*passport-state-returned" data-state="returned">', page)
+    assert 'id="passport-workflow"' in page
+    assert re.search(r'<form [^>]*class="passport-transition[^"]*" data-target="submitted">', page)
+    assert 'class="table table-sm passport-history"' in page
+    assert "Doplňte prosím popis struktury" in page
+    # The public feedback form.
+    assert 'id="passport-feedback"' in page and 'class="passport-feedback-form"' in page
+    # The conditions of use: each condition with its fulfilment, and the openness check beside them.
+    assert page.count('class="passport-condition passport-condition-') == 6
+    assert page.count('class="passport-openness-results"') == 1
+    assert page.index(' passport-conditions ') < page.index('class="passport-openness-results"')
+    # The publish plugin's passport table, stating the record's MR identifier in RDFa.
+    assert 'class="additional-info passport-publication"' in page
+    assert 'property="dc:identifier">7708234640-obyvatelstvo<' in page
+
+
+def test_record_without_conditions_still_shows_the_openness_check_once(app):
+    """A harvested record the curator has not completed has no conditions checklist; the check results stay."""
+    sysadmin = factories.SysadminWithToken()
+    org = factories.Organization()
+    harvested = {key: value for key, value in complete_record(owner_org=org["id"]).items()
+                 if key not in ("openness_conditions", "eurovoc")}
+    record = call_action("package_create", {"user": sysadmin["name"], "passport_harvest": True}, **harvested)
+    assert "openness_conditions" not in call_action("package_show", id=record["id"])
+    page = app.get(f"/en/dataset/{record['name']}", headers={"Authorization": sysadmin["token"]}).body
+    assert 'class="passport-condition passport-condition-' not in page
+    assert page.count('class="passport-openness-results"') == 1
+    assert 'class="passport-openness-result mb-2" data-resource-id="' in page
