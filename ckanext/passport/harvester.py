@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from functools import lru_cache
 from typing import Any, Iterable, Optional
 from urllib.parse import urljoin
 
@@ -109,7 +110,7 @@ class PassportHarvester(HarvesterBase):
     def gather_stage(self, harvest_job: Any) -> list[str]:
         source = harvest_job.source
         config = self._config(source)
-        session = make_session(config.policy)
+        session = _session(config.policy)
         entries, problems, fetched = self._read_registry(source.url, config, session)
         for found in problems:
             if found.severity is Severity.ERROR or fetched is None:
@@ -240,7 +241,7 @@ class PassportHarvester(HarvesterBase):
             },
             ensure_ascii=False,
         )
-        harvest_object.save()
+        # ckanext-harvest saves the object as soon as this stage returns.
         return True
 
     def _read_passport(
@@ -248,11 +249,17 @@ class PassportHarvester(HarvesterBase):
     ) -> tuple[Optional[ParseResult[Passport]], Optional[FetchResult], list[Problem]]:
         """The first passport form that reads, in the source's preference order; else every attempt's problems."""
         link = urljoin(registry_url, entry.link.strip())
+        offered = passport_locations(link)
+        # The file the registry links comes first (a guess at a sibling is a wasted request on every harvest);
+        # the source's preference orders the fallbacks.
         locations = sorted(
-            passport_locations(link),
-            key=lambda loc: config.formats.index(loc[0]) if loc[0] in config.formats else len(config.formats),
+            offered,
+            key=lambda loc: (
+                loc is not offered[0] or loc[0] not in config.formats,
+                config.formats.index(loc[0]) if loc[0] in config.formats else len(config.formats),
+            ),
         )
-        session = make_session(config.policy)
+        session = _session(config.policy)
         attempts: list[Problem] = []
         for form, url in locations:
             conditional = previous.get("passport_url") == url
@@ -300,7 +307,7 @@ class PassportHarvester(HarvesterBase):
                 return "unchanged"
             else:
                 merged = mapping.merge_harvested(existing, harvested)
-                dataset = tk.get_action("package_update")(dict(context), merged)
+                dataset = {"id": tk.get_action("package_update")(dict(context, return_id_only=True), merged)}
         except tk.ValidationError as error:
             self._save_object_error(_validation_message(error), harvest_object, "Import")
             return False
@@ -316,7 +323,7 @@ class PassportHarvester(HarvesterBase):
             harvested["owner_org"] = owner
         if config.default_editorial_state:
             harvested["editorial_state"] = config.default_editorial_state
-        return tk.get_action("package_create")(dict(context), harvested)
+        return {"id": tk.get_action("package_create")(dict(context, return_id_only=True), harvested)}
 
     def _owner_org(self, harvested: dict, source: Any, config: HarvestConfig, context: dict) -> Optional[str]:
         if config.organization:
@@ -371,6 +378,12 @@ class PassportHarvester(HarvesterBase):
 
     def _user_name_for(self, config: HarvestConfig) -> str:
         return config.user or self._get_user_name()
+
+
+@lru_cache(maxsize=8)
+def _session(policy: Any) -> Any:
+    """One guarded session per fetch policy and process, so a consumer keeps connections alive across passports."""
+    return make_session(policy)
 
 
 def _acting_as_sysadmin() -> bool:
