@@ -122,8 +122,9 @@ def main() -> int:
     print(f"package_create median over {count} datasets per schema ({ROUNDS} alternating rounds):")
     print(f"  ckanext-scheming default schema: {medians['default'] * 1000:.1f} ms")
     print(f"  Czech catalog schema:            {medians['passport'] * 1000:.1f} ms")
-    print(f"  ratio {ratio:.2f} (target <= {TARGET:.2f}) {'OK' if ratio <= TARGET else 'OVER TARGET'}")
-    return 0 if ratio <= TARGET else 1
+    # A benchmark, not a test: a missed target is printed, not failed on.
+    print(f"  ratio {ratio:.2f} (target <= {TARGET:.2f}) {'ok' if ratio <= TARGET else 'MISSED'}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ start_postgres() {
   head -n 1 "/var/lib/postgresql/$v/$PG_CLUSTER/postmaster.pid" > "$RUN/postgres.pid"
   as_postgres psql -q -p "$PG_PORT" -tc "SELECT 1 FROM pg_roles WHERE rolname='ckan'" | grep -q 1 \
     || as_postgres psql -q -p "$PG_PORT" -c "CREATE ROLE ckan LOGIN PASSWORD 'ckan'"
-  for db in ckan_dev ckan_test; do
+  for db in ckan_dev ckan_test ckan_bench; do
     as_postgres psql -q -p "$PG_PORT" -tc "SELECT 1 FROM pg_database WHERE datname='$db'" | grep -q 1 \
       || as_postgres createdb -p "$PG_PORT" -O ckan -E utf-8 "$db"
   done
