@@ -29,12 +29,25 @@ def read_real():
 MIGRATED_PLUGINS = ("activity", "harvest", "passport")
 
 
+def _reset_with_plugin_tables(reset_db, migrate_db_for) -> None:
+    """CKAN's reset, with the plugins' migrations re-applied when it dropped the tables.
+
+    Only the session's first reset drops tables; later ones delete rows (plugin tables share CKAN's
+    metadata, so theirs too), and re-running alembic then would cost seconds per test for nothing.
+    """
+    from ckan import model
+
+    dropping = not model.repo.tables_created_and_initialised
+    reset_db()
+    if dropping:
+        for plugin in MIGRATED_PLUGINS:
+            migrate_db_for(plugin)
+
+
 @pytest.fixture
 def clean_db(reset_db, migrate_db_for):
     """CKAN's ``clean_db``, plus the migrations of the plugins the suite runs with."""
-    reset_db()
-    for plugin in MIGRATED_PLUGINS:
-        migrate_db_for(plugin)
+    _reset_with_plugin_tables(reset_db, migrate_db_for)
 
 
 @pytest.fixture(scope="module")
@@ -46,9 +59,7 @@ def stack_once(reset_db, migrate_db_for, reset_index):
     import ckan.plugins
 
     ckan.plugins.load_all()
-    reset_db()
-    for plugin in MIGRATED_PLUGINS:
-        migrate_db_for(plugin)
+    _reset_with_plugin_tables(reset_db, migrate_db_for)
     reset_index()
     yield
     ckan.plugins.unload_non_system_plugins()
