@@ -10,9 +10,9 @@ from __future__ import annotations
 import difflib
 from typing import Optional, Union
 
-from ..csvrows import Row, Table, is_column_number_row, is_header, join_cells, read_rows
+from ..csvrows import Row, Table, is_column_number_row, is_header, join_cells
+from ..csvform import parse_csv_form
 from ..dates import parse_date
-from ..decode import decode_bytes
 from ..fields import (
     VERSION_WITHOUT_SOURCE,
     VersionName,
@@ -102,11 +102,7 @@ _DATES = ("created", "modified", "valid")
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
-    decoded = decode_bytes(data, url)
-    table = read_rows(decoded.text, url)
-    problems = decoded.problems + table.problems
-    passport = _read(table, url, problems) if table.rows else None
-    return ParseResult(value=passport, problems=problems, form=FORM, encoding=decoded.encoding)
+    return parse_csv_form(data, url, FORM, _read)
 
 
 def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]:

@@ -11,8 +11,8 @@ import re
 from functools import lru_cache
 from typing import Callable, Optional
 
-from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join_cells, read_rows
-from ..decode import decode_bytes
+from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join_cells
+from ..csvform import parse_csv_form
 from ..fields import clean_mbox, clean_phone, file_format, newest_first, resolve, split_subject
 from ..model import STANDARD_2_3, DataVersion, ParseResult, Passport, Problem, Severity, StructureVersion
 from ..problems import define, problem
@@ -114,11 +114,7 @@ def _row_by_compact_name(normal: str) -> Optional[int]:
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
-    decoded = decode_bytes(data, url)
-    table = read_rows(decoded.text, url)
-    problems = decoded.problems + table.problems
-    passport = _read(table, url, problems) if table.rows else None
-    return ParseResult(value=passport, problems=problems, form=FORM, encoding=decoded.encoding)
+    return parse_csv_form(data, url, FORM, _read)
 
 
 def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]:

@@ -10,8 +10,8 @@ import difflib
 import re
 from typing import Optional
 
-from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join_cells, read_rows
-from ..decode import decode_bytes
+from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join_cells
+from ..csvform import parse_csv_form
 from ..fields import standard_version
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import define, problem
@@ -45,11 +45,7 @@ _LINK = re.compile(r"^(?:https?://|www\.|/)\S*$", re.IGNORECASE)
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Registry]:
-    decoded = decode_bytes(data, url)
-    table = read_rows(decoded.text, url)
-    problems = decoded.problems + table.problems
-    registry = _read(table, url, problems) if table.rows else None
-    return ParseResult(value=registry, problems=problems, form=FORM, encoding=decoded.encoding)
+    return parse_csv_form(data, url, FORM, _read)
 
 
 def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Registry]:

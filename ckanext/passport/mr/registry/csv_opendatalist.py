@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..csvrows import Row, Table, is_column_number_row, read_rows
-from ..decode import decode_bytes
+from ..csvrows import Row, Table, is_column_number_row
+from ..csvform import parse_csv_form
 from ..model import STANDARD_2_3, ParseResult, Problem, Registry, RegistryEntry
 from ..problems import problem
 from .csv_list import (
@@ -31,11 +31,7 @@ _FORMATS = frozenset({"csv", "xml", "json", "xls", "xlsx", "ods", "zip", "rar", 
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Registry]:
-    decoded = decode_bytes(data, url)
-    table = read_rows(decoded.text, url)
-    problems = decoded.problems + table.problems
-    registry = _read(table, url, problems) if table.rows else None
-    return ParseResult(value=registry, problems=problems, form=FORM, encoding=decoded.encoding)
+    return parse_csv_form(data, url, FORM, _read)
 
 
 def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Registry]:
