@@ -9,7 +9,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import uuid
 from functools import lru_cache
+from itertools import chain
 from typing import Any, Iterable, Optional
 from urllib.parse import urljoin
 
@@ -110,35 +112,34 @@ class PassportHarvester(HarvesterBase):
     def gather_stage(self, harvest_job: Any) -> list[str]:
         source = harvest_job.source
         config = self._config(source)
-        session = _session(config.policy)
-        entries, problems, fetched = self._read_registry(source.url, config, session)
-        for found in problems:
-            if found.severity is Severity.ERROR or fetched is None:
-                self._save_gather_error(describe(found), harvest_job)
-        if fetched is None:
-            return []
-
+        fetched, items = _open_registry(source.url, config)
         previous = self._current_objects(source.id)
         ids: list[str] = []
         seen: set[str] = set()
-        for entry in entries:
-            guid = normalise_guid(entry.identifier)
+        problems: list[Problem] = []
+        # Objects are made as the registry streams in and committed in batches, so a registry of any size
+        # is gathered without holding its entries (or thousands of pending objects) at once.
+        for item in items:
+            if isinstance(item, Problem):
+                problems.append(item)
+                continue
+            guid = normalise_guid(item.identifier)
             if not guid:
                 continue
             seen.add(guid)
-            obj = HarvestObject(
-                guid=guid,
-                job=harvest_job,
-                content=json.dumps(
-                    {"entry": serialize.to_jsonable(entry), "registry_url": fetched.url}, ensure_ascii=False
-                ),
-                package_id=previous.get(guid, {}).get("package_id"),
-            )
-            obj.extras = [HarvestObjectExtra(key="status", value="change" if guid in previous else "new")]
-            model.Session.add(obj)
-            model.Session.flush()
-            ids.append(obj.id)
+            content = json.dumps({"entry": serialize.to_jsonable(item), "registry_url": fetched.url}, ensure_ascii=False)
+            status = "change" if guid in previous else "new"
+            ids.append(_add_object(harvest_job, guid, status, content, previous.get(guid)))
+            if len(ids) % _GATHER_BATCH == 0:
+                model.Session.commit()
         model.Session.commit()
+
+        readable = fetched is not None and (seen or not any(p.severity is Severity.ERROR for p in problems))
+        for found in problems:
+            if found.severity is Severity.ERROR or not readable:
+                self._save_gather_error(describe(found), harvest_job)
+        if not readable:
+            return ids
 
         gone = [guid for guid in previous if guid not in seen]
         if gone and config.delete_missing:
@@ -146,48 +147,19 @@ class PassportHarvester(HarvesterBase):
             if refusal:
                 self._save_gather_error(refusal, harvest_job)
             else:
-                ids += self._deletion_objects(gone, previous, harvest_job)
+                ids += [_add_object(harvest_job, guid, "delete", None, previous[guid]) for guid in gone]
+                model.Session.commit()
         return ids
 
-    def _read_registry(
-        self, site_url: str, config: HarvestConfig, session: Any
-    ) -> tuple[list[RegistryEntry], list[Problem], Optional[FetchResult]]:
-        if not config.registry_url:
-            found = discover_registry(site_url, config.policy)
-            if not found.ok:
-                return [], found.problems, None
-            return list(found.registry.entries), found.problems, found.fetched
-        fetched = fetch(config.registry_url, config.policy, session=session)
-        if fetched.problem is not None:
-            return [], [fetched.problem], None
-        entries: list[RegistryEntry] = []
-        problems: list[Problem] = []
-        for item in iter_registry(fetched.content, fetched.url):
-            (entries if isinstance(item, RegistryEntry) else problems).append(item)
-        if not entries and any(p.severity is Severity.ERROR for p in problems):
-            return [], problems, None
-        return entries, problems, fetched
-
     @staticmethod
-    def _current_objects(source_id: str) -> dict[str, dict[str, Any]]:
+    def _current_objects(source_id: str) -> dict[str, Optional[str]]:
+        """guid → package id of the source's current objects."""
         rows = (
             model.Session.query(HarvestObject.guid, HarvestObject.package_id)
             .filter(HarvestObject.current == True)  # noqa: E712 (SQLAlchemy needs ==)
             .filter(HarvestObject.harvest_source_id == source_id)
         )
-        return {guid: {"package_id": package_id} for guid, package_id in rows}
-
-    @staticmethod
-    def _deletion_objects(gone: Iterable[str], previous: dict[str, dict[str, Any]], job: Any) -> list[str]:
-        ids = []
-        for guid in gone:
-            obj = HarvestObject(guid=guid, job=job, package_id=previous[guid]["package_id"])
-            obj.extras = [HarvestObjectExtra(key="status", value="delete")]
-            model.Session.add(obj)
-            model.Session.flush()
-            ids.append(obj.id)
-        model.Session.commit()
-        return ids
+        return dict(rows)
 
     # -- fetch ------------------------------------------------------------------------------------------
 
@@ -378,6 +350,30 @@ class PassportHarvester(HarvesterBase):
 
     def _user_name_for(self, config: HarvestConfig) -> str:
         return config.user or self._get_user_name()
+
+
+_GATHER_BATCH = 1000
+
+
+def _open_registry(site_url: str, config: HarvestConfig) -> tuple[Optional[FetchResult], Iterable[Any]]:
+    """The registry's fetch and its entries and problems in file order (streamed for list.xml)."""
+    if not config.registry_url:
+        found = discover_registry(site_url, config.policy)
+        if not found.ok:
+            return None, found.problems
+        return found.fetched, chain(found.problems, found.registry.entries)
+    fetched = fetch(config.registry_url, config.policy, session=_session(config.policy))
+    if fetched.problem is not None:
+        return None, [fetched.problem]
+    return fetched, iter_registry(fetched.content, fetched.url)
+
+
+def _add_object(job: Any, guid: str, status: str, content: Optional[str], package_id: Optional[str]) -> str:
+    # The id is made here rather than by a flush per object: one round trip per batch, not per entry.
+    obj = HarvestObject(id=str(uuid.uuid4()), guid=guid, job=job, content=content, package_id=package_id)
+    obj.extras = [HarvestObjectExtra(key="status", value=status)]
+    model.Session.add(obj)
+    return obj.id
 
 
 @lru_cache(maxsize=8)
