@@ -8,7 +8,7 @@ by ``fields.read_version_name``, like every other form's, and a row key that say
 from __future__ import annotations
 
 import difflib
-from typing import Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from ..csvrows import Row, Table, is_column_number_row, is_header, join_cells
 from ..csvform import parse_csv_form
@@ -123,9 +123,9 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
         if name in REQUIRED:
             _keep(values, name, value, row, url, problems)
         elif name.startswith("data"):
-            _add_version(data_versions, _data_version(key, value, row, url, problems), row, url, problems)
+            _add_version(data_versions, _version("data", key, value, row, url, problems), row, url, problems)
         elif structure_word(name):
-            _add_version(structure_versions, _structure_version(key, value, row, url, problems), row, url, problems)
+            _add_version(structure_versions, _version("structure", key, value, row, url, problems), row, url, problems)
         else:
             meant = difflib.get_close_matches(name, REQUIRED, n=1, cutoff=0.8)
             if meant:
@@ -237,25 +237,21 @@ def structure_version_from_link(link: str, named: Optional[VersionName] = None) 
     return StructureVersion(source=link, version=named.version, created=named.created, format=file_format(link))
 
 
-def _data_version(key: str, value: str, row: Row, url: str, problems: list[Problem]) -> DataVersion:
+def _version(kind: str, key: str, value: str, row: Row, url: str, problems: list[Problem]) -> Any:
+    """A ``data-…`` or ``structure-…`` row as a version: its key names it, its value links the file."""
     link = resolve(value, url)
     named = read_version_name(key)
-    if named is None or named.kind != "data":
+    if named is None or named.kind != kind:
         problems.append(problem(UNREADABLE_VERSION_KEY, url=url or None, line=row.line, name=key))
-    version = data_version_from_link(link, named)
+    from_link, bare = _VERSION_KINDS[kind]
+    version = from_link(link, named)
     if version is None:
-        return DataVersion(source=link, format=file_format(link) or file_format(key))
+        return bare(source=link, format=file_format(link) or file_format(key))
     version.format = version.format or file_format(key)
     return version
 
 
-def _structure_version(key: str, value: str, row: Row, url: str, problems: list[Problem]) -> StructureVersion:
-    link = resolve(value, url)
-    named = read_version_name(key)
-    if named is None or named.kind != "structure":
-        problems.append(problem(UNREADABLE_VERSION_KEY, url=url or None, line=row.line, name=key))
-    version = structure_version_from_link(link, named)
-    if version is None:
-        return StructureVersion(source=link, format=file_format(link) or file_format(key))
-    version.format = version.format or file_format(key)
-    return version
+_VERSION_KINDS: dict[str, tuple[Callable[..., Any], type]] = {
+    "data": (data_version_from_link, DataVersion),
+    "structure": (structure_version_from_link, StructureVersion),
+}
