@@ -15,6 +15,7 @@ from ckanext.passport.mr.fetch import FetchPolicy
 
 PASSPORT_FORMS = ("meta.json", "meta.xml", "meta.csv", "mr23.csv", "rdfa")
 EDITORIAL_STATES = ("draft", "submitted", "published")
+INDEX_COMMITS = ("soft", "hard")
 
 SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -41,6 +42,7 @@ SCHEMA: dict[str, Any] = {
         "max_delete_ratio": {"type": "number", "minimum": 0, "maximum": 1},
         "fetch_structures": {"type": "boolean"},
         "user": {"type": "string", "minLength": 1},
+        "index_commit": {"enum": list(INDEX_COMMITS)},
     },
     "not": {"required": ["organization", "create_organizations"], "properties": {"create_organizations": {"const": True}}},
 }
@@ -86,6 +88,7 @@ class HarvestConfig:
     max_delete_ratio: float = 0.5
     fetch_structures: bool = False
     user: str = ""
+    index_commit: str = "soft"
     policy: FetchPolicy = field(default_factory=FetchPolicy)
 
 
@@ -115,5 +118,6 @@ def load_config(text: Optional[str], site: dict[str, Any]) -> HarvestConfig:
         max_delete_ratio=float(data.get("max_delete_ratio", 0.5)),
         fetch_structures=bool(data.get("fetch_structures", False)),
         user=data.get("user", ""),
+        index_commit=data.get("index_commit", "soft"),
         policy=policy,
     )

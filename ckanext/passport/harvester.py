@@ -23,6 +23,7 @@ from ckanext.harvest.model import HarvestObject, HarvestObjectExtra
 
 from ckanext.passport import mapping
 from ckanext.passport.harvest_config import HarvestConfig, config_errors, load_config
+from ckanext.passport.index_commits import soft_commit_per_object
 from ckanext.passport.mr import serialize
 from ckanext.passport.mr.check import check_passport
 from ckanext.passport.mr.discover import discover_registry
@@ -260,6 +261,10 @@ class PassportHarvester(HarvesterBase):
 
     def import_stage(self, harvest_object: Any) -> Any:
         config = self._config(harvest_object.source)
+        with soft_commit_per_object(config.index_commit):
+            return self._import(harvest_object, config)
+
+    def _import(self, harvest_object: Any, config: HarvestConfig) -> Any:
         # The flag lets a harvested record land without the curator's part of the catalog record.
         context = {"user": self._user_name_for(config), "ignore_auth": True, "passport_harvest": True}
         previous = _previous_object(harvest_object)

@@ -28,6 +28,7 @@ def test_every_documented_option_is_accepted():
         "max_delete_ratio": 0.3,
         "fetch_structures": True,
         "user": "harvest-bot",
+        "index_commit": "hard",
     }
     assert config_errors(json.dumps(config)) == []
 
@@ -43,6 +44,7 @@ def test_every_documented_option_is_accepted():
         ('{"registry_url": "ftp://example.ru/list.csv"}', "registry_url:"),
         ('{"organization": "a", "create_organizations": true}', "either 'organization' or 'create_organizations'"),
         ('{"max_delete_ratio": 2}', "max_delete_ratio:"),
+        ('{"index_commit": "sometimes"}', "index_commit:"),
     ],
 )
 def test_bad_config_gets_a_readable_error(config, expected):

@@ -1,0 +1,81 @@
+"""Harvest imports make each dataset searchable with one soft Solr commit instead of CKAN's hard ones."""
+from __future__ import annotations
+
+import pysolr
+import pytest
+from ckan.plugins import toolkit
+from ckan.tests.helpers import call_action
+from ckanext.harvest import queue
+from ckanext.harvest.model import HarvestObject, HarvestSource
+from ckanext.harvest.tests.factories import HarvestJobObj
+
+from ckanext.passport.index_commits import soft_commit_per_object
+from ckanext.passport.plugins.harvester import PassportHarvesterPlugin
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+
+ALLOW = {"allow_private_addresses": True}
+DEMO_DATASETS = 6
+
+
+@pytest.fixture
+def solr_updates(monkeypatch):
+    """Each update request this process sends to the real Solr: ``hard``, ``soft`` or ``none`` (no commit)."""
+    sent: list[str] = []
+    send = pysolr.Solr._update
+
+    def recorded(self, message, *args, commit=None, softCommit=False, **kwargs):
+        sent.append("hard" if commit else "soft" if softCommit else "none")
+        return send(self, message, *args, commit=commit, softCommit=softCommit, **kwargs)
+
+    monkeypatch.setattr(pysolr.Solr, "_update", recorded)
+    return sent
+
+
+def _fetch_and_import_all(source: dict, sent: list[str]) -> None:
+    """Gather a job, then run fetch and import for each object with ``sent`` recording only those stages."""
+    harvester = PassportHarvesterPlugin()
+    job = HarvestJobObj(source=HarvestSource.get(source["id"]), run=False)
+    job.status = "Running"
+    job.save()
+    ids = queue.gather_stage(harvester, job)
+    sent.clear()
+    for object_id in ids:
+        queue.fetch_and_import_stages(harvester, HarvestObject.get(object_id))
+
+
+def test_each_new_dataset_costs_one_soft_commit_and_is_searchable_at_once(
+    demo_site, harvest_source, solr_updates
+):
+    source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW)
+    _fetch_and_import_all(source, solr_updates)
+    assert solr_updates.count("soft") == DEMO_DATASETS
+    assert solr_updates.count("hard") == 0
+    assert call_action("package_search", fq=f"owner_org:{source['owner_org']}")["count"] == DEMO_DATASETS
+    assert toolkit.config["ckan.search.solr_commit"] is True
+
+
+def test_hard_index_commits_keep_ckans_commit_per_index_update(demo_site, harvest_source, solr_updates):
+    source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW | {"index_commit": "hard"})
+    _fetch_and_import_all(source, solr_updates)
+    assert solr_updates.count("soft") == 0
+    assert solr_updates.count("hard") >= DEMO_DATASETS
+    assert call_action("package_search", fq=f"owner_org:{source['owner_org']}")["count"] == DEMO_DATASETS
+
+
+@pytest.mark.ckan_config("ckan.search.solr_commit", False)
+def test_a_site_that_turned_solr_commits_off_gets_no_commits(demo_site, harvest_source, solr_updates):
+    source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW)
+    _fetch_and_import_all(source, solr_updates)
+    assert solr_updates.count("none") >= DEMO_DATASETS
+    assert "soft" not in solr_updates and "hard" not in solr_updates
+    assert toolkit.config["ckan.search.solr_commit"] is False
+
+
+def test_a_failed_import_restores_ckans_commits_and_sends_no_commit(solr_updates):
+    with pytest.raises(toolkit.ValidationError):
+        with soft_commit_per_object("soft"):
+            assert toolkit.config["ckan.search.solr_commit"] is False
+            raise toolkit.ValidationError({"name": ["refused"]})
+    assert toolkit.config["ckan.search.solr_commit"] is True
+    assert solr_updates == []
