@@ -142,3 +142,48 @@ def test_list_json_without_a_meta_list_is_not_a_registry():
     result = list_json.parse(b'{"meta": "nothing"}')
     assert result.value is None
     assert [p.code for p in result.problems] == ["registry.json_unexpected_shape"]
+
+
+def test_every_fedstat_item_reads_the_same_on_the_plain_and_the_careful_path(read_real):
+    from lxml import etree
+
+    root = etree.fromstring(read_real(FEDSTAT))
+    for element in root.iter("item"):
+        assert list_xml._plain_entry(element) == list_xml._entry(element)
+
+
+def test_items_with_namespaces_capitals_entities_or_extras_are_read_the_careful_way():
+    odd = [
+        '<item xmlns:x="urn:x"><x:identifier>7701000001-a</x:identifier><title>A</title>'
+        "<link>http://x.ru/a/</link></item>",
+        "<item><Identifier>7701000002-b</Identifier><TITLE>B</TITLE><link>http://x.ru/b/</link></item>",
+        "<item><identifier>7701000003-c</identifier><title>C <b>bold</b> tail</title>"
+        "<link>http://x.ru/c/</link><note>extra</note></item>",
+        "<item><identifier>7701000004-d</identifier><identifier>second</identifier>"
+        "<link>http://x.ru/d/</link></item>",
+    ]
+
+    entries = list_xml.parse(list_xml_bytes("".join(odd))).value.entries
+
+    assert [(e.identifier, e.title) for e in entries] == [
+        ("7701000001-a", "A"), ("7701000002-b", "B"), ("7701000003-c", "C bold tail"), ("7701000004-d", ""),
+    ]
+
+
+def test_streamed_registry_reports_a_repeat_before_the_entries_after_it():
+    from ckanext.passport.mr.registry import iter_registry
+
+    data = list_xml_bytes(item("7701000001-a") + item("7701000001-a") + item("7701000002-b"))
+
+    read = [(type(x).__name__, getattr(x, "code", getattr(x, "identifier", ""))) for x in iter_registry(data)]
+
+    assert read == [("RegistryEntry", "7701000001-a"), ("Problem", "registry.duplicate_identifier"),
+                    ("RegistryEntry", "7701000002-b")]
+
+
+def test_streamed_registry_without_usable_entries_ends_with_registry_empty():
+    from ckanext.passport.mr.registry import iter_registry
+
+    read = list(iter_registry(list_xml_bytes(item("7701000001-a", link=" ").replace("<link> </link>", ""))))
+
+    assert [p.code for p in read if isinstance(p, Problem)][-1] == "registry.empty"

@@ -66,14 +66,14 @@ def standard_version(
 def resolve(link: str, base: str = "") -> str:
     """A published link made absolute against the document it appeared in (relative links are common)."""
     link = (link or "").strip()
-    if not base or not link or link.startswith(_ABSOLUTE) or link.lower().startswith(_NOT_JOINED):
+    if not base or not link or link.startswith(ABSOLUTE_LINK) or link.lower().startswith(_NOT_JOINED):
         return link
     return urljoin(base, link)
 
 
 # Already absolute: urljoin would only re-split and re-join them, which costs more than the rest of a
 # registry entry's checks.
-_ABSOLUTE = ("http://", "https://")
+ABSOLUTE_LINK = ("http://", "https://")
 _NOT_JOINED = ("www.", "mailto:", "tel:")
 
 

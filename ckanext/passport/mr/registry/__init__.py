@@ -14,7 +14,7 @@ from ..fields import last_segment
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import define, problem
 from ..sniff import sniff
-from .entries import EntryChecker
+from .entries import EMPTY, EntryChecker
 from .list_xml import iter_entries
 
 FORMS = {
@@ -33,12 +33,6 @@ _NAMES = {
 }
 _SNIFF_BYTES = 8192
 
-EMPTY = define(
-    "registry.empty",
-    Severity.ERROR,
-    "Реестр открытых данных пуст",
-    "The open data registry is empty",
-)
 UNKNOWN_FORM = define(
     "registry.unknown_form",
     Severity.ERROR,
@@ -114,8 +108,8 @@ def iter_registry(source: Union[bytes, BinaryIO], url: str = "", form: Optional[
     data, stream = (source, None) if isinstance(source, (bytes, bytearray)) else _opened(source)
     form = form or detect_registry_form(data if stream is None else _head(stream), url)
     if form == "list.xml":
-        entries = iter_entries(data if stream is None else stream, url)
-        return RegistryStream(checked(entries, url), form, lambda: entries.standard_version)
+        entries = iter_entries(data if stream is None else stream, url, EntryChecker(url))
+        return RegistryStream(iter(entries), form, lambda: entries.standard_version)
     whole = parse_registry(data if stream is None else stream.read(), url, form)
     items: Iterator[Item] = chain(whole.problems, whole.value.entries if whole.value else [])
     version = whole.value.standard_version if whole.value else ""
@@ -125,19 +119,19 @@ def iter_registry(source: Union[bytes, BinaryIO], url: str = "", form: Optional[
 def checked(items: Iterable[Item], url: str = "") -> Iterator[Item]:
     """Entries with links resolved and identifiers present and unique; ``registry.empty`` if none is left."""
     checker = EntryChecker(url)
+    check = checker.check
     found: list[Problem] = []
     for item in items:
-        if not isinstance(item, RegistryEntry):
+        if item.__class__ is not RegistryEntry:
             yield item
             continue
-        kept = checker.check(item, found)
+        kept = check(item, found)
         if found:
             yield from found
             found.clear()
         if kept:
             yield item
-    if not checker.seen:
-        yield problem(EMPTY, url=url or None)
+    yield from checker.finished()
 
 
 def _opened(source: BinaryIO) -> tuple[bytes, Optional[BinaryIO]]:

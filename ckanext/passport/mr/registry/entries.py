@@ -8,7 +8,7 @@ from __future__ import annotations
 from array import array
 from typing import Optional
 
-from ..fields import identifier_from_link, resolve
+from ..fields import ABSOLUTE_LINK as _ABSOLUTE, identifier_from_link, resolve
 from ..model import Problem, RegistryEntry, Severity
 from ..problems import define, problem
 
@@ -23,6 +23,12 @@ MISSING_IDENTIFIER = define(
     Severity.WARNING,
     "В записи реестра нет идентификатора; взят из ссылки: {identifier}",
     "A registry entry has no identifier; it was taken from the link: {identifier}",
+)
+EMPTY = define(
+    "registry.empty",
+    Severity.ERROR,
+    "Реестр открытых данных пуст",
+    "The open data registry is empty",
 )
 DUPLICATE_IDENTIFIER = define(
     "registry.duplicate_identifier",
@@ -46,8 +52,15 @@ class EntryChecker:
 
     def check(self, entry: RegistryEntry, problems: list[Problem], line: Optional[int] = None) -> bool:
         """Resolve the link and fill in a missing identifier; False (and a problem) when the entry must go."""
+        link = entry.link
+        if not link.startswith(_ABSOLUTE):
+            link = entry.link = resolve(link, self.url)
+        if link and entry.identifier and self.seen.add(entry.identifier):
+            return True
+        return self._refuse_or_repair(entry, problems, line)
+
+    def _refuse_or_repair(self, entry: RegistryEntry, problems: list[Problem], line: Optional[int]) -> bool:
         url = self.url or None
-        entry.link = resolve(entry.link, self.url)
         if not entry.link:
             problems.append(problem(MISSING_LINK, url=url, line=line, element=entry.identifier or None,
                                     name=entry.title or entry.identifier))
@@ -57,11 +70,16 @@ class EntryChecker:
             if self.identifier_expected:
                 problems.append(problem(MISSING_IDENTIFIER, url=url, line=line, element=entry.link,
                                         identifier=entry.identifier))
-        if not self.seen.add(entry.identifier):
-            problems.append(problem(DUPLICATE_IDENTIFIER, url=url, line=line, element=entry.identifier,
-                                    identifier=entry.identifier))
-            return False
-        return True
+            if self.seen.add(entry.identifier):
+                return True
+        problems.append(problem(DUPLICATE_IDENTIFIER, url=url, line=line, element=entry.identifier,
+                                identifier=entry.identifier))
+        return False
+
+
+    def finished(self) -> list[Problem]:
+        """What the end of the registry adds: ``registry.empty`` when no entry was kept."""
+        return [] if self.seen else [problem(EMPTY, url=self.url or None)]
 
 
 class IdentifierSet:
@@ -72,35 +90,45 @@ class IdentifierSet:
     needs. The chance that two of fedstat's 6,692 identifiers share a 63-bit key is about one in 10^11.
     """
 
-    _MAX_LOAD = 0.75
-
     def __init__(self) -> None:
-        self._slots = array("Q", bytes(8 * 64))
         self._count = 0
+        self._size(array("Q", bytes(8 * _INITIAL_SLOTS)))
 
     def __len__(self) -> int:
         return self._count
 
     def add(self, identifier: str) -> bool:
         """Add ``identifier``; False when it was already there."""
-        # 0 marks an empty slot, so keys are odd.
+        # 0 marks an empty slot, so keys are odd. The probe is written out: it runs once per registry entry.
         key = (hash(identifier) & _KEY_BITS) | 1
-        slots = self._slots
-        index = _slot(slots, key)
-        if slots[index]:
-            return False
+        slots, mask = self._slots, self._mask
+        index = (key >> 1) & mask
+        found = slots[index]
+        while found:
+            if found == key:
+                return False
+            index = (index + 1) & mask
+            found = slots[index]
         slots[index] = key
         self._count += 1
-        if self._count > len(slots) * self._MAX_LOAD:
-            grown = array("Q", bytes(16 * len(slots)))
+        if self._count > self._limit:
+            grown = array("Q", bytes(32 * len(slots)))
             for old in slots:
                 if old:
                     grown[_slot(grown, old)] = old
-            self._slots = grown
+            self._size(grown)
         return True
+
+    def _size(self, slots: array) -> None:
+        self._slots = slots
+        self._mask = len(slots) - 1
+        self._limit = len(slots) * 3 // 4
 
 
 _KEY_BITS = (1 << 64) - 1
+# 128 KiB up front: a national registry fills it without the rehashing (Python-level) that growing from
+# small would cost; smaller registries pay nothing more than the allocation.
+_INITIAL_SLOTS = 16384
 
 
 def _slot(slots: array, key: int) -> int:
