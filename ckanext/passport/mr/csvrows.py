@@ -11,7 +11,7 @@ import io
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, NamedTuple, Optional, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 from .model import STANDARD_2_3, STANDARD_3_0, Problem, Severity
@@ -42,8 +42,7 @@ DELIMITERS = (",", ";", "\t")
 _SNIFF_LINES = 50
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """One CSV record: ``line`` is the 1-based line where it starts; trailing empty cells are dropped."""
 
     line: int
@@ -71,7 +70,7 @@ def read_rows(text: str, url: str = "", delimiter: Optional[str] = None) -> Tabl
     if markup is not None:
         return Table([], delimiter or ",", [problem(markup, url=location)])
     lines = _physical_lines(text)
-    chosen = delimiter or detect_delimiter(text)
+    chosen = delimiter or _delimiter_of(lines)
     rows = [row for row in _records(lines, chosen, url, problems) if row.cells]
     if not rows:
         problems.append(problem(EMPTY, url=location))
@@ -81,10 +80,18 @@ def read_rows(text: str, url: str = "", delimiter: Optional[str] = None) -> Tabl
 def detect_delimiter(text: str) -> str:
     """The delimiter that splits the first lines into the most rows of one common width (2 or more);
     when none does (one column, padding only), the most frequent candidate; ``,`` by default."""
-    sample = [line for line in _physical_lines(text)[:_SNIFF_LINES] if line.strip()]
-    scores = {c: (_consistency(sample, c), sum(line.count(c) for line in sample)) for c in DELIMITERS}
-    best = max(DELIMITERS, key=lambda c: scores[c])
-    return best if scores[best] > (0, 0) else ","
+    return _delimiter_of(_physical_lines(text))
+
+
+def _delimiter_of(lines: list[str]) -> str:
+    sample = [line for line in lines[:_SNIFF_LINES] if line.strip()]
+    joined = "".join(sample)
+    present = [c for c in DELIMITERS if c in joined]
+    if len(present) <= 1:
+        # The only candidate that occurs wins whatever its consistency: no CSV pass needed.
+        return present[0] if present else ","
+    scores = {c: (_consistency(sample, c), joined.count(c)) for c in present}
+    return max(present, key=lambda c: scores[c])
 
 
 def _consistency(sample: list[str], delimiter: str) -> int:
@@ -96,8 +103,10 @@ def _consistency(sample: list[str], delimiter: str) -> int:
     return max((count for width, count in widths.items() if width >= 2), default=0)
 
 
-def is_column_number_row(cells: Iterable[str]) -> bool:
+def is_column_number_row(cells: Sequence[str]) -> bool:
     """``1;2;3;…``: the column numbers some publishers put under (or instead of) the header."""
+    if len(cells) < 2 or cells[0].strip().rstrip(".") != "1":
+        return False
     values = [c.strip().rstrip(".") for c in cells]
     return len(values) >= 2 and values == [str(n) for n in range(1, len(values) + 1)]
 
@@ -149,18 +158,16 @@ def _records(lines: list[str], delimiter: str, url: str, problems: list[Problem]
     reader = csv.reader(iter(lines), delimiter=delimiter, strict=True, skipinitialspace=True)
     consumed = 0
     while True:
-        start = consumed + 1
         try:
-            cells = next(reader)
-        except StopIteration:
+            for cells in reader:
+                yield Row(consumed + 1, _trim(cells))
+                consumed = reader.line_num
             return
         except csv.Error as error:
+            start = consumed + 1
             problems.append(problem(MALFORMED_ROW, url=url or None, line=start, reason=str(error)))
             yield from _salvage(lines[start - 1:reader.line_num], start, delimiter)
             consumed = reader.line_num
-            continue
-        consumed = reader.line_num
-        yield Row(start, _trim(cells))
 
 
 def _salvage(lines: list[str], start: int, delimiter: str) -> Iterator[Row]:
@@ -178,6 +185,8 @@ def _salvage(lines: list[str], start: int, delimiter: str) -> Iterator[Row]:
 
 
 def _trim(cells: list[str]) -> tuple[str, ...]:
+    if cells and cells[-1] and not cells[-1].isspace():
+        return tuple(cells)
     end = len(cells)
     while end and not cells[end - 1].strip():
         end -= 1

@@ -40,6 +40,10 @@ VERSION_WITHOUT_SOURCE = define(
 )
 
 _DATA_NAME = re.compile(r"^data[-_](?P<version>.+?)[-_]structure[-_](?P<structure>.+)$", re.I)
+# MR 3.0's own spelling, read without respelling: most names on real sites are written so.
+_CANONICAL_DATA_NAME = re.compile(
+    r"data-(\d{8}(?:T\d{4})?)-structure-(\d{8}(?:T\d{4})?)(?:\.[A-Za-z][A-Za-z0-9]{0,4})*\Z", re.ASCII
+)
 _STRUCTURE_NAME = re.compile(r"^structure[-_](?P<structure>.+)$", re.I)
 _WORD = re.compile(r"[a-z]{6,11}", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[-_\s]*-[-_\s]*|\s+")
@@ -79,9 +83,19 @@ _NOT_JOINED = ("www.", "mailto:", "tel:")
 
 def last_segment(link: str) -> str:
     """The last non-empty path segment of a URL (or path), percent-decoded."""
+    if _PLAIN_LINK.match(link):
+        tail = link.rstrip("/")
+        # "https://host/" has no path segment: the careful way says so.
+        if tail.count("/") > 2 or "://" not in tail:
+            return tail.rpartition("/")[2]
     path = urlsplit(link.strip()).path if "://" in link else link.strip().split("?")[0].split("#")[0]
     segments = [s for s in path.split("/") if s]
     return unquote(segments[-1]) if segments else ""
+
+
+# Links that need no URL parsing to find their last segment: a scheme and host followed by a path, or a bare
+# path, with nothing to decode, no query or fragment, no spaces.
+_PLAIN_LINK = re.compile(r"(?:https?://[^/?#%\s]+/)?[^?#%\s:]*\Z")
 
 
 def file_stem(link: str) -> str:
@@ -110,7 +124,14 @@ def read_version_name(name: str) -> Optional[VersionName]:
     (``data-20130601T0000-structure-20130401T0000``, ``data_20140930_structure_1_20140930``,
     ``data 1 strucrure 1``, ``structure-1-2013-07-15.csv``); tokens are read by :func:`version_parts`.
     """
-    stem = _EXTENSIONS.sub("", _spelled_out(last_segment(name)))
+    segment = last_segment(name)
+    canonical = _CANONICAL_DATA_NAME.match(segment)
+    if canonical:
+        # What version_parts says of such tokens: the token is the version, and its date when it is one.
+        version, structure = canonical.groups()
+        created = parse_date(version)
+        return VersionName("data", version, created if created.value is not None else None, structure)
+    stem = _EXTENSIONS.sub("", _spelled_out(segment))
     data = _DATA_NAME.match(stem)
     if data:
         version, created = version_parts(data.group("version"))
@@ -232,7 +253,11 @@ def clean_phone(text: str) -> str:
 
 def field_key(name: str) -> str:
     """A field name as MR means it: lower-case, without spaces or separators, common typos mapped."""
-    key = compact(name or "")
+    name = name or ""
+    if name.isascii() and name.isalnum():
+        key = name.lower()
+    else:
+        key = compact(name)
     return _KEY_ALIASES.get(key, key)
 
 
@@ -265,7 +290,9 @@ def describe_by_newest(passport: Passport) -> None:
 
 
 def _version_key(version: _Versioned) -> tuple:
-    named = parse_date(version.version)
+    created = version.created
+    # A version named by its creation date (MR's usual way) was read already.
+    named = created if created is not None and created.text == version.version else parse_date(version.version)
     for moment in (named.value if named else None, version.created.value if version.created else None):
         if moment is not None:
             return (2, _as_datetime(moment), 0)

@@ -119,7 +119,8 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
     for row in rows:
         key = row.cell(0)
         value = _value(row, table.delimiter, header_width, url, problems)
-        name = field_key(key)
+        # No required name starts with "data", and field_key keeps a leading "data": a version row.
+        name = "data" if key.startswith("data") else field_key(key)
         if name in REQUIRED:
             _keep(values, name, value, row, url, problems)
         elif name.startswith("data"):
