@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from urllib.parse import unquote, urlsplit
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from ckanext.passport.mr import dates, fields
@@ -89,3 +89,57 @@ def test_column_number_rows_are_told_apart_the_same_way(cells):
     values = [c.strip().rstrip(".") for c in cells]
     expected = len(values) >= 2 and values == [str(n) for n in range(1, len(values) + 1)]
     assert is_column_number_row(cells) == expected
+
+
+def _is_utf8(body: bytes) -> bool:
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _decoded_line_by_line(body: bytes) -> tuple[str, bool]:
+    """The careful reading: each line as UTF-8 if it is, else Windows-1251; and whether any line was UTF-8."""
+    lines, any_utf8 = [], False
+    for raw in body.split(b"\n"):
+        try:
+            lines.append(raw.decode("utf-8"))
+            any_utf8 = any_utf8 or not raw.isascii()
+        except UnicodeDecodeError:
+            lines.append(raw.decode("cp1251", errors="replace"))
+    return "\n".join(lines), any_utf8
+
+
+@given(st.lists(st.one_of(
+    st.text(alphabet="абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗ №«»–,;\"0123456789abc", max_size=20)
+    .map(lambda text: text.encode("cp1251")),
+    st.text(max_size=10).map(lambda text: text.encode("utf-8")),
+    st.binary(max_size=10),
+), min_size=1, max_size=6))
+def test_a_file_without_utf8_lines_reads_as_windows_1251_in_one_step(lines):
+    from ckanext.passport.mr.decode import WINDOWS_1251, _decode_by_line
+
+    body = b"\n".join(line.replace(b"\n", b" ") for line in lines)
+    assume(not _is_utf8(body))  # the line-by-line reading is only for text that is not UTF-8 as a whole
+    expected_text, any_utf8 = _decoded_line_by_line(body)
+    text, encoding = _decode_by_line(body, "", [])
+    assert text == expected_text
+    assert (encoding == WINDOWS_1251) == (not any_utf8)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["identifier", "Title", "x:link", "format", "note"]),
+                          st.text(alphabet="ab <>&", max_size=6)), max_size=5))
+def test_child_texts_of_plain_and_odd_tags_match_a_walk_by_local_name(children):
+    from xml.sax.saxutils import escape
+
+    from lxml import etree
+
+    from ckanext.passport.mr.safexml import child_texts
+
+    body = "".join(f"<{tag}>{escape(text)}</{tag}>" for tag, text in children)
+    element = etree.fromstring(f'<item xmlns:x="urn:x">{body}</item>')
+    expected: dict[str, str] = {}
+    for node in element:
+        expected.setdefault(node.tag.rpartition("}")[2].lower(), (node.text or "").strip())
+    assert child_texts(element) == expected

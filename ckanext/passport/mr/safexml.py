@@ -123,9 +123,10 @@ def child_texts(element: etree._Element, names: Optional[frozenset[str]] = None)
     # local_name and text_of written out: this runs for every item of a national registry.
     for node in element:
         tag = node.tag
-        if not isinstance(tag, str):
+        if tag.__class__ is not str:
             continue
-        name = tag[tag.rfind("}") + 1:].lower()
+        # MR's own tags are plain lower-case names: no namespace to cut, nothing to lower.
+        name = tag if tag.islower() and "}" not in tag else tag[tag.rfind("}") + 1:].lower()
         if name not in texts and (names is None or name in names):
             texts[name] = (node.text or "").strip() if not len(node) else _raw_text(node).strip()
     return texts

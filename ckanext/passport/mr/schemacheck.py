@@ -9,11 +9,13 @@ caller keeps using jsonschema.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 Path = tuple[Union[str, int], ...]
 Error = tuple[Path, str]
-Check = Callable[[Any, Path], Iterator[Error]]
+# A compiled keyword appends the errors of an instance at a path to a list: plain calls, no generators, since
+# a passport's document is walked node by node on every harvest.
+Check = Callable[[Any, Path, list[Error]], None]
 
 _ANNOTATIONS = frozenset({"$schema", "id", "title", "description", "default"})
 _TYPES: dict[str, Union[type, tuple[type, ...]]] = {"string": str, "object": dict, "array": list}
@@ -24,7 +26,13 @@ def compile_schema(schema: dict) -> Optional[Callable[[Any], list[Error]]]:
     check = _compile(schema)
     if check is None:
         return None
-    return lambda instance: list(check(instance, ()))
+
+    def errors(instance: Any) -> list[Error]:
+        found: list[Error] = []
+        check(instance, (), found)
+        return found
+
+    return errors
 
 
 def _compile(schema: Any) -> Optional[Check]:
@@ -39,10 +47,12 @@ def _compile(schema: Any) -> Optional[Check]:
         if check is None:
             return None
         checks.append(check)
+    if len(checks) == 1:
+        return checks[0]
 
-    def run(instance: Any, path: Path) -> Iterator[Error]:
+    def run(instance: Any, path: Path, found: list[Error]) -> None:
         for check in checks:
-            yield from check(instance, path)
+            check(instance, path, found)
 
     return run
 
@@ -58,7 +68,7 @@ def _keyword(keyword: str, value: Any) -> Optional[Check]:
         compiled = {name: _compile(subschema) for name, subschema in value.items()}
         if any(check is None for check in compiled.values()):
             return None
-        return _properties(compiled)  # type: ignore[arg-type]
+        return _properties({name: (_only_type(value[name]), check) for name, check in compiled.items()})  # type: ignore[misc]
     if keyword == "items" and isinstance(value, dict):
         item = _compile(value)
         return _items(item) if item is not None else None
@@ -68,19 +78,19 @@ def _keyword(keyword: str, value: Any) -> Optional[Check]:
 def _type(name: str) -> Check:
     expected = _TYPES[name]
 
-    def check(instance: Any, path: Path) -> Iterator[Error]:
+    def check(instance: Any, path: Path, found: list[Error]) -> None:
         if not isinstance(instance, expected):
-            yield path, f"{instance!r} is not of type {name!r}"
+            found.append((path, f"{instance!r} is not of type {name!r}"))
 
     return check
 
 
 def _required(names: list[str]) -> Check:
-    def check(instance: Any, path: Path) -> Iterator[Error]:
+    def check(instance: Any, path: Path, found: list[Error]) -> None:
         if isinstance(instance, dict):
             for name in names:
                 if name not in instance:
-                    yield path, f"{name!r} is a required property"
+                    found.append((path, f"{name!r} is a required property"))
 
     return check
 
@@ -88,27 +98,42 @@ def _required(names: list[str]) -> Check:
 def _min_items(least: int) -> Check:
     message = "should be non-empty" if least == 1 else "is too short"
 
-    def check(instance: Any, path: Path) -> Iterator[Error]:
+    def check(instance: Any, path: Path, found: list[Error]) -> None:
         if isinstance(instance, list) and len(instance) < least:
-            yield path, f"{instance!r} {message}"
+            found.append((path, f"{instance!r} {message}"))
 
     return check
 
 
-def _properties(compiled: dict[str, Check]) -> Check:
-    def check(instance: Any, path: Path) -> Iterator[Error]:
+def _only_type(schema: dict) -> Optional[str]:
+    """The type a subschema asks for when that is all it asks (most of MR's leaves)."""
+    keywords = [keyword for keyword in schema if keyword not in _ANNOTATIONS]
+    return schema["type"] if keywords == ["type"] else None
+
+
+def _properties(compiled: dict[str, tuple[Optional[str], Check]]) -> Check:
+    # Leaves that only name a type are checked here, without a call or a path unless they fail.
+    pairs = tuple(
+        (name, _TYPES[only] if only else None, only, check) for name, (only, check) in compiled.items()
+    )
+
+    def check(instance: Any, path: Path, found: list[Error]) -> None:
         if isinstance(instance, dict):
-            for name, subcheck in compiled.items():
+            for name, expected, type_name, subcheck in pairs:
                 if name in instance:
-                    yield from subcheck(instance[name], path + (name,))
+                    value = instance[name]
+                    if expected is None:
+                        subcheck(value, path + (name,), found)
+                    elif not isinstance(value, expected):
+                        found.append((path + (name,), f"{value!r} is not of type {type_name!r}"))
 
     return check
 
 
 def _items(item: Check) -> Check:
-    def check(instance: Any, path: Path) -> Iterator[Error]:
+    def check(instance: Any, path: Path, found: list[Error]) -> None:
         if isinstance(instance, list):
             for index, value in enumerate(instance):
-                yield from item(value, path + (index,))
+                item(value, path + (index,), found)
 
     return check

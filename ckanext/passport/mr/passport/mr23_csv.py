@@ -157,7 +157,11 @@ def _cells(row: Row, delimiter: str) -> tuple[str, str, str]:
 
 
 def _is_number(text: str) -> bool:
-    return bool(re.fullmatch(r"\d{1,2}\.?", text))
+    return _ROW_NUMBER.fullmatch(text) is not None
+
+
+_ROW_NUMBER = re.compile(r"\d{1,2}\.?")
+_LINK_SEPARATORS = re.compile(r"[\s,;]+")
 
 
 def _row_number(
@@ -235,7 +239,7 @@ def _links(found: Optional[tuple[str, Row]], url: str, problems: list[Problem]) 
         return []
     text, row = found
     links: list[str] = []
-    for token in re.split(r"[\s,;]+", text):
+    for token in _LINK_SEPARATORS.split(text):
         if not token or token.casefold() == _NO_LINK:
             continue
         if "/" in token:
