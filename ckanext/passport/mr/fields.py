@@ -124,8 +124,10 @@ def read_version_name(name: str) -> Optional[VersionName]:
     (``data-20130601T0000-structure-20130401T0000``, ``data_20140930_structure_1_20140930``,
     ``data 1 strucrure 1``, ``structure-1-2013-07-15.csv``); tokens are read by :func:`version_parts`.
     """
-    segment = last_segment(name)
-    canonical = _CANONICAL_DATA_NAME.match(segment)
+    # A bare canonical name is its own last segment; a link is cut to its last segment first.
+    canonical = _CANONICAL_DATA_NAME.match(name)
+    segment = name if canonical else last_segment(name)
+    canonical = canonical or _CANONICAL_DATA_NAME.match(segment)
     if canonical:
         # What version_parts says of such tokens: the token is the version, and its date when it is one.
         version, structure = canonical.groups()
