@@ -3,7 +3,7 @@
 Passports: each parser (bytes in, Passport out) against the cheapest way to read the same bytes at all:
 ``csv.reader`` over the text decoded in the encoding the parser found, ``json.loads``, ``lxml.etree.fromstring``,
 and pyRdfa alone (its own ``graph_from_source`` on the bytes, with our options). Times are medians of
-timeit-style repeats.
+timeit-style repeats, the parser's, the floor's and the model's batches alternating.
 
 Gather: ``iter_registry`` over fedstat's ``list.xml`` (6,692 items, 2.9 MB) against a bare ``lxml.etree.iterparse``
 loop that clears each item. Peak memory is the growth of the peak resident set (``VmHWM``, reset through
@@ -46,15 +46,26 @@ from ckanext.passport.mr.writers.passport import write_passport  # noqa: E402
 REAL = ROOT / "tests" / "fixtures" / "real"
 SITE = "http://opendata.example.ru/opendata"
 REPEATS = 7
+GATHER_ROUNDS = 3
 MIN_BATCH_SECONDS = 0.2
 
 
-def median_seconds(call: Callable[[], object]) -> float:
-    """Seconds per call: the median of REPEATS batches, each long enough to time reliably."""
-    timer = timeit.Timer(call)
-    number, _ = timer.autorange()
-    number = max(number, int(number * MIN_BATCH_SECONDS / 0.2))
-    return statistics.median(t / number for t in timer.repeat(repeat=REPEATS, number=number))
+def median_seconds(*calls: Callable[[], object]) -> list[float]:
+    """Seconds per call of each of ``calls``: the median of REPEATS batches, each long enough to time reliably.
+
+    The calls' batches alternate (one of each per repeat), so that a disturbance of the machine (another
+    process, a collection) falls on all of them alike instead of on whichever was being timed.
+    """
+    timers = []
+    for call in calls:
+        timer = timeit.Timer(call)
+        number, _ = timer.autorange()
+        timers.append((timer, max(number, int(number * MIN_BATCH_SECONDS / 0.2))))
+    samples: list[list[float]] = [[] for _ in calls]
+    for _ in range(REPEATS):
+        for (timer, number), times in zip(timers, samples):
+            times.append(timer.timeit(number) / number)
+    return [statistics.median(times) for times in samples]
 
 
 def csv_floor(data: bytes, encoding: str, delimiter: str) -> Callable[[], object]:
@@ -127,9 +138,8 @@ def passport_rows() -> list[tuple[str, float, float, float, float]]:
     rows = []
     for name, parse, floor, target in cases:
         build = build_model(parse().value)
-        floor_seconds = median_seconds(floor)
-        rows.append((name, 1 / median_seconds(parse), 1 / floor_seconds,
-                     1 / (floor_seconds + median_seconds(build)), target))
+        parse_seconds, floor_seconds, build_seconds = median_seconds(parse, floor, build)
+        rows.append((name, 1 / parse_seconds, 1 / floor_seconds, 1 / (floor_seconds + build_seconds), target))
     return rows
 
 
@@ -205,11 +215,17 @@ def main() -> None:
               f" {model:13.0f} {floor / model:8.2f}x")
 
     path = REAL / "fedstat/list.xml"
-    ours_seconds, ours_peak = gather_side("ours", path)
-    floor_seconds, floor_peak = gather_side("floor", path)
+    # Three fresh processes per side, alternating; the median of each side's figures.
+    runs = {"ours": [], "floor": []}
+    for _ in range(GATHER_ROUNDS):
+        for side, figures in runs.items():
+            figures.append(gather_side(side, path))
+    ours_seconds, ours_peak = (statistics.median(f) for f in zip(*runs["ours"]))
+    floor_seconds, floor_peak = (statistics.median(f) for f in zip(*runs["floor"]))
     print(f"\nGather: fedstat list.xml ({path.stat().st_size / 1e6:.1f} MB) via iter_registry"
           " vs lxml.etree.iterparse clearing items")
-    print("peak memory = growth of VmHWM (reset before parsing) in a fresh subprocess per side\n")
+    print("peak memory = growth of VmHWM (reset before parsing) in a fresh subprocess per side;"
+          f" medians of {GATHER_ROUNDS} alternating processes per side\n")
     header = f"{'measure':34} {'ours':>10} {'floor':>10} {'ratio':>7} {'target':>7}  result"
     print(header)
     print("-" * len(header))
@@ -217,7 +233,7 @@ def main() -> None:
     print(f"{'time (ms)':34} {ours_seconds * 1000:10.1f} {floor_seconds * 1000:10.1f} {time_ratio:6.2f}x"
           f" {2.0:6.1f}x  {verdict(time_ratio, 2.0)}")
     memory_ratio = ours_peak / max(floor_peak, 1)
-    print(f"{'peak memory growth (KiB)':34} {ours_peak:10d} {floor_peak:10d} {memory_ratio:6.2f}x"
+    print(f"{'peak memory growth (KiB)':34} {ours_peak:10.0f} {floor_peak:10.0f} {memory_ratio:6.2f}x"
           f" {2.0:6.1f}x  {verdict(memory_ratio, 2.0)}")
 
 
