@@ -305,7 +305,7 @@ def _version_key(version: _Versioned) -> tuple:
 
 def _as_datetime(value: dt.date) -> dt.datetime:
     if isinstance(value, dt.datetime):
-        return value.replace(tzinfo=None)
+        return value if value.tzinfo is None else value.replace(tzinfo=None)
     return dt.datetime(value.year, value.month, value.day)
 
 
