@@ -127,6 +127,13 @@ def test_unchanged_passport_is_not_a_difference(rosstat):
     assert not harvested_differs(stored, passport_to_dataset(rosstat))
 
 
+def test_resource_formats_stored_in_ckans_spelling_are_not_a_difference(rosstat):
+    stored = passport_to_dataset(rosstat)
+    for resource in stored["resources"]:
+        resource["format"] = resource["format"].upper()
+    assert not harvested_differs(stored, passport_to_dataset(rosstat))
+
+
 def test_changed_title_is_a_difference(rosstat):
     stored = passport_to_dataset(rosstat)
     rosstat.title = "Новое название"

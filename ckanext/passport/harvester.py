@@ -261,8 +261,10 @@ class PassportHarvester(HarvesterBase):
 
     def import_stage(self, harvest_object: Any) -> Any:
         config = self._config(harvest_object.source)
-        with soft_commit_per_object(config.index_commit):
-            return self._import(harvest_object, config)
+        with soft_commit_per_object(config.index_commit) as indexing:
+            result = self._import(harvest_object, config)
+            indexing.changed = result is True
+        return result
 
     def _import(self, harvest_object: Any, config: HarvestConfig) -> Any:
         # The flag lets a harvested record land without the curator's part of the catalog record.

@@ -12,6 +12,7 @@ source with ``index_commit: "hard"`` keeps CKAN's commits.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Iterator
 
 import ckan.plugins.toolkit as tk
@@ -21,22 +22,32 @@ from ckan.lib.search.common import SearchIndexError, make_connection
 _OPTION = "ckan.search.solr_commit"
 
 
+@dataclass
+class ObjectIndexing:
+    """What the import of one object did to the index: ``changed`` when it created, updated or removed."""
+
+    changed: bool = False
+
+
 @contextmanager
-def soft_commit_per_object(mode: str) -> Iterator[None]:
-    """Run one harvest object's dataset changes with Solr commits replaced by one soft commit at the end.
+def soft_commit_per_object(mode: str) -> Iterator[ObjectIndexing]:
+    """Run one harvest object's dataset changes with Solr commits replaced by one soft commit at the end,
+    sent when the block marked the object ``changed`` (an unchanged or refused dataset needs none).
 
     The option is switched for the block only; import stages run one object at a time per process (the fetch
     consumer, ``run-test``), never beside web requests.
     """
+    indexing = ObjectIndexing()
     if mode != "soft" or not tk.config.get(_OPTION):
-        yield
+        yield indexing
         return
     tk.config[_OPTION] = False
     try:
-        yield
+        yield indexing
     finally:
         tk.config[_OPTION] = True
-    try:
-        make_connection().commit(softCommit=True)
-    except pysolr.SolrError as error:
-        raise SearchIndexError(f"Solr soft commit failed: {error}") from error
+    if indexing.changed:
+        try:
+            make_connection().commit(softCommit=True)
+        except pysolr.SolrError as error:
+            raise SearchIndexError(f"Solr soft commit failed: {error}") from error

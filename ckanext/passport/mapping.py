@@ -189,7 +189,10 @@ def harvested_differs(existing: dict[str, Any], harvested: dict[str, Any]) -> bo
 
 
 def comparable(dataset: dict[str, Any]) -> dict[str, Any]:
-    """The harvester-owned facts of a dataset, in a form two reads of the same facts compare equal in."""
+    """The harvester-owned facts of a dataset, in a form two reads of the same facts compare equal in.
+
+    Resource formats compare without case: CKAN stores them in its own spelling (``csv`` becomes ``CSV``).
+    """
     facts: dict[str, Any] = {}
     for key in HARVESTED_FIELDS:
         value = dataset.get(key)
@@ -197,7 +200,7 @@ def comparable(dataset: dict[str, Any]) -> dict[str, Any]:
             value = sorted(t["name"] if isinstance(t, dict) else t for t in value or [])
         elif key == "resources":
             value = [
-                {k: str(r.get(k) or "") for k in _RESOURCE_FACTS}
+                {k: str(r.get(k) or "") for k in _RESOURCE_FACTS} | {"format": str(r.get("format") or "").casefold()}
                 for r in value or []
             ]
         elif value is None:

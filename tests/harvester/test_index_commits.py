@@ -32,16 +32,21 @@ def solr_updates(monkeypatch):
     return sent
 
 
-def _fetch_and_import_all(source: dict, sent: list[str]) -> None:
-    """Gather a job, then run fetch and import for each object with ``sent`` recording only those stages."""
+def _fetch_and_import_all(source: dict, sent: list[str]) -> list[str]:
+    """Gather a job, then run fetch and import for each object with ``sent`` recording only those stages;
+    the objects' report statuses."""
     harvester = PassportHarvesterPlugin()
     job = HarvestJobObj(source=HarvestSource.get(source["id"]), run=False)
     job.status = "Running"
     job.save()
     ids = queue.gather_stage(harvester, job)
     sent.clear()
+    statuses = []
     for object_id in ids:
-        queue.fetch_and_import_stages(harvester, HarvestObject.get(object_id))
+        harvest_object = HarvestObject.get(object_id)
+        queue.fetch_and_import_stages(harvester, harvest_object)
+        statuses.append(harvest_object.report_status)
+    return statuses
 
 
 def test_each_new_dataset_costs_one_soft_commit_and_is_searchable_at_once(
@@ -79,3 +84,23 @@ def test_a_failed_import_restores_ckans_commits_and_sends_no_commit(solr_updates
             raise toolkit.ValidationError({"name": ["refused"]})
     assert toolkit.config["ckan.search.solr_commit"] is True
     assert solr_updates == []
+
+
+def test_an_object_that_changed_no_dataset_sends_no_commit(solr_updates):
+    with soft_commit_per_object("soft") as indexing:
+        assert toolkit.config["ckan.search.solr_commit"] is False
+    assert not indexing.changed
+    assert toolkit.config["ckan.search.solr_commit"] is True
+    assert solr_updates == []
+
+
+def test_an_unchanged_dataset_on_reharvest_sends_no_commit(demo_site, harvest_source, run_harvest, solr_updates):
+    source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW)
+    run_harvest(source)
+    # The passports' content hashes no longer match, but their datasets would stay the same.
+    for folder in ("7708234640-okvedva", "7703092752-terorg"):
+        path = demo_site.root / "opendata" / folder / "meta.csv"
+        path.write_bytes(path.read_bytes() + b"\n")
+    statuses = _fetch_and_import_all(source, solr_updates)
+    assert statuses == ["not modified"] * 6
+    assert "soft" not in solr_updates and "hard" not in solr_updates
