@@ -199,16 +199,18 @@ def comparable(dataset: dict[str, Any]) -> dict[str, Any]:
         if key == "tags":
             value = sorted(t["name"] if isinstance(t, dict) else t for t in value or [])
         elif key == "resources":
-            value = [
-                {k: str(r.get(k) or "") for k in _RESOURCE_FACTS} | {"format": str(r.get("format") or "").casefold()}
-                for r in value or []
-            ]
+            value = [{k: _resource_fact(k, r.get(k)) for k in _RESOURCE_FACTS} for r in value or []]
         elif value is None:
             value = ""
         else:
             value = str(value)
         facts[key] = value
     return facts
+
+
+def _resource_fact(key: str, value: Any) -> str:
+    text = str(value or "")
+    return text.casefold() if key == "format" else text
 
 
 _RESOURCE_FACTS = (

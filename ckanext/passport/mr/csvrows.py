@@ -107,8 +107,7 @@ def is_column_number_row(cells: Sequence[str]) -> bool:
     """``1;2;3;…``: the column numbers some publishers put under (or instead of) the header."""
     if len(cells) < 2 or cells[0].strip().rstrip(".") != "1":
         return False
-    values = [c.strip().rstrip(".") for c in cells]
-    return len(values) >= 2 and values == [str(n) for n in range(1, len(values) + 1)]
+    return [c.strip().rstrip(".") for c in cells] == [str(n) for n in range(1, len(cells) + 1)]
 
 
 def is_header(cells: Iterable[str], names: Iterable[str], minimum: int = 1) -> bool:

@@ -295,7 +295,7 @@ def _version_key(version: _Versioned) -> tuple:
     created = version.created
     # A version named by its creation date (MR's usual way) was read already.
     named = created if created is not None and created.text == version.version else parse_date(version.version)
-    for moment in (named.value if named else None, version.created.value if version.created else None):
+    for moment in (named.value if named else None, created.value if created else None):
         if moment is not None:
             return (2, _as_datetime(moment), 0)
     if version.version.isdigit():
