@@ -34,29 +34,55 @@ _TAG_FORBIDDEN = re.compile(r"[^\w \-.]", re.UNICODE)
 _NAME_FORBIDDEN = re.compile(r"[^a-z0-9_-]+")
 _IDENTIFIER_NAME_FORBIDDEN = re.compile(r"[^A-Za-z0-9]+")
 
-# Fields the harvester owns on a harvested dataset: everything else (EUROVOC, territory, conditions of use…)
-# is the curator's, and a re-harvest must leave it as the curator left it.
-HARVESTED_FIELDS = (
-    "title",
-    "notes",
-    "mr_identifier",
-    "mr_standard_version",
-    "mr_conformance",
-    "publisher_id",
-    "publisher_id_scheme",
-    "publisher_name",
-    "maintainer",
-    "maintainer_email",
-    "mr_publisher_phone",
-    "mr_created",
-    "mr_modified",
-    "mr_valid",
-    "mr_format",
-    "mr_provenance",
-    "mr_periodicity",
-    "tags",
-    "resources",
-)
+# Who owns each field of a harvested record: the one table that merge, change detection, the edit guard and
+# the exports read. A field not named here is the curator's: no harvest ever writes it.
+HARVESTER = "harvester"  # every harvest writes it; a curator may edit it in between (the next harvest wins)
+MR_IDENTITY = "mr_identity"  # every harvest writes it; any other edit path keeps the stored value
+FIRST_HARVEST = "first_harvest"  # the first harvest fills it; from then on it is the curator's
+
+DATASET_OWNERS: dict[str, str] = {
+    "title": HARVESTER,
+    "notes": HARVESTER,
+    "maintainer": HARVESTER,
+    "maintainer_email": HARVESTER,
+    "tags": HARVESTER,
+    "resources": HARVESTER,
+    "mr_identifier": MR_IDENTITY,
+    "mr_standard_version": MR_IDENTITY,
+    "mr_conformance": MR_IDENTITY,
+    "mr_publisher_phone": MR_IDENTITY,
+    "mr_created": MR_IDENTITY,
+    "mr_modified": MR_IDENTITY,
+    "mr_valid": MR_IDENTITY,
+    "mr_format": MR_IDENTITY,
+    "mr_provenance": MR_IDENTITY,
+    "mr_periodicity": MR_IDENTITY,
+    # The publisher is seeded from the passport (an INN), then the curator's: a Czech record needs its IČO.
+    "publisher_id": FIRST_HARVEST,
+    "publisher_id_scheme": FIRST_HARVEST,
+    "publisher_name": FIRST_HARVEST,
+    "record_language": FIRST_HARVEST,
+}
+
+# Resources are matched by (resource_type, mr_version); the fields below are the harvester's, every other
+# field of a resource (description, language, mimetype, schema_urls, …) is the curator's.
+RESOURCE_OWNERS: dict[str, str] = {
+    "url": HARVESTER,
+    "name": HARVESTER,
+    "format": HARVESTER,
+    "resource_type": MR_IDENTITY,
+    "mr_version": MR_IDENTITY,
+    "mr_structure_version": MR_IDENTITY,
+    "mr_created": MR_IDENTITY,
+    "mr_provenance": MR_IDENTITY,
+    "mr_valid": MR_IDENTITY,
+    "mr_fields": MR_IDENTITY,
+}
+
+
+def owned_by(table: dict[str, str], *owners: str) -> tuple[str, ...]:
+    """The fields of ``table`` (DATASET_OWNERS or RESOURCE_OWNERS) that one of ``owners`` holds, in table order."""
+    return tuple(name for name, owner in table.items() if owner in owners)
 
 
 def dataset_name(identifier: str) -> str:
