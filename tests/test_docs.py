@@ -1,0 +1,58 @@
+"""The user docs stay in step with the code: every schema field documented, no stale ones, owners as harvested."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ckanext.passport import mapping
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD_DOC = ROOT / "docs" / "catalog-record.md"
+SCHEMA = ROOT / "ckanext" / "passport" / "catalog" / "schemas" / "dataset.yaml"
+OWNER_WORDS = {"harvest": mapping.HARVESTER, "MR identity": mapping.MR_IDENTITY, "first harvest": mapping.FIRST_HARVEST}
+
+
+def _documented(section: str) -> dict[str, str]:
+    """API name → owner column of one table of the record page."""
+    text = RECORD_DOC.read_text("utf-8")
+    body = text.split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([a-z_]+)` \|[^|]*\|[^|]*\| ([^|]+?) \|", body, re.MULTILINE)
+    return dict(rows)
+
+
+def _schema_fields(kind: str) -> list[str]:
+    return [field["field_name"] for field in yaml.safe_load(SCHEMA.read_text("utf-8"))[kind]]
+
+
+@pytest.mark.parametrize("section, kind", [("Dataset fields", "dataset_fields"), ("Resource fields", "resource_fields")])
+def test_every_schema_field_is_documented_and_no_other(section, kind):
+    assert sorted(_documented(section)) == sorted(_schema_fields(kind))
+
+
+@pytest.mark.parametrize(
+    "section, table", [("Dataset fields", mapping.DATASET_OWNERS), ("Resource fields", mapping.RESOURCE_OWNERS)]
+)
+def test_documented_owners_are_the_ownership_table(section, table):
+    documented = {name: OWNER_WORDS.get(owner.split(" (")[0]) for name, owner in _documented(section).items()}
+    if "tag_string" in documented:  # the form's tag_string is stored as tags
+        documented["tags"] = documented.pop("tag_string")
+    expected = {name: table.get(name) for name in documented}
+    assert documented == expected
+
+
+@pytest.mark.stack
+@pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")
+def test_the_documented_example_is_accepted_by_package_create():
+    from ckan.tests import factories
+    from ckan.tests.helpers import call_action
+
+    example = json.loads(RECORD_DOC.read_text("utf-8").split("```json\n", 1)[1].split("```", 1)[0])
+    factories.Organization(name=example["owner_org"])
+    sysadmin = factories.Sysadmin()
+    created = call_action("package_create", context={"user": sysadmin["name"]}, **example)
+    assert created["publisher_id"] == example["publisher_id"]
+    assert created["eurovoc"][0]["uri"] == example["eurovoc"][0]["uri"]
