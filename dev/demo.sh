@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Serves the demo portal at http://127.0.0.1:5000 (services and database are prepared by `make demo`).
-# `dev/demo.sh stop` stops the CKAN server it started.
+# Serves the demo portal at http://127.0.0.1:5000 (services and database are prepared by `make demo`) with the
+# processes a portal runs: the CKAN server, ckanext-harvest's gather consumer and fetch consumer, the periodic
+# `ckan harvester run` (dev/harvest-cron.sh, a portal's cron) and `ckan jobs worker`; plus the bundled MR site.
+# Each has a pid file and a log in dev/run; a process whose pid file names a live process is not started again.
+# `dev/demo.sh stop` stops them all (the services stay: `make stop` stops those too).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUN="$ROOT/dev/run"
@@ -8,34 +11,54 @@ BIN="$ROOT/.venv/bin"
 export CKAN_INI="$ROOT/dev/ckan.ini"
 export PATH="$BIN:$PATH"
 PORT=5000
+SITE_PORT=8765
 ADMIN=admin
 PASSWORD=${DEMO_PASSWORD:-demo-admin-password}
+SOURCE=demo-mr-site
+HARVEST_RUN_EVERY=10  # seconds between two `ckan harvester run`, where a portal has cron
+# Stopped in this order: the harvest processes write to the database and Solr, the demo site feeds them.
+PROCESSES=(harvest-cron gather-consumer fetch-consumer jobs-worker ckan demo-site)
 mkdir -p "$RUN"
 
-alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# True while the process named by a pid file lives (a zombie left for init is not running).
+alive() {
+  local stat
+  [ -f "$1" ] && stat=$(ps -o stat= -p "$(cat "$1")") && [ "${stat:0:1}" != Z ]
+}
 
-stop_pid() {
-  if alive "$1"; then
-    local pid; pid=$(cat "$1"); kill "$pid"
-    for _ in $(seq 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    kill -9 "$pid" 2>/dev/null || true
+# True while any process of a process group lives.
+group_alive() {
+  ps -e -o pgid=,stat= | awk -v group="$1" '$1 == group && $2 !~ /^Z/ { found = 1 } END { exit !found }'
+}
+
+# start NAME COMMAND...: in the background, as the leader of a session of its own (so stopping its group also
+# stops its children: the cron's current run, the jobs worker's work horse), logging to dev/run/NAME.log.
+start() {
+  local name=$1; shift
+  alive "$RUN/$name.pid" && return 0
+  setsid bash -c 'echo $$ > "$0"; exec "$@"' "$RUN/$name.pid" "$@" < /dev/null > "$RUN/$name.log" 2>&1 &
+  for _ in $(seq 20); do [ -s "$RUN/$name.pid" ] && break; sleep 0.1; done
+}
+
+stop() {
+  local file="$RUN/$1.pid" pid
+  if [ -f "$file" ]; then
+    pid=$(cat "$file")
+    # A pid file from before the processes had groups of their own names a plain process.
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 40); do { alive "$file" || group_alive "$pid"; } || break; sleep 0.5; done
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
   fi
-  rm -f "$1"
+  rm -f "$file"
 }
 
 if [ "${1:-}" = stop ]; then
-  stop_pid "$RUN/ckan.pid"
-  stop_pid "$RUN/demo-site.pid"
+  for name in "${PROCESSES[@]}"; do stop "$name"; done
   exit 0
 fi
 
 # The bundled MR site (registry in every form, passports in every form, Windows-1251 files) on loopback.
-SITE_PORT=8765
-if ! alive "$RUN/demo-site.pid"; then
-  nohup "$BIN/python" -m http.server "$SITE_PORT" --bind 127.0.0.1 --directory "$ROOT/dev/demo-site" \
-    > "$RUN/demo-site.log" 2>&1 &
-  echo $! > "$RUN/demo-site.pid"
-fi
+start demo-site "$BIN/python" -m http.server "$SITE_PORT" --bind 127.0.0.1 --directory "$ROOT/dev/demo-site"
 for _ in $(seq 20); do curl -fsS "http://127.0.0.1:$SITE_PORT/opendata/" >/dev/null 2>&1 && break; sleep 0.5; done
 
 if ! "$BIN/ckan" user show "$ADMIN" 2>/dev/null | grep -q "name=$ADMIN"; then
@@ -43,32 +66,59 @@ if ! "$BIN/ckan" user show "$ADMIN" 2>/dev/null | grep -q "name=$ADMIN"; then
   "$BIN/ckan" sysadmin add "$ADMIN" >/dev/null
 fi
 
-# Harvest it once into an organization of its own; later runs find everything unchanged.
-if ! "$BIN/ckanapi" action organization_show -c "$CKAN_INI" id=demo-mr-site >/dev/null 2>&1; then
-  "$BIN/ckanapi" action organization_create -c "$CKAN_INI" name=demo-mr-site title="Demo MR site" >/dev/null 2>&1
+# The site's harvest source, in an organization of its own.
+if ! "$BIN/ckanapi" action organization_show -c "$CKAN_INI" id="$SOURCE" >/dev/null 2>&1; then
+  "$BIN/ckanapi" action organization_create -c "$CKAN_INI" name="$SOURCE" title="Demo MR site" >/dev/null 2>&1
 fi
-if ! "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id=demo-mr-site >/dev/null 2>&1; then
-  "$BIN/ckan" harvester source create demo-mr-site "http://127.0.0.1:$SITE_PORT/opendata/" passport \
-    "Demo MR site" true demo-mr-site MANUAL \
+if ! "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$SOURCE" >/dev/null 2>&1; then
+  "$BIN/ckan" harvester source create "$SOURCE" "http://127.0.0.1:$SITE_PORT/opendata/" passport \
+    "Demo MR site" true "$SOURCE" MANUAL \
     '{"allow_private_addresses": true, "default_editorial_state": "published"}' \
     > "$RUN/demo-source.log" 2>&1 || { tail -n 20 "$RUN/demo-source.log"; exit 1; }
 fi
-"$BIN/ckan" harvester run-test demo-mr-site > "$RUN/demo-harvest.log" 2>&1 || { tail -n 30 "$RUN/demo-harvest.log"; exit 1; }
 
-if ! alive "$RUN/ckan.pid"; then
-  # One process with a stable pid: no reloader, no threads spawning children.
-  nohup "$BIN/ckan" run --host 127.0.0.1 --port "$PORT" --disable-reloader > "$RUN/ckan.log" 2>&1 &
-  echo $! > "$RUN/ckan.pid"
-fi
+# The harvest machinery: jobs created from the web (Reharvest) or the API start and finish by themselves.
+start gather-consumer "$BIN/ckan" harvester gather-consumer
+start fetch-consumer "$BIN/ckan" harvester fetch-consumer
+start harvest-cron "$ROOT/dev/harvest-cron.sh" "$HARVEST_RUN_EVERY"
+start jobs-worker "$BIN/ckan" jobs worker
+
+# One process with a stable pid: no reloader, no threads spawning children.
+start ckan "$BIN/ckan" run --host 127.0.0.1 --port "$PORT" --disable-reloader
 for _ in $(seq 60); do
   curl -fsS "http://127.0.0.1:$PORT/api/3/action/status_show" >/dev/null 2>&1 && break
   sleep 1
 done
 curl -fsS "http://127.0.0.1:$PORT/api/3/action/status_show" >/dev/null || { tail -n 30 "$RUN/ckan.log"; exit 1; }
 
+# "<status of the source's last job or none> <datasets it holds>" (the source is not public: asked as the site).
+source_status() {
+  { "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$SOURCE" | "$BIN/python" -c '
+import json, sys
+status = json.load(sys.stdin)["status"]
+print((status["last_job"] or {}).get("status", "none"), status["total_datasets"])'; } 2>/dev/null || echo "unreadable 0"
+}
+
+# The first harvest goes through the machinery like any other job; later runs leave the harvested catalog be.
+read -r job datasets < <(source_status)
+if [ "$job" = none ]; then
+  "$BIN/ckan" harvester job "$SOURCE" > "$RUN/demo-harvest.log" 2>&1 || { tail -n 30 "$RUN/demo-harvest.log"; exit 1; }
+fi
+deadline=$((SECONDS + 120))
+while read -r job datasets < <(source_status); [ "$job" != Finished ] && [ "$SECONDS" -lt "$deadline" ]; do
+  sleep 2
+done
+passports=$(find "$ROOT/dev/demo-site/opendata" -mindepth 1 -maxdepth 1 -type d | wc -l)
+if [ "$job" != Finished ] || [ "$datasets" != "$passports" ]; then
+  echo "The demo harvest did not land the site's $passports passports (last job: $job, datasets: $datasets):"
+  for name in gather-consumer fetch-consumer harvest-cron; do echo "== dev/run/$name.log"; tail -n 20 "$RUN/$name.log"; done
+  exit 1
+fi
+
 cat <<TXT
 CKAN demo is running at http://127.0.0.1:$PORT
-  harvested the demo MR site at http://127.0.0.1:$SITE_PORT/opendata/ ($("$BIN/ckanapi" action package_search -c "$CKAN_INI" fq=organization:demo-mr-site rows=0 | "$BIN/python" -c 'import json,sys; print(json.load(sys.stdin)["count"])') datasets)
+  harvested the demo MR site at http://127.0.0.1:$SITE_PORT/opendata/ ($datasets datasets): http://127.0.0.1:$PORT/harvest/$SOURCE
+  harvest processes: gather consumer, fetch consumer, \`ckan harvester run\` every 10 s, \`ckan jobs worker\`
   sysadmin login: $ADMIN / $PASSWORD
-  log: dev/run/ckan.log        stop everything: make stop
+  logs: dev/run/*.log        stop the processes: dev/demo.sh stop        and the services too: make stop
 TXT

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 
 from ckanext.passport.mapping import (
+    DATASET_OWNERS,
+    FIRST_HARVEST,
     PublishOptions,
     comparable,
     dataset_name,
@@ -13,6 +16,7 @@ from ckanext.passport.mapping import (
     harvested_differs,
     identifier_for,
     merge_harvested,
+    owned_by,
     passport_to_dataset,
     tag_names,
 )
@@ -148,3 +152,62 @@ def test_dates_not_understood_are_kept_as_published(rosstat):
     rosstat.created = rosstat.created.__class__(text="весна 2015", value=None)
     assert passport_to_dataset(rosstat)["mr_created"] == "весна 2015"
     assert isinstance(rosstat.modified.value, dt.date)
+
+
+def test_the_registry_entrys_identifier_names_the_record_when_the_passport_disagrees(rosstat):
+    dataset = passport_to_dataset(rosstat, registry_identifier="7708234640-okved2")
+    assert (dataset["name"], dataset["mr_identifier"]) == ("7708234640-okved2", "7708234640-okved2")
+
+
+def test_without_a_registry_identifier_the_passports_own_names_the_record(rosstat):
+    assert passport_to_dataset(rosstat)["mr_identifier"] == rosstat.identifier
+
+
+def _curated(rosstat) -> dict:
+    """A stored record as a curator left it: resources with ids and curator fields, a Czech record language."""
+    czech = {"record_language": "cs", "publisher_id": "00025593", "publisher_id_scheme": "ico", "publisher_name": "ČSÚ"}
+    stored = passport_to_dataset(rosstat) | czech
+    for number, resource in enumerate(stored["resources"]):
+        resource.update(id=f"resource-{number}", description=f"popis {number}", mimetype="text/csv")
+    return stored
+
+
+def test_reharvest_never_writes_the_first_harvests_fields(rosstat):
+    stored = _curated(rosstat)
+    merged = merge_harvested(stored, passport_to_dataset(rosstat))
+    assert {k: merged[k] for k in owned_by(DATASET_OWNERS, FIRST_HARVEST)} == {
+        k: stored[k] for k in owned_by(DATASET_OWNERS, FIRST_HARVEST)
+    }
+
+
+def test_a_first_harvest_field_the_curator_changed_is_not_a_difference(rosstat):
+    assert not harvested_differs(_curated(rosstat), passport_to_dataset(rosstat))
+
+
+def test_reharvested_versions_keep_their_ids_and_curator_fields(rosstat):
+    stored = _curated(rosstat)
+    rosstat.data_versions[0].source = "https://rosstat.gov.ru/opendata/7708234640-okvedva/data-new.csv"
+    merged = merge_harvested(stored, passport_to_dataset(rosstat))
+    assert [(r["id"], r["description"], r["mimetype"]) for r in merged["resources"]] == [
+        (r["id"], r["description"], r["mimetype"]) for r in stored["resources"]
+    ]
+    assert merged["resources"][0]["url"].endswith("data-new.csv")
+
+
+def test_a_version_no_longer_listed_is_removed_and_a_new_one_added(rosstat):
+    stored = _curated(rosstat)
+    dropped = rosstat.data_versions.pop()
+    rosstat.data_versions.insert(0, replace(dropped, version="20260101T0000"))
+    merged = merge_harvested(stored, passport_to_dataset(rosstat))
+    versions = [(r["resource_type"], r["mr_version"]) for r in merged["resources"]]
+    assert ("data", dropped.version) not in versions
+    assert versions[0] == ("data", "20260101T0000") and "id" not in merged["resources"][0]
+    assert len(merged["resources"]) == len(stored["resources"])
+
+
+def test_a_resource_the_curator_added_is_kept(rosstat):
+    stored = _curated(rosstat)
+    stored["resources"].append({"id": "methodology", "url": "https://example.cz/metodika.pdf", "format": "PDF"})
+    merged = merge_harvested(stored, passport_to_dataset(rosstat))
+    assert merged["resources"][-1] == stored["resources"][-1]
+    assert not harvested_differs(stored, passport_to_dataset(rosstat))

@@ -48,6 +48,9 @@ SCHEMA: dict[str, Any] = {
 }
 
 _VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+# Options a source may only lower: the site's setting bounds what any source may ask of the portal's workers.
+SITE_LIMITS = {"timeout": "ckanext.passport.timeout", "max_file_size": "ckanext.passport.max_file_size"}
+SITE_DEFAULTS = {"ckanext.passport.timeout": 30, "ckanext.passport.max_file_size": 50 * 1024 * 1024}
 
 
 def config_errors(text: str) -> list[str]:
@@ -75,6 +78,23 @@ def config_errors(text: str) -> list[str]:
     return errors
 
 
+def above_site_limits(data: dict[str, Any], site: dict[str, Any]) -> list[tuple[str, float, str]]:
+    """``(option, site limit, site option)`` for each option of a valid config set above the site's setting."""
+    found = []
+    for option, setting in SITE_LIMITS.items():
+        limit = _site_value(site, setting)
+        if option in data and data[option] > limit:
+            found.append((option, limit, setting))
+    return found
+
+
+def _site_value(site: dict[str, Any], setting: str) -> float:
+    """A site setting as a number (ini files give text), its default when unset; whole numbers stay whole."""
+    value = site.get(setting)
+    number = float(value) if value not in (None, "") else SITE_DEFAULTS[setting]
+    return int(number) if float(number).is_integer() else number
+
+
 @dataclass(frozen=True)
 class HarvestConfig:
     registry_url: str = ""
@@ -95,12 +115,12 @@ class HarvestConfig:
 def load_config(text: Optional[str], site: dict[str, Any]) -> HarvestConfig:
     """Effective config of a source; ``site`` holds the ``ckanext.passport.*`` site options."""
     data: dict[str, Any] = json.loads(text) if (text or "").strip() else {}
-    timeout = float(data.get("timeout", site.get("ckanext.passport.timeout", 30)))
+    timeout = float(data.get("timeout", _site_value(site, "ckanext.passport.timeout")))
     policy = FetchPolicy(
         connect_timeout=min(timeout, 10.0),
         read_timeout=timeout,
         total_timeout=max(timeout * 4, 10.0),
-        max_bytes=int(data.get("max_file_size", site.get("ckanext.passport.max_file_size", 50 * 1024 * 1024))),
+        max_bytes=int(data.get("max_file_size", _site_value(site, "ckanext.passport.max_file_size"))),
         user_agent=data.get("user_agent") or site.get("ckanext.passport.user_agent") or FetchPolicy().user_agent,
         allow_private_addresses=bool(
             data.get("allow_private_addresses", site.get("ckanext.passport.allow_private_addresses", False))

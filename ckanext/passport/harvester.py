@@ -17,12 +17,14 @@ from urllib.parse import urljoin
 
 import ckan.model as model
 import ckan.plugins.toolkit as tk
+import sqlalchemy as sa
 from ckan import authz
 from ckanext.harvest.harvesters.base import HarvesterBase
-from ckanext.harvest.model import HarvestObject, HarvestObjectExtra
+from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra
 
 from ckanext.passport import mapping
-from ckanext.passport.harvest_config import HarvestConfig, config_errors, load_config
+from ckanext.passport.catalog import identity
+from ckanext.passport.harvest_config import HarvestConfig, above_site_limits, config_errors, load_config
 from ckanext.passport.index_commits import soft_commit_per_object
 from ckanext.passport.mr import serialize
 from ckanext.passport.mr.check import check_passport
@@ -45,6 +47,8 @@ SITE_OPTIONS = (
 # Warnings that are hostile rather than sloppy: the object is reported errored even though what could be read
 # still lands.
 PROMOTED_TO_ERROR = frozenset({"xml.entity_declared"})
+# What ckanext-harvest's index adds to a harvested dataset (see _existing_dataset).
+HARVEST_INDEX_KEYS = frozenset({"harvest_object_id", "harvest_source_id", "harvest_source_title"})
 # Forms whose bytes carry no declaration of their own encoding, so a source's override applies to them.
 _UNDECLARED_ENCODING_FORMS = ("meta.csv", "mr23.csv")
 
@@ -90,22 +94,19 @@ class PassportHarvester(HarvesterBase):
         }
 
     def validate_config(self, config: str) -> str:
+        """The config, or a ValueError that ckanext-harvest shows as the ``config`` field's error.
+
+        A source is editable by organization admins, so whatever reaches past their organization (another
+        organization, the harvest user, new organizations, internal hosts, skipping review, limits above the
+        site's) is refused unless a sysadmin saves it.
+        """
         errors = config_errors(config)
         if errors:
-            raise ValueError(_("Invalid configuration: {errors}").format(errors="; ".join(errors)))
-        options = json.loads(config) if config else {}
-        if options.get("allow_private_addresses") and not _acting_as_sysadmin():
-            # A source config is editable by organization admins; reaching internal hosts is the site's call.
-            raise ValueError(_("Only a sysadmin may allow harvesting private addresses."))
-        state = options.get("default_editorial_state", "draft")
-        allowed = ["draft"] + tk.aslist(tk.config.get("ckanext.passport.initial_states"))
-        if state not in allowed:
-            # Skipping review is the site's decision (ckanext.passport.initial_states), not a source's.
-            raise ValueError(
-                _("The site does not let new records start as '{state}' (ckanext.passport.initial_states).").format(
-                    state=state
-                )
-            )
+            message = _("Invalid configuration: {errors}").format(errors="; ".join(errors))
+            raise ValueError(f"[config.invalid] {message}")
+        refusals = _config_refusals(json.loads(config) if config else {}, _acting_user())
+        if refusals:
+            raise ValueError(" ".join(refusals))
         return config
 
     # -- gather -----------------------------------------------------------------------------------------
@@ -135,7 +136,8 @@ class PassportHarvester(HarvesterBase):
                 model.Session.commit()
         model.Session.commit()
 
-        readable = fetched is not None and (seen or not any(p.severity is Severity.ERROR for p in problems))
+        damage = [found for found in problems if found.severity is Severity.ERROR]
+        readable = fetched is not None and (seen or not damage)
         for found in problems:
             if found.severity is Severity.ERROR or not readable:
                 self._save_gather_error(describe(found), harvest_job)
@@ -144,7 +146,8 @@ class PassportHarvester(HarvesterBase):
 
         gone = [guid for guid in previous if guid not in seen]
         if gone and config.delete_missing:
-            refusal = _deletion_refusal(len(seen), len(previous), len(gone), config.max_delete_ratio)
+            largest = max(len(previous), _largest_registry(source.id))
+            refusal = _deletion_refusal(len(seen), largest, len(gone), config.max_delete_ratio, damage)
             if refusal:
                 self._save_gather_error(refusal, harvest_job)
             else:
@@ -277,23 +280,38 @@ class PassportHarvester(HarvesterBase):
         passport = serialize.passport_from_jsonable(content["passport"])
         entry = serialize.entry_from_jsonable(content["entry"])
         harvested = mapping.passport_to_dataset(passport, content["conformance"]["score"], entry.identifier)
-        existing = self._existing_dataset(previous, context)
+        existing, taken_by = self._claim(
+            harvested["mr_identifier"],
+            harvest_object,
+            self._existing_dataset(previous.package_id if previous else None, context),
+            context,
+        )
+        if taken_by is not None:
+            self._save_object_error(_identifier_taken(harvested["mr_identifier"], taken_by), harvest_object, "Import")
+            return False
         try:
             if existing is None:
-                dataset = self._create(harvested, harvest_object, config, context)
+                self._create(harvested, harvest_object, previous, config, context)
             elif not mapping.harvested_differs(existing, harvested):
                 _make_current(harvest_object, previous, existing["id"])
                 return "unchanged"
             else:
-                merged = mapping.merge_harvested(existing, harvested)
-                dataset = {"id": tk.get_action("package_update")(dict(context, return_id_only=True), merged)}
+                _link(harvest_object, previous, existing["id"])
+                tk.get_action("package_update")(
+                    dict(context, return_id_only=True), mapping.merge_harvested(existing, harvested)
+                )
         except tk.ValidationError as error:
+            # The object was linked before the action; a refused dataset must leave no object current.
+            model.Session.rollback()
             self._save_object_error(_validation_message(error), harvest_object, "Import")
             return False
-        _make_current(harvest_object, previous, dataset["id"])
+        except Exception:
+            model.Session.rollback()
+            raise
         return True
 
-    def _create(self, harvested: dict, harvest_object: Any, config: HarvestConfig, context: dict) -> dict:
+    def _create(self, harvested: dict, harvest_object: Any, previous: Optional[Any], config: HarvestConfig,
+                context: dict) -> None:
         harvested["name"] = self._ensure_name_is_unique(harvested["name"]) or mapping.dataset_name(
             harvested["mr_identifier"] + harvest_object.source.id
         )
@@ -302,7 +320,29 @@ class PassportHarvester(HarvesterBase):
             harvested["owner_org"] = owner
         if config.default_editorial_state:
             harvested["editorial_state"] = config.default_editorial_state
-        return {"id": tk.get_action("package_create")(dict(context, return_id_only=True), harvested)}
+        # The id is made here so the object can be current for it before the dataset is first indexed.
+        harvested["id"] = str(uuid.uuid4())
+        _link(harvest_object, previous, harvested["id"])
+        tk.get_action("package_create")(dict(context, return_id_only=True), harvested)
+
+    def _claim(
+        self, identifier: str, harvest_object: Any, existing: Optional[dict], context: dict
+    ) -> tuple[Optional[dict], Optional[model.Package]]:
+        """The record the object writes, and the record of another source or of the portal that holds its
+        identifier (the object then writes nothing).
+
+        A record keeping its identifier claims nothing. A record of this very source holding it, while no
+        current object links them (withdrawn, or linked before imports rolled back), is taken up again rather
+        than doubled.
+        """
+        if existing is not None and existing.get("mr_identifier") == identifier:
+            return existing, None
+        for holder in identity.holders(identifier, excluding=existing["id"] if existing else None):
+            if existing is None and _source_of(holder.id) == harvest_object.harvest_source_id:
+                existing = self._existing_dataset(holder.id, context)
+            else:
+                return existing, holder
+        return existing, None
 
     def _owner_org(self, harvested: dict, source: Any, config: HarvestConfig, context: dict) -> Optional[str]:
         if config.organization:
@@ -322,17 +362,33 @@ class PassportHarvester(HarvesterBase):
             return org["id"]
 
     @staticmethod
-    def _existing_dataset(previous: Optional[Any], context: dict) -> Optional[dict]:
-        if previous is None or not previous.package_id:
+    def _existing_dataset(package_id: Optional[str], context: dict) -> Optional[dict]:
+        """The stored record as a re-harvest merges into it, without the harvest keys the index adds.
+
+        ckanext-harvest adds ``harvest_*`` extras to the indexed dict package_show answers from; written back,
+        they would be stored as the record's own extras.
+        """
+        if not package_id:
             return None
         try:
-            dataset = tk.get_action("package_show")(dict(context), {"id": previous.package_id})
+            dataset = tk.get_action("package_show")(dict(context), {"id": package_id})
         except tk.ObjectNotFound:
             return None
-        return dataset if dataset.get("state") != "deleted" else None
+        if dataset.get("state") == "deleted":
+            return None
+        if "extras" in dataset:
+            dataset["extras"] = [e for e in dataset["extras"] if e.get("key") not in HARVEST_INDEX_KEYS]
+        return dataset
 
     def _remove(self, harvest_object: Any, previous: Optional[Any], config: HarvestConfig, context: dict) -> bool:
         package_id = harvest_object.package_id or (previous.package_id if previous else None)
+        # Unlinked first, so the withdrawn or deleted record is indexed without its source.
+        harvest_object.current = False
+        harvest_object.add()
+        if previous is not None:
+            previous.current = False
+            previous.add()
+        model.Session.flush()
         if package_id:
             try:
                 if config.on_missing == "withdraw":
@@ -341,11 +397,6 @@ class PassportHarvester(HarvesterBase):
                     tk.get_action("package_delete")(dict(context), {"id": package_id})
             except tk.ObjectNotFound:
                 pass
-        harvest_object.current = False
-        if previous is not None:
-            previous.current = False
-            previous.add()
-        harvest_object.add()
         model.Session.commit()
         return True
 
@@ -389,31 +440,121 @@ def _session(policy: Any) -> Any:
     return make_session(policy)
 
 
-def _acting_as_sysadmin() -> bool:
-    """False only for a logged-in user who is not a sysadmin.
+def _acting_user() -> Optional[str]:
+    """The logged-in user saving a source, or ``None`` for whoever runs code without one.
 
     Sources are created by logged-in users through the web and the API; with no user (the command line,
     internal calls) whoever runs the code already administers the site.
     """
     try:
-        name = getattr(tk.current_user, "name", None)
+        return getattr(tk.current_user, "name", None) or None
     except RuntimeError:
-        return True
-    return not name or authz.is_sysadmin(name)
+        return None
 
 
-def _deletion_refusal(kept: int, before: int, gone: int, max_ratio: float) -> str:
-    """Why deleting ``gone`` of ``before`` datasets looks like a broken registry, or ``""``."""
+def _config_refusals(options: dict[str, Any], user: Optional[str]) -> list[str]:
+    """What in a source's options ``user`` may not set, one message each with its stable code."""
+    sysadmin = user is None or authz.is_sysadmin(user)
+    refusals = []
+    if not sysadmin:
+        if options.get("user"):
+            refusals.append("[config.user_sysadmin_only] "
+                            + _("Only a sysadmin may choose the user that harvests run as (option 'user')."))
+        if options.get("create_organizations"):
+            refusals.append("[config.create_organizations_sysadmin_only] " + _(
+                "Only a sysadmin may let a source create organizations (option 'create_organizations')."))
+        if options.get("allow_private_addresses"):
+            refusals.append("[config.private_addresses_sysadmin_only] "
+                            + _("Only a sysadmin may allow harvesting private addresses."))
+    state = options.get("default_editorial_state", "draft")
+    if state not in ["draft"] + tk.aslist(tk.config.get("ckanext.passport.initial_states")):
+        # Skipping review is the site's decision (ckanext.passport.initial_states), not a source's.
+        refusals.append("[config.editorial_state_not_allowed] " + _(
+            "The site does not let new records start as '{state}' (ckanext.passport.initial_states)."
+        ).format(state=state))
+    elif state != "draft" and not sysadmin:
+        refusals.append("[config.editorial_state_sysadmin_only] " + _(
+            "Only a sysadmin may let harvested records start as '{state}' (option 'default_editorial_state')."
+        ).format(state=state))
+    organization = options.get("organization")
+    if organization:
+        refusals += _organization_refusals(organization, user, sysadmin)
+    for option, limit, setting in above_site_limits(options, {key: tk.config.get(key) for key in SITE_OPTIONS}):
+        refusals.append("[config.above_site_limit] " + _(
+            "'{option}' may be at most {limit} (the site's setting {setting})."
+        ).format(option=option, limit=limit, setting=setting))
+    return refusals
+
+
+def _organization_refusals(organization: str, user: Optional[str], sysadmin: bool) -> list[str]:
+    """Records land in the organization a source names: its saver must be able to create datasets there."""
+    found = model.Group.get(organization)
+    if found is None or not found.is_organization or found.state != "active":
+        return ["[config.organization_unknown] "
+                + _("There is no organization '{organization}'.").format(organization=organization)]
+    if sysadmin:
+        return []
+    try:
+        tk.check_access("package_create", {"user": user}, {"owner_org": found.id})
+    except tk.NotAuthorized:
+        return ["[config.organization_not_allowed] " + _(
+            "You may not create datasets in the organization '{organization}', so a source may not harvest "
+            "into it on your behalf."
+        ).format(organization=organization)]
+    return []
+
+
+_RECENT_JOBS = 10
+
+
+def _largest_registry(source_id: str) -> int:
+    """The most entries the source's registry listed in its last finished jobs (gathered non-delete objects).
+
+    Deletions are measured against this rather than against the last harvest alone, so that a registry cut a
+    little more each time cannot delete the catalog step by step.
+    """
+    recent = (
+        model.Session.query(HarvestJob.id)
+        .filter(HarvestJob.source_id == source_id, HarvestJob.status == "Finished")
+        .order_by(HarvestJob.created.desc())
+        .limit(_RECENT_JOBS)
+        .subquery()
+    )
+    sizes = (
+        model.Session.query(sa.func.count(sa.distinct(HarvestObject.guid)))
+        .join(HarvestObjectExtra, HarvestObjectExtra.harvest_object_id == HarvestObject.id)
+        .filter(HarvestObject.harvest_job_id.in_(sa.select(recent.c.id)))
+        .filter(HarvestObjectExtra.key == "status", HarvestObjectExtra.value != "delete")
+        .group_by(HarvestObject.harvest_job_id)
+    )
+    return max((size for (size,) in sizes), default=0)
+
+
+def _deletion_refusal(kept: int, largest: int, gone: int, max_ratio: float, damage: list[Problem]) -> str:
+    """Why deleting ``gone`` datasets looks like a broken registry, or ``""``.
+
+    ``kept`` is what the registry lists now, ``largest`` the most it listed in recent jobs, ``damage`` the
+    ERROR-level problems met while reading it: a registry not read whole says nothing about what is missing.
+    """
     if kept == 0:
         return (
-            f"[harvest.registry_empty] The registry lists no datasets now (it listed {before}); "
-            f"nothing was deleted / Реестр пуст (ранее {before} наборов); ничего не удалено"
+            f"[harvest.registry_empty] The registry lists no datasets now (it listed {largest}); "
+            f"nothing was deleted / Реестр пуст (ранее {largest} наборов); ничего не удалено"
         )
-    if gone / before > max_ratio:
+    if damage:
+        codes = ", ".join(dict.fromkeys(found.code for found in damage))
         return (
-            f"[harvest.mass_deletion] {gone} of {before} datasets are gone from the registry, more than "
-            f"max_delete_ratio={max_ratio}; nothing was deleted / Из реестра пропали {gone} из {before} "
-            f"наборов; ничего не удалено"
+            f"[harvest.registry_incomplete] The registry was not read whole ({codes}), so the {gone} datasets "
+            f"missing from it were not deleted / Реестр прочитан не полностью ({codes}), поэтому отсутствующие "
+            f"в нём наборы ({gone}) не удалены"
+        )
+    lost = max(gone, largest - kept)
+    if lost / largest > max_ratio:
+        return (
+            f"[harvest.mass_deletion] {gone} datasets are gone from the registry, which lists {kept} now and "
+            f"up to {largest} in recent harvests: more than max_delete_ratio={max_ratio}; nothing was deleted / "
+            f"Из реестра пропали наборы ({gone}): сейчас в нём {kept}, в недавних сборах до {largest}, "
+            f"больше max_delete_ratio={max_ratio}; ничего не удалено"
         )
     return ""
 
@@ -442,14 +583,53 @@ def _previous_extras(harvest_object: Any) -> dict[str, str]:
     return {e.key: e.value for e in previous.extras} if previous is not None else {}
 
 
-def _make_current(harvest_object: Any, previous: Optional[Any], package_id: str) -> None:
+def _link(harvest_object: Any, previous: Optional[Any], package_id: str) -> None:
+    """Make the object the current one of its dataset before the dataset is written, as ckanext-harvest's own
+    harvesters do: its plugin indexes ``harvest_source_id`` / ``harvest_object_id`` only for a dataset whose
+    object is current. Flushed, not committed: the action commits it, or a failure rolls it back.
+    """
     if previous is not None and previous.id != harvest_object.id:
         previous.current = False
         previous.add()
     harvest_object.package_id = package_id
     harvest_object.current = True
     harvest_object.add()
+    # A new dataset is written after its object points at it.
+    model.Session.execute(sa.text("SET CONSTRAINTS harvest_object_package_id_fkey DEFERRED"))
+    model.Session.flush()
+    # Any other object still current for the dataset (an earlier link of a taken-up record) is not.
+    (
+        model.Session.query(HarvestObject)
+        .filter(HarvestObject.package_id == package_id)
+        .filter(HarvestObject.id != harvest_object.id)
+        .filter(HarvestObject.current == True)  # noqa: E712
+        .update({"current": False}, synchronize_session=False)
+    )
+
+
+def _make_current(harvest_object: Any, previous: Optional[Any], package_id: str) -> None:
+    _link(harvest_object, previous, package_id)
     model.Session.commit()
+
+
+def _source_of(package_id: str) -> Optional[str]:
+    """The harvest source whose object last wrote the dataset; ``None`` for a record made in the portal."""
+    row = (
+        model.Session.query(HarvestObject.harvest_source_id)
+        .filter(HarvestObject.package_id == package_id)
+        .order_by(HarvestObject.current.desc(), HarvestObject.import_finished.desc().nulls_last())
+        .first()
+    )
+    return row[0] if row else None
+
+
+def _identifier_taken(identifier: str, holder: model.Package) -> str:
+    return (
+        f"[harvest.identifier_taken] The identifier {identifier} belongs to the record {holder.name} "
+        f"({holder.title}) of another source or of the portal; this entry was not imported and that record "
+        f"was left as it is / Идентификатор {identifier} принадлежит записи {holder.name} ({holder.title}) "
+        f"другого источника или портала; запись не импортирована, та запись не изменена"
+    )
 
 
 def _validation_message(error: Any) -> str:

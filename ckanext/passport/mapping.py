@@ -132,17 +132,20 @@ def _read(text: Any) -> Optional[MRDate]:
 def passport_to_dataset(
     passport: Passport, conformance: Optional[int] = None, registry_identifier: str = ""
 ) -> dict[str, Any]:
-    """The catalog fields a harvested passport fills (see :data:`HARVESTED_FIELDS`).
+    """The catalog fields a harvested passport fills (every field of :data:`DATASET_OWNERS`).
 
-    The name comes from the registry's identifier when there is one: that is what the harvest keys on, while a
-    passport's own identifier may disagree with its registry entry (seen on real sites).
+    The registry entry's identifier is the record's (its name and ``mr_identifier``): that is what the harvest
+    keys on, while a passport's own identifier may disagree with its entry (seen on real sites: Predgorny's
+    passport names its sibling). The disagreement stays a finding of the check
+    (``check.registry_identifier_mismatch``); it never renames the record.
     """
-    inn = inn_of(passport.identifier) or inn_of(registry_identifier)
+    identifier = registry_identifier.strip() or passport.identifier
+    inn = inn_of(identifier) or inn_of(passport.identifier)
     dataset: dict[str, Any] = {
-        "name": dataset_name(registry_identifier or passport.identifier),
-        "title": passport.title.strip() or passport.identifier,
+        "name": dataset_name(identifier),
+        "title": passport.title.strip() or identifier,
         "notes": passport.description,
-        "mr_identifier": passport.identifier or registry_identifier,
+        "mr_identifier": identifier,
         "mr_standard_version": passport.standard_version,
         "publisher_name": passport.creator,
         "maintainer": passport.publisher.name,
@@ -194,38 +197,81 @@ def structure_resource(version: StructureVersion) -> dict[str, Any]:
     return resource
 
 
-def merge_harvested(existing: dict[str, Any], harvested: dict[str, Any]) -> dict[str, Any]:
-    """The dataset to store on re-harvest: harvested fields replace ours, curator-only fields stay.
+# What a re-harvest writes: every field the harvester or the MR identity owns. FIRST_HARVEST fields and the
+# curator's are written only when the record is created.
+_REHARVESTED = owned_by(DATASET_OWNERS, HARVESTER, MR_IDENTITY)
+_RESOURCE_REHARVESTED = owned_by(RESOURCE_OWNERS, HARVESTER, MR_IDENTITY)
+# Resources a harvest made; any other resource of a harvested record is one the curator added.
+VERSION_TYPES = ("data", "structure")
 
-    A harvested field the source leaves empty does not erase what a curator wrote there.
+
+def merge_harvested(existing: dict[str, Any], harvested: dict[str, Any]) -> dict[str, Any]:
+    """The dataset to store on re-harvest: the fields a re-harvest writes replace ours, the rest stay.
+
+    A harvested field the source leaves empty does not erase what a curator wrote there. Resources are merged
+    version by version (:func:`merge_resources`).
     """
-    merged = dict(existing)
-    for key, value in harvested.items():
-        if key == "name":
+    merged = _overlay(existing, harvested, (key for key in _REHARVESTED if key != "resources"))
+    merged["resources"] = merge_resources(existing.get("resources") or [], harvested.get("resources") or [])
+    return merged
+
+
+def merge_resources(stored: list[dict[str, Any]], harvested: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The resources of a re-harvested record, in the passport's order, then the ones the curator added.
+
+    A version is matched to its stored resource by (``resource_type``, ``mr_version``): it keeps its id and
+    every field the curator owns (description, language, mimetype, …), and takes the harvester's fields. A
+    version the passport no longer lists is dropped; a new one is added.
+    """
+    unmatched = [resource for resource in stored if resource.get("resource_type") in VERSION_TYPES]
+    merged: list[dict[str, Any]] = []
+    for resource in harvested:
+        index = next((i for i, old in enumerate(unmatched) if version_key(old) == version_key(resource)), None)
+        if index is None:
+            merged.append(dict(resource))
+        else:
+            merged.append(_overlay(unmatched.pop(index), resource, _RESOURCE_REHARVESTED))
+    return merged + [resource for resource in stored if resource.get("resource_type") not in VERSION_TYPES]
+
+
+def version_key(resource: dict[str, Any]) -> tuple[str, str]:
+    return (resource.get("resource_type") or "", (resource.get("mr_version") or "").strip())
+
+
+def _overlay(stored: dict[str, Any], harvested: dict[str, Any], fields: Iterable[str]) -> dict[str, Any]:
+    """``stored`` with ``fields`` taken from ``harvested``, except values the source left empty."""
+    merged = dict(stored)
+    for key in fields:
+        if key not in harvested:
             continue
-        if value in ("", None, []) and existing.get(key) not in ("", None, []) and key != "resources":
+        value = harvested[key]
+        if _empty(value) and not _empty(stored.get(key)):
             continue
         merged[key] = value
     return merged
 
 
+def _empty(value: Any) -> bool:
+    return value in ("", None, [])
+
+
 def harvested_differs(existing: dict[str, Any], harvested: dict[str, Any]) -> bool:
-    """Whether storing ``harvested`` would change anything the harvester owns."""
+    """Whether storing ``harvested`` would change anything a re-harvest writes."""
     return comparable(merge_harvested(existing, harvested)) != comparable(existing)
 
 
 def comparable(dataset: dict[str, Any]) -> dict[str, Any]:
-    """The harvester-owned facts of a dataset, in a form two reads of the same facts compare equal in.
+    """The facts a re-harvest writes, in a form two reads of the same facts compare equal in.
 
     Resource formats compare without case: CKAN stores them in its own spelling (``csv`` becomes ``CSV``).
     """
     facts: dict[str, Any] = {}
-    for key in HARVESTED_FIELDS:
+    for key in _REHARVESTED:
         value = dataset.get(key)
         if key == "tags":
             value = sorted(t["name"] if isinstance(t, dict) else t for t in value or [])
         elif key == "resources":
-            value = [{k: _resource_fact(k, r.get(k)) for k in _RESOURCE_FACTS} for r in value or []]
+            value = [{k: _resource_fact(k, r.get(k)) for k in _RESOURCE_REHARVESTED} for r in value or []]
         elif value is None:
             value = ""
         else:
@@ -237,20 +283,6 @@ def comparable(dataset: dict[str, Any]) -> dict[str, Any]:
 def _resource_fact(key: str, value: Any) -> str:
     text = str(value or "")
     return text.casefold() if key == "format" else text
-
-
-_RESOURCE_FACTS = (
-    "url",
-    "name",
-    "format",
-    "resource_type",
-    "mr_version",
-    "mr_structure_version",
-    "mr_created",
-    "mr_provenance",
-    "mr_valid",
-    "mr_fields",
-)
 
 
 @dataclass(frozen=True)

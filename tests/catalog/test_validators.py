@@ -137,9 +137,9 @@ def test_unknown_eurovoc_uri_is_reported_on_that_concept():
 
 @pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")
 @pytest.mark.stack
-def test_record_without_eurovoc_concept_is_refused():
+def test_record_without_eurovoc_concept_is_refused_on_its_first_concept():
     errors = _errors(eurovoc=[])
-    assert errors == {"eurovoc": ["Choose at least one EUROVOC concept"]}
+    assert errors == {"eurovoc": [{"uri": ["Choose at least one EUROVOC concept"]}]}
 
 
 @pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from ckanext.passport.harvest_config import config_errors, load_config
+from ckanext.passport.harvest_config import above_site_limits, config_errors, load_config
 
 
 def test_empty_config_is_valid():
@@ -56,6 +56,20 @@ def test_site_options_are_defaults_and_the_source_overrides_them():
     assert load_config("", site).policy.read_timeout == 7
     own = load_config('{"timeout": 3, "max_file_size": 4096}', site).policy
     assert (own.read_timeout, own.max_bytes, own.user_agent) == (3, 4096, "ua")
+
+
+def test_site_options_given_as_text_by_an_ini_file_are_numbers():
+    site = {"ckanext.passport.timeout": "7", "ckanext.passport.max_file_size": "2048"}
+    assert (load_config("", site).policy.read_timeout, load_config("", site).policy.max_bytes) == (7, 2048)
+
+
+def test_limits_above_the_sites_settings_are_named_with_the_setting():
+    site = {"ckanext.passport.timeout": "10", "ckanext.passport.max_file_size": 2048}
+    assert above_site_limits({"timeout": 10.5, "max_file_size": 2048}, site) == [
+        ("timeout", 10, "ckanext.passport.timeout")]
+    assert above_site_limits({"max_file_size": 2049}, site) == [
+        ("max_file_size", 2048, "ckanext.passport.max_file_size")]
+    assert above_site_limits({"timeout": 30, "max_file_size": 50 * 1024 * 1024}, {}) == []
 
 
 def test_private_addresses_are_refused_unless_configured():

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -9,6 +11,8 @@ from click.testing import CliRunner
 from ckanext.passport.cli import passport
 
 from mr_site import serve_mr_site
+
+DEMO_SITE = Path(__file__).resolve().parents[2] / "dev" / "demo-site"
 
 
 @pytest.fixture
@@ -56,6 +60,17 @@ def test_check_refuses_a_local_site_without_allow_private(site):
     assert result.exit_code == 1
     assert document["problems"][0]["code"] == "registry.not_discovered"
     assert document["problems"][1]["code"] == "fetch.refused_address"
+
+
+def test_check_reads_a_registry_page_where_the_user_points(tmp_path, serve_site):
+    shutil.copytree(DEMO_SITE, tmp_path / "site")
+    shutil.copy(tmp_path / "site" / "opendata" / "index.html", tmp_path / "site" / "index.html")
+    served = serve_site(tmp_path / "site")
+
+    result = run("check", f"{served.url}/index.html", "--allow-private", "--limit", "0")
+
+    assert f"Registry: {served.url}/index.html (rdfa), 6 datasets, 0 checked" in result.output
+    assert served.hits == ["/index.html"]
 
 
 @pytest.mark.parametrize("option", [["--timeout", "0"], ["--limit", "-1"], ["--format", "xml"]])

@@ -1,10 +1,16 @@
-"""Registry discovery: candidate order from a bare site address, then real local sites serving registries,
-HTML error pages with status 200, and nothing at all."""
+"""Registry discovery: the given address read first as a registry of any form, candidate order from a site or
+folder address (none from a file address), then real local sites serving registries, HTML error pages with
+status 200, and nothing at all."""
 from __future__ import annotations
 
 from werkzeug import Response
 
-from ckanext.passport.mr.discover import discover_registry, registry_candidates
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ckanext.passport.mr.discover import discover_registry, given_address, names_file, registry_candidates
 from ckanext.passport.mr.fetch import FetchPolicy, FetchResult
 
 LOCAL = FetchPolicy(allow_private_addresses=True, retries=0, total_timeout=5)
@@ -27,6 +33,9 @@ LIST_XML = (
     "</standardversion><meta><item><identifier>7712345678-showrooms</identifier><title>Залы</title>"
     "<link>http://example.com/opendata/7712345678-showrooms/meta.xml</link><format>xml</format></item></meta></list>"
 ).encode("utf-8")
+
+DEMO_SITE = Path(__file__).resolve().parents[2] / "dev" / "demo-site"
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
 
 NOT_FOUND_PAGE = (
     "<!DOCTYPE html>\n<html><head><title>Страница не найдена</title></head>"
@@ -63,25 +72,41 @@ def test_site_already_on_the_opendata_subdomain_is_not_prefixed_twice():
     assert not any("opendata.opendata" in url for url, _ in candidates)
 
 
-def test_url_naming_a_registry_file_is_tried_first_with_its_form():
-    candidates = registry_candidates("http://opendata.predgor-ray.ru/list.json")
+@pytest.mark.parametrize("address", [
+    "http://opendata.predgor-ray.ru/list.json", "http://host/index.html", "http://host/opendata/index.php",
+    "http://host/exports/reestr-2024.csv", "http://host/index.html?lang=ru",
+])
+def test_a_file_address_gives_no_candidates_so_nothing_is_appended_to_it(address):
+    assert names_file(address)
+    assert registry_candidates(address) == []
 
-    assert candidates[0] == ("http://opendata.predgor-ray.ru/list.json", "list.json")
-    assert candidates[1] == ("http://opendata.predgor-ray.ru/opendata/list.csv", "list.csv")
-    assert len(candidates) == len(set(candidates))
+
+@pytest.mark.parametrize("address", [
+    "example.ru", "http://host/", "http://host/opendata", "http://host/opendata/", "http://host/portal",
+    "http://host/v1.0/", "http://host/?page=opendata",
+])
+def test_a_site_or_folder_address_is_not_a_file(address):
+    assert not names_file(address)
+    assert registry_candidates(address)
 
 
-def test_url_naming_the_registry_page_is_tried_first_as_rdfa_and_not_repeated():
+def test_the_registry_folder_stands_for_its_site_and_is_not_a_candidate_of_its_own():
     candidates = registry_candidates("http://example.ru/opendata/")
 
-    assert candidates[0] == ("http://example.ru/opendata/", "rdfa")
-    assert [url for url, _ in candidates].count("http://example.ru/opendata/") == 1
-    assert ("http://example.ru/opendata/list.csv", "list.csv") in candidates
+    assert candidates[0] == ("http://example.ru/opendata/list.csv", "list.csv")
+    assert "http://example.ru/opendata/" not in [url for url, _ in candidates]
 
 
-def test_cyrillic_registry_file_given_decoded_or_encoded_is_recognised():
+def test_the_given_address_is_made_a_plain_uri_with_its_query_kept():
+    assert given_address("example.ru") == "http://example.ru/"
+    assert given_address("http://минкультуры.рф/opendata") == "http://xn--h1aedbgungc5fh.xn--p1ai/opendata"
+    assert given_address("https://host/export?format=csv&type=list") == "https://host/export?format=csv&type=list"
+    assert given_address("http://") == ""
+
+
+def test_cyrillic_registry_file_given_decoded_or_encoded_is_one_address():
     for given in ("http://example.ru/открытыеданные/реестроткрытыхданных.csv", "http://example.ru" + CYRILLIC_LIST):
-        assert registry_candidates(given)[0] == ("http://example.ru" + CYRILLIC_LIST, "opendatalist.csv")
+        assert given_address(given) == "http://example.ru" + CYRILLIC_LIST
 
 
 def test_cyrillic_host_is_idna_encoded():
@@ -119,6 +144,7 @@ def test_site_with_only_list_xml_is_discovered_after_the_missing_files(httpserve
     assert discovery.form == "list.xml"
     assert [e.identifier for e in discovery.registry.entries] == ["7712345678-showrooms"]
     assert [(r.form, [p.code for p in r.problems]) for r in discovery.rejected] == [
+        ("", ["fetch.not_found"]),
         ("list.csv", ["fetch.not_found"]),
         ("opendatalist.csv", ["fetch.not_found"]),
     ]
@@ -126,6 +152,7 @@ def test_site_with_only_list_xml_is_discovered_after_the_missing_files(httpserve
 
 
 def test_html_page_served_with_200_where_csv_is_expected_does_not_count(httpserver):
+    httpserver.expect_request("/").respond_with_data(NOT_FOUND_PAGE, content_type="text/html")
     httpserver.expect_request("/opendata/list.csv").respond_with_data(NOT_FOUND_PAGE, content_type="text/html")
     httpserver.expect_request("/opendata/opendatalist.csv").respond_with_data(NOT_FOUND_PAGE, content_type="text/csv")
     httpserver.expect_request("/opendata/list.xml").respond_with_data(LIST_XML)
@@ -134,21 +161,23 @@ def test_html_page_served_with_200_where_csv_is_expected_does_not_count(httpserv
 
     assert discovery.form == "list.xml"
     assert [(r.form, [p.code for p in r.problems]) for r in discovery.rejected] == [
+        ("rdfa", ["registry.candidate_not_registry"]),
         ("list.csv", ["registry.candidate_not_registry"]),
         ("opendatalist.csv", ["registry.candidate_not_registry"]),
     ]
-    assert "HTML" in discovery.rejected[0].problems[0].message_en
+    assert "HTML" in discovery.rejected[1].problems[0].message_en
 
 
 def test_list_csv_is_preferred_over_later_forms(httpserver):
+    httpserver.no_handler_status_code = 404
     httpserver.expect_request("/opendata/list.csv").respond_with_data(LIST_CSV, content_type="text/csv")
     httpserver.expect_request("/opendata/list.xml").respond_with_data(LIST_XML)
 
     discovery = discover_registry(httpserver.url_for("/"), LOCAL)
 
-    assert (discovery.form, discovery.rejected) == ("list.csv", [])
+    assert (discovery.form, [r.url for r in discovery.rejected]) == ("list.csv", [httpserver.url_for("/")])
     assert discovery.registry.entries[0].title == "Список выставочных залов"
-    assert len(httpserver.log) == 1
+    assert len(httpserver.log) == 2
 
 
 def test_given_registry_url_is_used_directly(httpserver, read_real):
@@ -186,7 +215,7 @@ def test_site_without_any_registry_is_not_discovered_and_says_why(httpserver):
     assert discovery.registry is None
     assert discovery.problems[0].code == "registry.not_discovered"
     assert discovery.problems[0].location.url == httpserver.url_for("/")
-    assert len(discovery.rejected) == len(registry_candidates(httpserver.url_for("/")))
+    assert len(discovery.rejected) == 1 + len(registry_candidates(httpserver.url_for("/")))
     page = next(r for r in discovery.rejected if r.url.endswith("/opendata/"))
     assert [p.code for p in page.problems] == ["registry.candidate_not_registry"]
     assert {p.code for p in discovery.problems[1:]} == {"fetch.not_found", "registry.candidate_not_registry"}
@@ -213,5 +242,84 @@ def test_any_fetcher_with_the_fetch_signature_can_be_used():
 
     discovery = discover_registry("example.ru", fetcher=offline)
 
-    assert asked == ["http://example.ru/opendata/list.csv"]
+    assert asked == ["http://example.ru/", "http://example.ru/opendata/list.csv"]
     assert discovery.registry.standard_version == "http://opendata.gosmonitor.ru/standard/3.0"
+
+
+# --- the given address read as what it is, on a real local site (tests/http_site.py) -------------------------
+
+@pytest.fixture
+def demo_copy(tmp_path) -> Path:
+    """The bundled demo site (real RDFa registry page at /opendata/index.html, every list file) to rearrange."""
+    root = tmp_path / "site"
+    shutil.copytree(DEMO_SITE, root)
+    return root
+
+
+def test_a_registry_page_at_index_html_is_read_where_it_is(demo_copy, serve_site):
+    shutil.copy(demo_copy / "opendata" / "index.html", demo_copy / "index.html")
+    site = serve_site(demo_copy)
+
+    discovery = discover_registry(f"{site.url}/index.html", LOCAL)
+
+    assert (discovery.url, discovery.form) == (f"{site.url}/index.html", "rdfa")
+    assert len(discovery.registry.entries) == 6
+    assert discovery.registry.entries[0].link == f"{site.url}/opendata/7708234640-okvedva/"
+    assert site.hits == ["/index.html"]
+
+
+def test_a_registry_page_at_the_site_root_is_read_without_probing(demo_copy, serve_site):
+    shutil.copy(demo_copy / "opendata" / "index.html", demo_copy / "index.html")
+    site = serve_site(demo_copy)
+
+    discovery = discover_registry(site.url, LOCAL)
+
+    assert (discovery.url, discovery.form, len(discovery.registry.entries)) == (f"{site.url}/", "rdfa", 6)
+    assert site.hits == ["/"]
+
+
+def test_a_registry_file_at_an_odd_path_is_read_by_its_content(tmp_path, serve_site):
+    (tmp_path / "exports").mkdir()
+    shutil.copy(DEMO_SITE / "opendata" / "list.csv", tmp_path / "exports" / "reestr-2024.csv")
+    shutil.copy(REAL / "predgor" / "list.json", tmp_path / "exports" / "registry.txt")
+    site = serve_site(tmp_path)
+
+    as_csv = discover_registry(f"{site.url}/exports/reestr-2024.csv", LOCAL)
+    as_json = discover_registry(f"{site.url}/exports/registry.txt", LOCAL)
+
+    assert (as_csv.form, len(as_csv.registry.entries)) == ("list.csv", 6)
+    assert (as_json.form, [e.identifier for e in as_json.registry.entries]) == (
+        "list.json", ["2618017120-politicaldivisions", "2618017120-subdivisions"])
+    assert site.hits == ["/exports/reestr-2024.csv", "/exports/registry.txt"]
+
+
+def test_a_file_address_that_is_no_registry_is_not_probed_further(demo_copy, serve_site):
+    site = serve_site(demo_copy)
+    page = f"{site.url}/opendata/2618017120-politicaldivisions/index.html"
+
+    discovery = discover_registry(page, LOCAL)
+    missing = discover_registry(f"{site.url}/index.html", LOCAL)
+
+    assert not discovery.ok and not missing.ok
+    assert [p.code for p in discovery.problems] == ["registry.address_not_registry", "registry.candidate_not_registry"]
+    assert [p.code for p in missing.problems] == ["registry.address_not_registry", "fetch.not_found"]
+    assert site.hits == ["/opendata/2618017120-politicaldivisions/index.html", "/index.html"]
+
+
+def test_a_site_root_without_a_registry_is_probed_at_the_mr_locations(demo_copy, serve_site):
+    (demo_copy / "index.html").write_text("<!DOCTYPE html><html><body><h1>Město</h1></body></html>", "utf-8")
+    site = serve_site(demo_copy)
+
+    discovery = discover_registry(f"{site.url}/", LOCAL)
+
+    assert (discovery.url, discovery.form) == (f"{site.url}/opendata/list.csv", "list.csv")
+    assert site.hits == ["/", "/opendata/list.csv"]
+
+
+def test_a_registry_folder_is_read_as_the_page_it_serves_first(demo_copy, serve_site):
+    site = serve_site(demo_copy)
+
+    discovery = discover_registry(f"{site.url}/opendata/", LOCAL)
+
+    assert (discovery.url, discovery.form, len(discovery.registry.entries)) == (f"{site.url}/opendata/", "rdfa", 6)
+    assert site.hits == ["/opendata/"]

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,7 @@ from ckanext.passport.mr.model import STANDARD_3_0, Severity
 from mr_site import serve_mr_site
 
 PREDGOR = "predgor/2618017120-politicaldivisions"
+DEMO_SITE = Path(__file__).resolve().parents[2] / "dev" / "demo-site"
 
 
 @pytest.fixture
@@ -107,6 +110,44 @@ def test_a_single_rdfa_passport_page_is_checked_alone(site):
     assert [(p.identifier, p.form, p.url) for p in single.passports] == [
         ("2618017120-politicaldivisions", "rdfa", page)]
     assert single.problems == []
+
+
+def test_a_registry_page_at_a_file_address_is_checked_as_the_registry(tmp_path, serve_site):
+    shutil.copytree(DEMO_SITE, tmp_path / "site")
+    shutil.copy(tmp_path / "site" / "opendata" / "index.html", tmp_path / "site" / "index.html")
+    served = serve_site(tmp_path / "site")
+
+    checked = report.check_site(f"{served.url}/index.html", report.fetch_policy(timeout=5, allow_private=True), limit=1)
+
+    assert (checked.registry_url, checked.registry_form, checked.registry_size) == (
+        f"{served.url}/index.html", "rdfa", 6)
+    assert [p.identifier for p in checked.passports] == ["7708234640-okvedva"]
+    assert not [hit for hit in served.hits if hit.startswith("/index.html/")]
+
+
+def test_a_passport_page_at_a_file_address_is_fetched_once_and_nothing_appended(tmp_path, serve_site):
+    shutil.copytree(DEMO_SITE, tmp_path / "site")
+    served = serve_site(tmp_path / "site")
+    page = "/opendata/2618017120-politicaldivisions/index.html"
+
+    single = report.check_site(served.url + page, report.fetch_policy(timeout=5, allow_private=True))
+
+    assert [(p.identifier, p.form) for p in single.passports] == [("2618017120-politicaldivisions", "rdfa")]
+    assert served.hits == [page]
+
+
+def test_a_registry_broken_part_way_is_reported_as_incomplete(tmp_path, serve_site):
+    shutil.copytree(DEMO_SITE, tmp_path / "site")
+    registry = tmp_path / "site" / "opendata" / "list.csv"
+    registry.write_bytes(registry.read_bytes().replace(b"7701234560-schools,", b'7701234560-schools,"', 1))
+    served = serve_site(tmp_path / "site")
+
+    checked = report.check_site(f"{served.url}/", report.fetch_policy(timeout=5, allow_private=True), limit=0)
+
+    assert (checked.registry_form, checked.registry_size) == ("list.csv", 3)
+    incomplete = [p for p in checked.problems if p.code == "registry.incomplete"]
+    assert [(p.severity, p.location.line) for p in incomplete] == [(Severity.ERROR, 6)]
+    assert "csv.malformed_row" in incomplete[0].message_en
 
 
 def test_without_allow_private_a_local_site_is_refused(site):

@@ -2,7 +2,7 @@
 which is also the only exception to the four-eyes rule on publishing."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import ckan.authz as authz
 import ckan.model as model
@@ -27,6 +27,21 @@ def _refused(message: str) -> dict[str, Any]:
     return {"success": False, "msg": message}
 
 
+def four_eyes_refusal(user: Optional[str], package: model.Package, target: str) -> Optional[str]:
+    """Why ``user`` may not move ``package`` to ``target`` under the four-eyes rule, or None.
+
+    Read from the record's current state and last submission: the action asks again under the row lock.
+    """
+    actor = model.User.get(user) if user else None
+    submission = passport_model.last_submission(package.id)
+    if workflow.violates_four_eyes(
+        workflow.state_of(package.extras), target, actor.id if actor else None,
+        submission.user_id if submission else None,
+    ):
+        return tk._("The record must be approved by someone other than who submitted it")
+    return None
+
+
 def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     """The role comes from the target state: curators submit, editors publish, return and invalidate.
 
@@ -41,13 +56,9 @@ def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     if role == workflow.EDITOR:
         if not workflow.is_editor(user):
             return _refused(tk._("Only editors may review records"))
-        actor = model.User.get(user) if user else None
-        submission = passport_model.last_submission(package.id)
-        source = workflow.state_of(package.extras)
-        if workflow.violates_four_eyes(
-            source, target, actor.id if actor else None, submission.user_id if submission else None
-        ):
-            return _refused(tk._("The record must be approved by someone other than who submitted it"))
+        refusal = four_eyes_refusal(user, package, target)
+        if refusal:
+            return _refused(refusal)
     return {"success": True}
 
 

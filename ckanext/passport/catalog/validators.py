@@ -276,12 +276,14 @@ def required(field: dict, schema: dict) -> Callable[..., Any]:
 def eurovoc_required(key: tuple, data: dict, errors: dict, context: dict) -> None:
     """Dataset-level (after) validator: the record is classified by at least one EUROVOC concept.
 
-    Only an absent or empty list is reported here: an item with an empty URI is reported on that item.
+    Only an absent or empty list is reported here: an item with an empty URI is reported on that item. The
+    error is the first concept's: the dataset form and scheming's error summary read a repeating field's errors
+    as one dict per item (a plain message there made the summary fail), and the form shows an empty first item.
     """
     if harvesting(context):
         return
     if not any(len(k) == 3 and k[0] == "eurovoc" for k in data):
-        errors.setdefault(("eurovoc",), []).append(tk._("Choose at least one EUROVOC concept"))
+        errors.setdefault(("eurovoc", 0, "uri"), []).append(tk._("Choose at least one EUROVOC concept"))
 
 
 def openness_conditions(key: tuple, data: dict, errors: dict, context: dict) -> None:

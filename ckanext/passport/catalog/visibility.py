@@ -25,6 +25,7 @@ PARTIAL = "partial"
 NONE = "none"
 
 PUBLIC = "public"
+CATALOG_RECORD_TYPE = "dataset"
 EDITOR_LABEL = "passport-editor"
 
 
@@ -54,6 +55,9 @@ def _owner_labels(dataset_obj: model.Package) -> list[str]:
 
 
 def dataset_labels(labels: list[str], dataset_obj: model.Package) -> list[str]:
+    if dataset_obj.type != CATALOG_RECORD_TYPE:
+        # Harvest sources and other dataset types are not catalog records: review does not apply to them.
+        return labels
     if PUBLIC in labels:
         if is_public_in_scope(workflow.state_of(dataset_obj.extras), review_scope()):
             return labels

@@ -1,12 +1,16 @@
-"""Finding a site's open-data registry from its bare address, the way MR 2.3 and MR 3.0 place it.
+"""Finding a site's open-data registry from the address an admin gives, the way MR 2.3 and MR 3.0 place it.
 
-Candidates are tried in MR order and the first one whose content really is a registry of the expected form
-wins: many sites answer every path with ``200`` and an HTML page (a CMS "not found" page, a firewall
-challenge), so a successful fetch alone proves nothing.
+The address is first read as what it is: a registry of any form at any path (an RDFa page at ``/`` or
+``/index.html``, a ``list.csv`` under any name), its form decided by its content. Only a site or folder
+address that holds no registry is then probed at MR's locations, in MR order; a file address never is, since
+``…/index.html/opendata/list.csv`` names nothing. A candidate counts only when its content really is a
+registry of the expected form: many sites answer every path with ``200`` and an HTML page (a CMS "not found"
+page, a firewall challenge), so a successful fetch alone proves nothing.
 """
 from __future__ import annotations
 
 import ipaddress
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
@@ -24,6 +28,11 @@ NOT_DISCOVERED = define(
     "реестр открытых данных не найден на сайте {site} (проверено адресов: {tried})",
     "no open data registry found on {site} ({tried} addresses tried)",
 )
+NOT_A_REGISTRY = define(
+    "registry.address_not_registry", Severity.ERROR,
+    "по адресу {address} нет реестра открытых данных; это адрес файла, поэтому другие адреса не проверялись",
+    "{address} holds no open data registry; it names a file, so no other address was tried",
+)
 CANDIDATE_NOT_REGISTRY = define(
     "registry.candidate_not_registry", Severity.ERROR,
     "по адресу нет реестра в форме {form}: {reason}",
@@ -34,20 +43,18 @@ Fetcher = Callable[[str, FetchPolicy], FetchResult]
 
 _CYRILLIC_FOLDER = "открытыеданные"
 _CYRILLIC_LIST = "реестроткрытыхданных.csv"
-# File names that say which registry form a URL holds (compared lower-cased and percent-decoded).
-_FILE_FORMS = {
-    "list.csv": "list.csv",
-    "opendatalist.csv": "opendatalist.csv",
-    _CYRILLIC_LIST: "opendatalist.csv",
-    "list.xml": "list.xml",
-    "list.json": "list.json",
-}
+# File names MR gives registries (compared lower-cased and percent-decoded).
+_REGISTRY_FILES = frozenset({"list.csv", "opendatalist.csv", _CYRILLIC_LIST, "list.xml", "list.json"})
 _REGISTRY_FOLDERS = frozenset({"opendata", _CYRILLIC_FOLDER})
+# A last path segment ending like this names a file (index.html, list.csv); "v1.0" or a bare name is a folder.
+_FILE_EXTENSION = re.compile(r"\.[^\W\d_][^\W_]{0,7}\Z")
+# What RFC 3986 allows in a path segment besides unreserved characters: kept as the admin typed them.
+_PATH_SAFE = "!$&'()*+,;=:@"
 
 
 @dataclass
 class Rejection:
-    """A candidate that was tried and not used, with why."""
+    """An address that was tried and not used, with why; ``form`` is the form expected or read there."""
 
     url: str
     form: str
@@ -56,10 +63,11 @@ class Rejection:
 
 @dataclass
 class Discovery:
-    """Which registry URL and form a site uses, its parse, and what was wrong with the other candidates.
+    """Which registry URL and form a site uses, its parse, and what was wrong with the other addresses.
 
+    ``given`` is the fetch of the address as given, whatever it held (a caller may read it as a passport).
     ``problems`` holds the chosen registry's parse problems; when nothing was found, ``registry.not_discovered``
-    followed by every rejected candidate's problems.
+    (a site or folder) or ``registry.address_not_registry`` (a file), followed by every rejection's problems.
     """
 
     site_url: str
@@ -67,6 +75,7 @@ class Discovery:
     form: str = ""
     result: Optional[ParseResult[Registry]] = None
     fetched: Optional[FetchResult] = None
+    given: Optional[FetchResult] = None
     rejected: list[Rejection] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
@@ -79,29 +88,45 @@ class Discovery:
         return self.result.value if self.result is not None else None
 
 
-def registry_candidates(site_url: str) -> list[tuple[str, str]]:
-    """``(url, form)`` pairs to try, in MR order; a URL that already names a registry comes first.
-
-    Cyrillic paths are percent-encoded (UTF-8) and hosts IDNA-encoded, so every candidate is a plain URI.
-    """
+def given_address(site_url: str) -> str:
+    """The address as given, made a plain URI: ``http://`` for a bare host, IDNA host, percent-encoded path,
+    ``/`` for an empty path; the query is kept (a registry may be an export URL). Empty when unusable."""
     parts = _split(site_url)
     if parts is None:
+        return ""
+    scheme, host, port, path, query = parts
+    segments = path.split("/")
+    encoded = "/".join(quote(unquote(s), safe=_PATH_SAFE) for s in segments)
+    return urlunsplit((scheme, host + port, encoded or "/", query, ""))
+
+
+def names_file(site_url: str) -> bool:
+    """Whether the address names a file (its last path segment has an extension) rather than a site or folder."""
+    parts = _split(site_url)
+    if parts is None:
+        return False
+    path = parts[3]
+    return not path.endswith("/") and bool(_FILE_EXTENSION.search(unquote(path.rpartition("/")[2])))
+
+
+def registry_candidates(site_url: str) -> list[tuple[str, str]]:
+    """``(url, form)`` pairs where MR places the registry of a site or folder address, in MR order, without the
+    address itself (it is read first, as any form). A file address has none.
+
+    A folder named like MR's registry folder (``…/opendata/``) stands for its parent site. Cyrillic paths are
+    percent-encoded (UTF-8) and hosts IDNA-encoded, so every candidate is a plain URI.
+    """
+    parts = _split(site_url)
+    if parts is None or names_file(site_url):
         return []
-    scheme, host, port, path = parts
+    scheme, host, port, path, _query = parts
     netloc = host + port
-    segments = [unquote(s) for s in path.split("/") if s]
-    given: list[tuple[str, str]] = []
-    if segments and segments[-1].lower() in _FILE_FORMS:
-        given.append((_url(scheme, netloc, segments), _FILE_FORMS[segments[-1].lower()]))
-        segments = segments[:-1]
-    if segments and segments[-1].lower() in _REGISTRY_FOLDERS:
-        if not given:
-            given.append((_url(scheme, netloc, segments, folder=True), "rdfa"))
-        segments = segments[:-1]
-    base = segments
+    base = [unquote(s) for s in path.split("/") if s]
+    if base and base[-1].lower() in _REGISTRY_FOLDERS:
+        base = base[:-1]
     subdomain = _opendata_host(host)
     sub_netloc = subdomain + port if subdomain else None
-    candidates = given + [
+    candidates = [
         (_url(scheme, netloc, base + ["opendata", "list.csv"]), "list.csv"),
         (_url(scheme, sub_netloc, ["list.csv"]), "list.csv"),
         (_url(scheme, netloc, base + ["opendata", "opendatalist.csv"]), "opendatalist.csv"),
@@ -114,56 +139,68 @@ def registry_candidates(site_url: str) -> list[tuple[str, str]]:
         (_url(scheme, sub_netloc, ["list.xml"]), "list.xml"),
         (_url(scheme, sub_netloc, ["list.json"]), "list.json"),
     ]
-    return list(dict.fromkeys((url, form) for url, form in candidates if url))
+    given = given_address(site_url)
+    return list(dict.fromkeys((url, form) for url, form in candidates if url and url != given))
 
 
 def discover_registry(
     site_url: str, policy: FetchPolicy = FetchPolicy(), fetcher: Fetcher = fetch
 ) -> Discovery:
-    """Try :func:`registry_candidates` in order and keep the first that is a registry of its form."""
+    """Read the address as a registry of any form; failing that, try :func:`registry_candidates` in order and
+    keep the first that is a registry of its form."""
     discovery = Discovery(site_url=site_url)
+    address = given_address(site_url)
+    if address:
+        discovery.given = fetcher(address, policy)
+        if _try(discovery, address, None, discovery.given):
+            return discovery
     candidates = registry_candidates(site_url)
-    explicit = candidates[0][0] if candidates and _names_registry(site_url) else None
     for url, form in candidates:
-        fetched = fetcher(url, policy)
-        if not fetched.ok:
-            discovery.rejected.append(Rejection(url, form, [fetched.problem] if fetched.problem else []))
-            continue
-        result, reason = _read_registry(fetched, form, exact=url != explicit)
-        if result is None:
-            discovery.rejected.append(
-                Rejection(url, form, [problem(CANDIDATE_NOT_REGISTRY, url=fetched.url, form=form, reason=reason)])
-            )
-            continue
-        discovery.url = fetched.url
-        discovery.form = result.form or form
-        discovery.result = result
-        discovery.fetched = fetched
-        discovery.problems = list(result.problems)
-        return discovery
-    discovery.problems = [problem(NOT_DISCOVERED, url=site_url, site=site_url, tried=len(candidates))]
-    for rejection in discovery.rejected:
-        discovery.problems.extend(rejection.problems)
+        if _try(discovery, url, form, fetcher(url, policy)):
+            return discovery
+    if address and names_file(site_url):
+        summary = problem(NOT_A_REGISTRY, url=address, address=address)
+    else:
+        summary = problem(NOT_DISCOVERED, url=site_url, site=site_url, tried=len(candidates) + bool(address))
+    discovery.problems = [summary] + [found for rejection in discovery.rejected for found in rejection.problems]
     return discovery
 
 
-def _read_registry(
-    fetched: FetchResult, form: str, exact: bool
-) -> tuple[Optional[ParseResult[Registry]], str]:
-    """The parse when the content is a registry, else ``None`` and the reason.
+def _try(discovery: Discovery, url: str, form: Optional[str], fetched: FetchResult) -> bool:
+    """Use ``fetched`` when it is a registry (of ``form``, or of any form when ``None``); else record why not."""
+    if not fetched.ok:
+        discovery.rejected.append(Rejection(url, form or "", [fetched.problem] if fetched.problem else []))
+        return False
+    result, reason = _read_registry(fetched, form)
+    if reason:
+        discovery.rejected.append(Rejection(url, result.form or form or "", [
+            problem(CANDIDATE_NOT_REGISTRY, url=fetched.url, form=result.form or form or "?", reason=reason)
+        ]))
+        return False
+    discovery.url = fetched.url
+    discovery.form = result.form or form or ""
+    discovery.result = result
+    discovery.fetched = fetched
+    discovery.problems = list(result.problems)
+    return True
 
-    Probed candidates must hold their own form; the address the user gave names the kind of registry
-    (file or page) but sites misname their files (an MR 2.3 ``;`` list served as ``list.csv``), so its
-    exact form is read from the content.
+
+def _read_registry(fetched: FetchResult, form: Optional[str]) -> tuple[ParseResult[Registry], str]:
+    """The parse, and why it is not a registry (``""`` when it is).
+
+    A probed location must hold its own form. The given address is read as whatever its content is, and
+    there sites misname files (an MR 2.3 ``;`` list served as ``list.csv``) and put registries anywhere; but a
+    file listing nothing counts only where its name says registry, else any JSON or CSV file would.
     """
-    if form != "rdfa" and sniff(fetched.content).kind == "html":
-        return None, "HTML page"
-    result = parse_registry(fetched.content, url=fetched.url, form=form if exact else None)
+    if form not in (None, "rdfa") and sniff(fetched.content).kind == "html":
+        return ParseResult(None, [], form=form), "HTML page"
+    result = parse_registry(fetched.content, url=fetched.url, form=form)
     registry = result.value
     if registry is None:
-        return None, _first_error(result) or "unreadable"
-    if not registry.entries and not registry.standard_version:
-        return None, "no datasets and no standard version"
+        return result, _first_error(result) or "unreadable"
+    named = form is not None or _names_registry(fetched.url)
+    if not registry.entries and not (named and registry.standard_version):
+        return result, "no datasets" if named else "no datasets and no registry file name"
     return result, ""
 
 
@@ -171,16 +208,16 @@ def _first_error(result: ParseResult[Registry]) -> str:
     return next((p.message_en for p in result.problems if p.severity is Severity.ERROR), "")
 
 
-def _names_registry(site_url: str) -> bool:
-    parts = _split(site_url)
+def _names_registry(url: str) -> bool:
+    parts = _split(url)
     if parts is None:
         return False
     segments = [unquote(s).lower() for s in parts[3].split("/") if s]
-    return bool(segments) and (segments[-1] in _FILE_FORMS or segments[-1] in _REGISTRY_FOLDERS)
+    return bool(segments) and (segments[-1] in _REGISTRY_FILES or segments[-1] in _REGISTRY_FOLDERS)
 
 
-def _split(site_url: str) -> Optional[tuple[str, str, str, str]]:
-    """``(scheme, ascii host, ":port" or "", path)`` of a site address; a bare host means ``http``."""
+def _split(site_url: str) -> Optional[tuple[str, str, str, str, str]]:
+    """``(scheme, ascii host, ":port" or "", path, query)`` of an address; a bare host means ``http``."""
     text = (site_url or "").strip()
     if not text:
         return None
@@ -200,7 +237,7 @@ def _split(site_url: str) -> Optional[tuple[str, str, str, str]]:
         return None
     if ":" in ascii_host:
         ascii_host = f"[{ascii_host}]"
-    return parts.scheme.lower(), ascii_host, f":{port}" if port else "", parts.path
+    return parts.scheme.lower(), ascii_host, f":{port}" if port else "", parts.path, parts.query
 
 
 def _opendata_host(host: str) -> Optional[str]:

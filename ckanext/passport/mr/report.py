@@ -14,7 +14,7 @@ from statistics import mean
 from typing import Callable, Optional
 
 from .check import check_passport, score
-from .discover import discover_registry
+from .discover import discover_registry, names_file
 from .fetch import FetchPolicy, FetchResult, fetch, make_session
 from .fields import is_passport_file_name
 from .model import ParseResult, Problem, RegistryEntry, Severity
@@ -104,8 +104,9 @@ def _check(url: str, fetch_one: FetchOne, limit: Optional[int]) -> SiteReport:
         return SiteReport(url=url, passports=[check_entry(given, fetch_one)])
     discovery = discover_registry(url, fetcher=lambda location, _policy: fetch_one(location))
     if discovery.registry is None:
-        # Not a site with a registry: perhaps the URL is a dataset's own passport page or folder.
-        single = check_entry(given, fetch_one)
+        # Not a site with a registry: perhaps the URL is a dataset's own passport page or folder. A page is read
+        # as it was fetched; only a folder holds passport files to look for.
+        single = _check_page(given, discovery.given) if names_file(url) else check_entry(given, fetch_one)
         if single.score is not None:
             return SiteReport(url=url, passports=[single])
         return SiteReport(url=url, problems=discovery.problems)
@@ -140,6 +141,15 @@ def check_entry(entry: RegistryEntry, fetch_one: FetchOne) -> PassportCheck:
     checked.problems = [problem(PASSPORT_UNREACHABLE, url=entry.link or None, identifier=identifier,
                                 tried=len(candidates))] + failures
     return checked
+
+
+def _check_page(entry: RegistryEntry, fetched: Optional[FetchResult]) -> PassportCheck:
+    """The passport of a page (or file) address that was already fetched; unread when it holds none."""
+    checked = PassportCheck(identifier=entry.identifier, title=entry.title, link=entry.link)
+    if fetched is None or not fetched.ok:
+        return checked
+    result = parse_passport(fetched.content, fetched.url)
+    return _judged(checked, result, entry, fetched.url) if result.value is not None else checked
 
 
 def _judged(checked: PassportCheck, result: ParseResult, entry: RegistryEntry, url: str) -> PassportCheck:

@@ -18,10 +18,12 @@ from .shared import PassportTranslation, declaration_file
 
 CONTRIBUTORS = (
     "validators",
+    "harvested_fields",
     "vocab",
     "display",
     "openness",
     "workflow",
+    "identity",
     "actions",
     "auth",
     "visibility",

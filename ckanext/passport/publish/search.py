@@ -54,9 +54,16 @@ def search(fq: str = "", **params: Any) -> dict[str, Any]:
     return tk.get_action("package_search")(anonymous_context(), params)
 
 
+# Should two datasets ever be published under one identifier (the catalog refuses new claims, but a record
+# made before that rule may remain), the oldest answers, whichever Solr happens to rank first.
+RESOLUTION_ORDER = "metadata_created asc, id asc"
+
+
 def find_dataset(identifier: str) -> Optional[dict[str, Any]]:
     """The visible, publishable dataset published as ``identifier``; its name or id also finds it."""
-    found = search(q="*:*", fq=f"+{IDENTIFIER_INDEX_FIELD}:{solr_literal(identifier)}", rows=1)["results"]
+    found = search(
+        q="*:*", fq=f"+{IDENTIFIER_INDEX_FIELD}:{solr_literal(identifier)}", sort=RESOLUTION_ORDER, rows=1
+    )["results"]
     if found:
         return found[0]
     try:

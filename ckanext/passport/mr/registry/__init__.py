@@ -39,6 +39,16 @@ UNKNOWN_FORM = define(
     "Формат реестра не распознан",
     "The registry's form was not recognised",
 )
+INCOMPLETE = define(
+    "registry.incomplete",
+    Severity.ERROR,
+    "Реестр прочитан не полностью ({cause}): записи после повреждения могли быть потеряны",
+    "The registry could not be read whole ({cause}): entries after the damage may be lost",
+)
+# Findings a passport can live with but a registry cannot: a record whose broken quoting swallowed the lines
+# after it, or lines that are not in the file's encoding (a file cut mid-character, bytes appended to it). The
+# entries read may then not be all there are, and a harvest must not take the missing ones as withdrawn.
+_DAMAGE = frozenset({"csv.malformed_row", "decode.mixed_encoding", "decode.undecodable_bytes"})
 Item = Union[RegistryEntry, Problem]
 
 
@@ -100,6 +110,7 @@ def parse_registry(data: bytes, url: str = "", form: Optional[str] = None) -> Pa
         else:
             problems.append(item)
     registry = Registry(result.value.standard_version, entries)
+    problems += _incompleteness(problems)
     return ParseResult(registry, problems, form=result.form or form, encoding=result.encoding)
 
 
@@ -146,3 +157,12 @@ def _head(stream: BinaryIO) -> bytes:
     head = stream.read(_SNIFF_BYTES)
     stream.seek(position)
     return head
+
+
+def _incompleteness(problems: list[Problem]) -> list[Problem]:
+    """``registry.incomplete`` at the first damage among ``problems``, or nothing."""
+    damage = next((found for found in problems if found.code in _DAMAGE), None)
+    if damage is None:
+        return []
+    where = damage.location
+    return [problem(INCOMPLETE, url=where.url, line=where.line, element=where.element, cause=damage.code)]

@@ -1,0 +1,63 @@
+"""A record's MR identity survives every edit path: only a harvest, or a sysadmin explicitly, writes it.
+
+The MR identity (``mapping.owned_by(…, mapping.MR_IDENTITY)``: the passport's identifier, standard, dates, and
+each resource's MR part and versions) is what the ``/opendata/`` exports and permanent links are built from. The
+dataset and resource forms do not carry it, and CKAN's resource_update replaces a resource with what was sent, so
+without this guard any edit in the web form dropped it. The validator ``passport_mr_identity`` is the first
+validator of each of those fields (the preset ``passport_harvested``); like the editorial state guard it must
+not follow ``ignore_missing``, which would drop an omitted value before it could be restored.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Union
+
+import ckan.authz as authz
+import ckan.model as model
+import ckan.plugins.toolkit as tk
+import sqlalchemy as sa
+from ckan.lib.navl.dictization_functions import missing
+
+from .validators import harvesting
+
+VALIDATOR = "passport_mr_identity"
+
+
+def _stored_object(key: tuple, data: dict) -> Optional[Union[model.Package, model.Resource]]:
+    """The stored dataset (key ``(field,)``) or resource (key ``("resources", n, field)``) the key belongs to."""
+    identifier = data.get(key[:-1] + ("id",))
+    if not isinstance(identifier, str) or not identifier:
+        return None
+    return model.Resource.get(identifier) if len(key) == 3 else model.Package.get(identifier)
+
+
+def stored_value(stored: Union[model.Package, model.Resource], name: str) -> Any:
+    """A field as stored: a core column (a resource's ``resource_type``) or an extra."""
+    if name in sa.inspect(stored).mapper.columns:
+        return getattr(stored, name)
+    return (stored.extras or {}).get(name)
+
+
+def mr_identity(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """Keep the stored value of an MR identity field unless a harvest or a sysadmin sets it.
+
+    A harvest (context flag ``passport_harvest``) writes what it sends. A sysadmin's value wins when sent; a
+    sysadmin omitting the field keeps the stored value. Anyone else's edit (dataset and resource forms,
+    package_update/patch, resource_update/patch) keeps the stored value whatever it sends. A record or a
+    resource that is not stored yet keeps what it is created with (a curator's new resource has none).
+    """
+    if harvesting(context):
+        return
+    if data.get(key, missing) is not missing and authz.is_sysadmin(context.get("user")):
+        return
+    stored = _stored_object(key, data)
+    if stored is None:
+        return
+    value = stored_value(stored, key[-1])
+    if value is None:
+        data.pop(key, None)
+        raise tk.StopOnError
+    data[key] = value
+
+
+def validators() -> dict[str, Callable]:
+    return {VALIDATOR: mr_identity}

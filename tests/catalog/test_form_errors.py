@@ -1,0 +1,189 @@
+"""Every validation error of the record's form is shown beside its field and in the error summary, never as a 500.
+
+A harvested record (harvested_records.py) lacks the curator's part; saving its edit form as it is reports each
+missing part in the reader's language. The shape tests hold every kind of field (plain, grouped, composite,
+repeating) to what scheming's form and summary read: a list of messages, or one dict of messages per item.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+from ckan.logic import ValidationError
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+from form_support import DATASET_FORM, RESOURCE_FORM, browser_post
+from harvested_records import STRUCTURE_VERSION, create_harvested, resource_of
+
+from catalog_records import complete_record
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+
+# What the incomplete harvested record's form reports, by language: field → message.
+MISSING = {
+    "en": {
+        "publisher_email": "Missing value",
+        "openness_conditions": "State for each openness condition whether the data fulfil it",
+        "eurovoc-0-uri": "Missing value",
+    },
+    "cs": {
+        "publisher_email": "Chybí hodnota",
+        "openness_conditions": "U každé podmínky otevřenosti uveďte, zda ji data splňují",
+        "eurovoc-0-uri": "Chybí hodnota",
+    },
+    "ru": {
+        "publisher_email": "Значение не указано",
+        "openness_conditions": "Укажите для каждого условия открытости, выполняется ли оно",
+        "eurovoc-0-uri": "Значение не указано",
+    },
+}
+
+
+@pytest.fixture
+def curator() -> dict:
+    return factories.User()
+
+
+@pytest.fixture
+def harvested(curator) -> dict:
+    org = factories.Organization(name="rosstat", users=[{"name": curator["name"], "capacity": "editor"}])
+    return create_harvested(org["id"])
+
+
+def headers(user: dict) -> dict[str, str]:
+    return {"Authorization": factories.APIToken(user=user["name"])["token"]}
+
+
+def summary(page: BeautifulSoup) -> dict[str, str]:
+    """The error summary's items: the field they name (``data-field-label``) → their text."""
+    return {
+        item["data-field-label"]: " ".join(item.get_text(" ").split())
+        for item in page.select(".error-explanation li[data-field-label]")
+    }
+
+
+def beside(page: BeautifulSoup, field: str) -> str:
+    """The error text shown in the form group of ``field`` (its input or the composite's fieldset)."""
+    element = page.select_one(f"#field-{field}")
+    assert element is not None, field
+    group = element if element.name == "fieldset" else element.find_parent(class_="form-group")
+    return " ".join(" ".join(e.get_text(" ") for e in group.select(".error-block")).split())
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+def test_saving_an_incomplete_harvested_record_shows_each_missing_part(app, curator, harvested, language):
+    path = f"/{language}/dataset/edit/{harvested['name']}"
+    form = app.get(path, headers=headers(curator)).body
+    response = app.post(path, data=browser_post(form, DATASET_FORM), headers=headers(curator), status=None)
+    assert response.status_code == 200
+    page = BeautifulSoup(response.body, "html.parser")
+    listed = " | ".join(summary(page).values())
+    for field, message in MISSING[language].items():
+        assert message in listed, field
+        assert message in beside(page, field), field
+
+
+def test_the_edit_form_offers_a_first_eurovoc_concept_to_a_record_without_one(app, curator, harvested):
+    page = BeautifulSoup(app.get(f"/dataset/edit/{harvested['name']}", headers=headers(curator)).body, "html.parser")
+    assert page.select_one("select#field-eurovoc-0-uri") is not None
+
+
+def test_removing_every_eurovoc_concept_asks_for_one(app, curator, harvested):
+    path = f"/cs/dataset/edit/{harvested['name']}"
+    form = app.get(path, headers=headers(curator)).body
+    posted = browser_post(form, DATASET_FORM, drop=["eurovoc-0-uri", "eurovoc-0-label"])  # scheming's Remove
+    page = BeautifulSoup(app.post(path, data=posted, headers=headers(curator)).body, "html.parser")
+    assert "Zvolte alespoň jeden koncept EUROVOC" in summary(page)["eurovoc-1"]
+    assert "Zvolte alespoň jeden koncept EUROVOC" in beside(page, "eurovoc-0-uri")
+
+
+@pytest.mark.parametrize("action", ["edit", "new"])
+def test_a_resource_form_of_an_incomplete_record_reports_the_record_errors(app, curator, harvested, action):
+    structure = resource_of(harvested, "structure", STRUCTURE_VERSION)
+    path = f"/cs/dataset/{harvested['name']}/resource/" + (f"{structure['id']}/edit" if action == "edit" else "new")
+    form = app.get(path, headers=headers(curator)).body
+    changes = [("description", "Struktura"), ("url", "https://example.ru/s.csv"), ("name", "Struktura")]
+    response = app.post(path, data=browser_post(form, RESOURCE_FORM, changes), headers=headers(curator), status=None)
+    assert response.status_code == 200
+    page = BeautifulSoup(response.body, "html.parser")
+    listed = summary(page)
+    assert listed["publisher_email"] == "Kontaktní e-mail poskytovatele: Chybí hodnota"
+    assert "Zvolte alespoň jeden koncept EUROVOC" in listed["eurovoc-1"]
+    assert page.select_one(".passport-record-incomplete a")["href"].endswith(f"/dataset/edit/{harvested['name']}")
+
+
+def test_a_new_record_form_reports_errors_of_each_field_kind(app, curator):
+    factories.Organization(name="csu", users=[{"name": curator["name"], "capacity": "editor"}])
+    form = app.get("/en/dataset/new", headers=headers(curator)).body
+    bad = [
+        ("title", "Školy"), ("name", "skoly"), ("notes", "Rejstřík škol"), ("owner_org", "csu"),
+        ("publisher_id_scheme", "ico"), ("publisher_id", "00025594"),  # grouped field, wrong check digit
+        ("publisher_name", "MŠMT"), ("publisher_email", "posta@msmt,cz"),  # plain field
+        ("license_url", "ftp://example.cz/licence"),
+        ("isvs_name", "Rejstřík škol"),  # its pair is left empty
+        ("openness_conditions-complete", "yes"),  # composite, unanswered conditions
+        ("eurovoc-0-uri", ""),  # repeating, empty item
+    ]
+    response = app.post("/en/dataset/new", data=browser_post(form, DATASET_FORM, bad), headers=headers(curator),
+                        status=None)
+    assert response.status_code == 200
+    page = BeautifulSoup(response.body, "html.parser")
+    listed = summary(page)
+    expected = {
+        "publisher_id": "This IČO's check digit is wrong",
+        "publisher_email": "This is not a valid e-mail address",
+        "license_url": "The address must start with http:// or https://",
+        "isvs_ref": "Fill this in as well",
+        "openness_conditions": "State for each openness condition whether the data fulfil it",
+        "eurovoc-0-uri": "Missing value",
+    }
+    for field, message in expected.items():
+        assert message in beside(page, field), field
+        assert any(message in text for text in listed.values()), field
+
+
+# --- the shape of each field kind's errors, as the API returns them and the form reads them --------------------
+
+
+def _errors(**overrides: Any) -> dict[str, Any]:
+    with pytest.raises(ValidationError) as refused:
+        call_action("package_create", {"user": factories.Sysadmin()["name"]}, **complete_record(**overrides))
+    return refused.value.error_dict
+
+
+def _is_messages(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(m, str) and m for m in value)
+
+
+@pytest.mark.parametrize(
+    "kind, overrides, field",
+    [
+        ("plain", {"publisher_email": "x@"}, "publisher_email"),
+        ("grouped", {"publisher_id": "123"}, "publisher_id"),
+        ("grouped pair", {"isvs_ref": ""}, "isvs_ref"),
+        ("select", {"record_validity": "maybe"}, "record_validity"),
+        ("multiple select", {"cz_nace": ["99.99.99"]}, "cz_nace"),
+        ("composite", {"openness_conditions": {"complete": "yes"}}, "openness_conditions"),
+    ],
+)
+def test_a_field_error_is_a_list_of_messages(kind, overrides, field):
+    errors = _errors(**overrides)
+    assert list(errors) == [field], kind
+    assert _is_messages(errors[field]), kind
+
+
+@pytest.mark.parametrize(
+    "kind, overrides, field",
+    [
+        ("repeating item", {"isdp_elements": [{"name": "Kód obce", "ref": ""}]}, "isdp_elements"),
+        ("repeating, none given", {"eurovoc": []}, "eurovoc"),
+        ("repeating, unknown item", {"eurovoc": [{"uri": "http://eurovoc.europa.eu/1"}]}, "eurovoc"),
+    ],
+)
+def test_a_repeating_field_error_is_one_dict_of_messages_per_item(kind, overrides, field):
+    errors = _errors(**overrides)
+    assert list(errors) == [field], kind
+    items = errors[field]
+    assert isinstance(items, list) and items and all(isinstance(item, dict) for item in items), kind
+    assert all(_is_messages(messages) for item in items for messages in item.values()), kind

@@ -1,0 +1,87 @@
+"""A sysadmin harvests an MR site from the web alone, on a portal's harvest machinery (as `make demo` runs it).
+
+The source is made in ckanext-harvest's form, every job is started by the "Reharvest" button, and the gather
+consumer, fetch consumer and periodic `ckan harvester run` (separate processes) must finish it within a minute.
+"""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from browser_walk import PASSWORD, sign_in
+from ckan.tests import factories
+from harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = [
+    pytest.mark.stack,
+    pytest.mark.browser,
+    pytest.mark.usefixtures("with_plugins"),
+]
+
+PHARMACIES = "opendata/7709876545-pharmacies/meta.csv"
+
+
+def create_source(page: Page, url: str, organization: dict) -> str:
+    """ckanext-harvest's new-source form, filled as an admin would. Returns the source's admin page path."""
+    page.goto("/harvest/new", wait_until="networkidle")  # the slug is filled in by the form's script
+    page.fill("#field-url", url)
+    page.fill("#field-title", "MR site of the district")
+    page.check("input[name=source_type][value=passport]")
+    page.fill("#field-config", '{"allow_private_addresses": true}')
+    page.select_option("#field-organizations", organization["id"], force=True)
+    page.click("#save")
+    page.wait_for_url("**/harvest/mr-site-of-the-district")
+    return "/harvest/admin/mr-site-of-the-district"
+
+
+def reharvest(page: Page, admin: str) -> None:
+    """The "Reharvest" button of the source's admin page, confirmed in its dialog."""
+    page.goto(admin)
+    page.get_by_role("link", name="Reharvest").click()
+    page.locator(".modal-footer .btn-primary").click()
+    expect(page.locator(".flash-messages, .alert").first).to_contain_text("Harvest will start shortly")
+
+
+def wait_for_finished_job(page: Page, admin: str, machinery: HarvestProcesses, seconds: float = 60) -> None:
+    """Reload the admin page, as an admin would, until its last job shows its counts (only a finished job does)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        page.goto(admin)
+        if page.locator(".badge[data-diff=added]").count():
+            return
+        assert time.monotonic() < deadline, "the job did not finish within a minute\n" + machinery.log_tails()
+        time.sleep(2)
+
+
+def expect_counts(page: Page, **counts: int) -> None:
+    """The last job's badges: ``error``, ``added``, ``updated``, ``deleted``, ``not_modified``."""
+    for action, count in counts.items():
+        badge = page.locator(f".badge[data-diff='{action.replace('_', ' ')}']")
+        expect(badge).to_have_text(re.compile(rf"^\s*{count}\s"))
+
+
+def test_a_source_made_in_the_form_is_harvested_and_reharvested_from_its_page(
+    browser: Browser, live_ckan: str, harvest_machinery: HarvestProcesses, demo_site
+):
+    admin = factories.Sysadmin(password=PASSWORD)
+    district = factories.Organization(title="Predgorny district")
+    page = sign_in(browser, live_ckan, admin)
+
+    source = create_source(page, f"{demo_site.url}/opendata/", district)
+    reharvest(page, source)
+    wait_for_finished_job(page, source, harvest_machinery)
+    expect_counts(page, added=6, updated=0, error=0)
+
+    page.goto(source.replace("/admin/", "/"))
+    expect(page.locator(".nums dd").first).to_have_text("6")
+    expect(page.locator(".dataset-item")).to_have_count(6)
+
+    path = demo_site.root / PHARMACIES
+    path.write_bytes(path.read_bytes().replace("Аптеки района".encode("cp1251"), "Аптеки района (новое)".encode("cp1251")))
+    reharvest(page, source)
+    wait_for_finished_job(page, source, harvest_machinery)
+    expect_counts(page, updated=1, not_modified=5, added=0, error=0)
+    page.goto("/dataset/7709876545-pharmacies")
+    expect(page.locator("h1").first).to_contain_text("Аптеки района (новое)")

@@ -1,0 +1,106 @@
+"""A curator completes and edits a harvested record in a real browser (Debian's Chromium) against a live CKAN.
+
+The record is stored as a harvest stores it (tests/harvested_records.py: Rosstat's OKVED2 passport): it carries
+its MR identity and lacks the curator's part. In Czech, the curator saves it incomplete and sees each missing
+part beside its field, completes it and submits it; the editor finds it in the queue. Editing the record and its
+structure resource in the forms keeps the MR passport whole: the export still lists the data and structure.
+"""
+from __future__ import annotations
+
+import pytest
+from browser_walk import EDITORS_ORG, PASSWORD, sign_in
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+from harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, create_harvested, resource_of
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = [
+    pytest.mark.stack,
+    pytest.mark.browser,
+    pytest.mark.usefixtures("with_plugins"),
+]
+
+CONDITIONS = ("complete", "accessible", "machine_readable", "open_format", "open_terms", "free")
+
+
+@pytest.fixture
+def cast(live_ckan) -> dict:
+    curator = factories.User(name="kurator", password=PASSWORD)
+    editor = factories.User(name="redaktor", password=PASSWORD)
+    publisher = factories.Organization(name="rosstat", users=[{"name": curator["name"], "capacity": "editor"}])
+    factories.Organization(name=EDITORS_ORG, users=[{"name": editor["name"], "capacity": "member"}])
+    return {"curator": curator, "editor": editor, "record": create_harvested(publisher["id"])}
+
+
+def field_error(page: Page, field: str):
+    """The error shown beside a field: in its form group, or in the composite's own fieldset."""
+    return page.locator(f".form-group:has(#field-{field}) .error-block, fieldset#field-{field} .error-block")
+
+
+def complete_in_form(page: Page, record: dict, locale_prefix: str = "") -> None:
+    """Fill the curator's part of the record in its edit form and save it."""
+    page.goto(f"{locale_prefix}/dataset/edit/{record['name']}")
+    page.select_option("#field-publisher_id_scheme", "ico")
+    page.fill("#field-publisher_id", "00025593")
+    page.fill("#field-publisher_email", "infoservis@czso.cz")
+    for condition in CONDITIONS:
+        page.select_option(f"#field-openness_conditions-{condition}", "yes")
+    page.select_option("#field-eurovoc-0-uri", "http://eurovoc.europa.eu/100146")
+    page.click("button[name=save]")
+    page.wait_for_url(f"**{locale_prefix}/dataset/{record['name']}")
+
+
+def test_a_curator_completes_a_harvested_record_in_czech_and_submits_it(browser: Browser, live_ckan: str, cast):
+    record = cast["record"]
+    curator = sign_in(browser, live_ckan, cast["curator"], locale="cs")
+    curator.goto(f"/cs/dataset/edit/{record['name']}")
+    curator.click("button[name=save]")
+
+    expect(curator.locator("h1")).not_to_contain_text("500")
+    summary = curator.locator(".error-explanation")
+    expect(summary).to_contain_text("Formulář obsahuje chybné položky")
+    expect(summary).to_contain_text("Kontaktní e-mail poskytovatele: Chybí hodnota")
+    expect(summary).to_contain_text("U každé podmínky otevřenosti uveďte, zda ji data splňují")
+    expect(summary).to_contain_text("Koncept EUROVOC 1")
+    expect(field_error(curator, "publisher_email")).to_contain_text("Chybí hodnota")
+    expect(field_error(curator, "openness_conditions")).to_contain_text("U každé podmínky otevřenosti")
+    expect(field_error(curator, "eurovoc-0-uri")).to_contain_text("Chybí hodnota")
+
+    complete_in_form(curator, record, "/cs")
+    expect(curator.locator(".passport-state .badge").first).to_have_attribute("data-state", "draft")
+    form = curator.locator("form.passport-transition[data-target=submitted]")
+    form.locator("button[type=submit]").click()
+    curator.wait_for_load_state()
+    expect(curator.locator(".passport-state .badge").first).to_have_attribute("data-state", "submitted")
+
+    editor = sign_in(browser, live_ckan, cast["editor"], locale="cs")
+    editor.goto("/cs/passport/queue")
+    expect(editor.locator(".passport-queue-item")).to_have_count(1)
+    expect(editor.get_by_role("link", name=record["title"])).to_be_visible()
+
+
+def test_editing_a_harvested_record_and_its_structure_in_the_forms_keeps_its_mr_passport(
+    browser: Browser, live_ckan: str, cast
+):
+    record = cast["record"]
+    structure = resource_of(record, "structure", STRUCTURE_VERSION)
+    curator = sign_in(browser, live_ckan, cast["curator"])
+    complete_in_form(curator, record)
+    curator.goto(f"/dataset/{record['name']}/resource/{structure['id']}/edit")
+    curator.fill("#field-description", "Struktura klasifikace: kód, název, poznámka")
+    curator.click("button[name=save]")
+    curator.wait_for_url(f"**/dataset/{record['name']}/resource/{structure['id']}")
+
+    # The exports are the public's: the record is published first (the workflow's own walk tests the buttons).
+    call_action("passport_workflow_transition", {"user": cast["curator"]["name"]}, id=record["id"], to="submitted")
+    call_action("passport_workflow_transition", {"user": cast["editor"]["name"]}, id=record["id"], to="published")
+    visitor = browser.new_context(base_url=live_ckan).new_page()
+    response = visitor.request.get(f"/opendata/{IDENTIFIER}/meta.json")
+    assert response.ok
+    document = response.json()
+    data_links = [item["source"].rsplit("/", 1)[1] for item in document["data"]]
+    structure_links = [item["source"].rsplit("/", 1)[1] for item in document["structure"]]
+    assert document["identifier"] == IDENTIFIER
+    assert f"data-{LATEST_DATA_VERSION}-structure-{STRUCTURE_VERSION}.csv" in data_links
+    assert structure_links == [f"structure-{STRUCTURE_VERSION}.csv"]
+    assert len(data_links) == len([r for r in record["resources"] if r["resource_type"] == "data"])
