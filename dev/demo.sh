@@ -91,7 +91,7 @@ for _ in $(seq 60); do
 done
 curl -fsS "http://127.0.0.1:$PORT/api/3/action/status_show" >/dev/null || { tail -n 30 "$RUN/ckan.log"; exit 1; }
 
-# "<status of the source's last job or none> <datasets it holds>" (the source is not public: asked as the site).
+# "<status of the source's last job or none> <datasets it holds>", asked as the site.
 source_status() {
   { "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$SOURCE" | "$BIN/python" -c '
 import json, sys
