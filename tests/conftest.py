@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from demo_site import DEMO_SITE
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REAL = FIXTURES / "real"
@@ -63,9 +64,6 @@ def stack_once(reset_db, migrate_db_for, reset_index):
     reset_index()
     yield
     ckan.plugins.unload_non_system_plugins()
-
-
-DEMO_SITE = Path(__file__).resolve().parent.parent / "dev" / "demo-site"
 
 
 @pytest.fixture(scope="module")

@@ -3,18 +3,11 @@ from __future__ import annotations
 
 import pytest
 from ckan.tests.helpers import call_action
+from demo_site import IDENTIFIERS
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
-IDENTIFIERS = {
-    "7708234640-okvedva",
-    "7703092752-terorg",
-    "2618017120-politicaldivisions",
-    "7701234560-schools",
-    "7709876545-pharmacies",
-    "5027123457-bustops",
-}
 
 
 @pytest.mark.parametrize("registry", ["list.csv", "list.xml", "list.json", "opendatalist.csv", ""])

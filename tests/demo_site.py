@@ -1,0 +1,16 @@
+"""The bundled demo MR site (dev/demo-site): where it is and the identifiers its registry lists."""
+from __future__ import annotations
+
+from pathlib import Path
+
+DEMO_SITE = Path(__file__).resolve().parent.parent / "dev" / "demo-site"
+IDENTIFIERS = frozenset(
+    {
+        "7708234640-okvedva",
+        "7703092752-terorg",
+        "2618017120-politicaldivisions",
+        "7701234560-schools",
+        "7709876545-pharmacies",
+        "5027123457-bustops",
+    }
+)
