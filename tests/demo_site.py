@@ -14,3 +14,11 @@ IDENTIFIERS = frozenset(
         "5027123457-bustops",
     }
 )
+
+PHARMACIES = "7709876545-pharmacies"
+
+
+def retitle_pharmacies(root: Path, title: str) -> None:
+    """Change the pharmacies passport's title in a served copy of the site (its meta.csv is Windows-1251)."""
+    path = root / "opendata" / PHARMACIES / "meta.csv"
+    path.write_bytes(path.read_bytes().replace("Аптеки района".encode("cp1251"), title.encode("cp1251")))

@@ -23,7 +23,7 @@ from ckanext.harvest.harvesters.base import HarvesterBase
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra
 
 from ckanext.passport import mapping
-from ckanext.passport.catalog import identity
+from ckanext.passport.catalog import identity, workflow
 from ckanext.passport.harvest_config import HarvestConfig, above_site_limits, config_errors, load_config
 from ckanext.passport.index_commits import soft_commit_per_object
 from ckanext.passport.mr import serialize
@@ -322,7 +322,7 @@ class PassportHarvester(HarvesterBase):
             harvested["editorial_state"] = config.default_editorial_state
         # The id is made here so the object can be current for it before the dataset is first indexed.
         harvested["id"] = str(uuid.uuid4())
-        _link(harvest_object, previous, harvested["id"])
+        _link(harvest_object, previous, harvested["id"], new=True)
         tk.get_action("package_create")(dict(context, return_id_only=True), harvested)
 
     def _claim(
@@ -467,7 +467,7 @@ def _config_refusals(options: dict[str, Any], user: Optional[str]) -> list[str]:
             refusals.append("[config.private_addresses_sysadmin_only] "
                             + _("Only a sysadmin may allow harvesting private addresses."))
     state = options.get("default_editorial_state", "draft")
-    if state not in ["draft"] + tk.aslist(tk.config.get("ckanext.passport.initial_states")):
+    if state not in [workflow.DRAFT] + workflow.allowed_initial_states():
         # Skipping review is the site's decision (ckanext.passport.initial_states), not a source's.
         refusals.append("[config.editorial_state_not_allowed] " + _(
             "The site does not let new records start as '{state}' (ckanext.passport.initial_states)."
@@ -583,7 +583,7 @@ def _previous_extras(harvest_object: Any) -> dict[str, str]:
     return {e.key: e.value for e in previous.extras} if previous is not None else {}
 
 
-def _link(harvest_object: Any, previous: Optional[Any], package_id: str) -> None:
+def _link(harvest_object: Any, previous: Optional[Any], package_id: str, new: bool = False) -> None:
     """Make the object the current one of its dataset before the dataset is written, as ckanext-harvest's own
     harvesters do: its plugin indexes ``harvest_source_id`` / ``harvest_object_id`` only for a dataset whose
     object is current. Flushed, not committed: the action commits it, or a failure rolls it back.
@@ -594,17 +594,19 @@ def _link(harvest_object: Any, previous: Optional[Any], package_id: str) -> None
     harvest_object.package_id = package_id
     harvest_object.current = True
     harvest_object.add()
-    # A new dataset is written after its object points at it.
-    model.Session.execute(sa.text("SET CONSTRAINTS harvest_object_package_id_fkey DEFERRED"))
+    if new:
+        # The object points at a dataset the action has yet to write.
+        model.Session.execute(sa.text("SET CONSTRAINTS harvest_object_package_id_fkey DEFERRED"))
     model.Session.flush()
-    # Any other object still current for the dataset (an earlier link of a taken-up record) is not.
-    (
-        model.Session.query(HarvestObject)
-        .filter(HarvestObject.package_id == package_id)
-        .filter(HarvestObject.id != harvest_object.id)
-        .filter(HarvestObject.current == True)  # noqa: E712
-        .update({"current": False}, synchronize_session=False)
-    )
+    if not new and (previous is None or previous.package_id != package_id):
+        # A taken-up record may still be linked to an object of another guid: that one is current no more.
+        (
+            model.Session.query(HarvestObject)
+            .filter(HarvestObject.package_id == package_id)
+            .filter(HarvestObject.id != harvest_object.id)
+            .filter(HarvestObject.current == True)  # noqa: E712
+            .update({"current": False}, synchronize_session=False)
+        )
 
 
 def _make_current(harvest_object: Any, previous: Optional[Any], package_id: str) -> None:

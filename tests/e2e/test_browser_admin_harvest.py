@@ -11,6 +11,7 @@ import time
 import pytest
 from browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
+from demo_site import retitle_pharmacies
 from harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
 from playwright.sync_api import Browser, Page, expect
 
@@ -20,7 +21,6 @@ pytestmark = [
     pytest.mark.usefixtures("with_plugins"),
 ]
 
-PHARMACIES = "opendata/7709876545-pharmacies/meta.csv"
 
 
 def create_source(page: Page, url: str, organization: dict) -> str:
@@ -78,8 +78,7 @@ def test_a_source_made_in_the_form_is_harvested_and_reharvested_from_its_page(
     expect(page.locator(".nums dd").first).to_have_text("6")
     expect(page.locator(".dataset-item")).to_have_count(6)
 
-    path = demo_site.root / PHARMACIES
-    path.write_bytes(path.read_bytes().replace("Аптеки района".encode("cp1251"), "Аптеки района (новое)".encode("cp1251")))
+    retitle_pharmacies(demo_site.root, "Аптеки района (новое)")
     reharvest(page, source)
     wait_for_finished_job(page, source, harvest_machinery)
     expect_counts(page, updated=1, not_modified=5, added=0, error=0)

@@ -5,12 +5,12 @@ import json
 
 import pytest
 from ckan.tests.helpers import call_action
+from demo_site import retitle_pharmacies
 from http_site import Fault
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
-PHARMACIES = "opendata/7709876545-pharmacies/meta.csv"
 
 
 @pytest.fixture
@@ -40,8 +40,7 @@ def test_unchanged_site_reports_every_object_unchanged_and_rewrites_nothing(sour
 
 def test_one_changed_passport_updates_only_that_dataset(demo_site, source, run_harvest):
     run_harvest(source)
-    path = demo_site.root / PHARMACIES
-    path.write_bytes(path.read_bytes().replace("Аптеки района".encode("cp1251"), "Аптеки района (новое)".encode("cp1251")))
+    retitle_pharmacies(demo_site.root, "Аптеки района (новое)")
     results, _ = run_harvest(source)
     statuses = _statuses(results)
     assert statuses.pop("7709876545-pharmacies") == "updated"

@@ -13,6 +13,7 @@ from ckan import model
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject
+from demo_site import retitle_pharmacies
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
@@ -52,8 +53,7 @@ def test_package_show_carries_the_source_and_the_current_object(demo_site, harve
 def test_an_updated_record_is_indexed_with_its_new_object(demo_site, harvest_source, run_harvest):
     source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW)
     run_harvest(source)
-    path = demo_site.root / "opendata" / "7709876545-pharmacies" / "meta.csv"
-    path.write_bytes(path.read_bytes().replace("Аптеки района".encode("cp1251"), "Аптеки округа".encode("cp1251")))
+    retitle_pharmacies(demo_site.root, "Аптеки округа")
     results, _ = run_harvest(source)
     result = results["7709876545-pharmacies"]
     assert result["report_status"] == "updated"
@@ -65,8 +65,7 @@ def test_an_updated_record_is_indexed_with_its_new_object(demo_site, harvest_sou
 def test_a_reharvest_stores_no_harvest_keys_as_the_records_own_extras(demo_site, harvest_source, run_harvest):
     source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW)
     run_harvest(source)
-    path = demo_site.root / "opendata" / "7709876545-pharmacies" / "meta.csv"
-    path.write_bytes(path.read_bytes().replace("Аптеки района".encode("cp1251"), "Аптеки округа".encode("cp1251")))
+    retitle_pharmacies(demo_site.root, "Аптеки округа")
     results, _ = run_harvest(source)
     assert results["7709876545-pharmacies"]["report_status"] == "updated"
     stored = model.Package.get(results["7709876545-pharmacies"]["dataset"]["id"])
