@@ -18,7 +18,7 @@ PYTEST_ARGS ?=
 install: $(STAMP)
 
 # Re-installs only when the requirement files or the package metadata change.
-$(STAMP): requirements.txt dev-requirements.txt setup.py setup.cfg
+$(STAMP): requirements.txt dev-requirements.txt pyproject.toml setup.cfg
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is required (Debian: apt-get install python3.11 python3.11-venv)"; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip wheel setuptools

@@ -56,3 +56,15 @@ def test_the_documented_example_is_accepted_by_package_create():
     created = call_action("package_create", context={"user": sysadmin["name"]}, **example)
     assert created["publisher_id"] == example["publisher_id"]
     assert created["eurovoc"][0]["uri"] == example["eurovoc"][0]["uri"]
+
+
+def test_every_declared_option_is_documented_and_no_other():
+    declared = {
+        option["key"]
+        for path in (ROOT / "ckanext" / "passport" / "config").glob("*.yaml")
+        for group in yaml.safe_load(path.read_text("utf-8"))["groups"]
+        for option in group["options"]
+    }
+    text = (ROOT / "docs" / "configuration.md").read_text("utf-8")
+    documented = set(re.findall(r"^\| `(ckanext\.passport\.[a-z_]+)` \|", text, re.MULTILINE))
+    assert sorted(documented) == sorted(declared)

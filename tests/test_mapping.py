@@ -105,6 +105,31 @@ def test_dataset_without_publisher_name_is_created_by_its_organization():
     assert dataset_to_passport({**dataset, "publisher_name": "Finance department"}).creator == "Finance department"
 
 
+PORTAL_SAVED = {
+    "name": "skoly",
+    "author": "jnovak",
+    "author_email": "jan.novak@example.cz",
+    "organization": {"title": "Ministerstvo školství"},
+}
+
+
+def test_a_portal_records_publisher_is_never_the_login_of_whoever_saved_it():
+    publisher = dataset_to_passport(PORTAL_SAVED).publisher
+    assert publisher.name == "Ministerstvo školství"
+    assert publisher.mbox == ""
+
+
+def test_the_publisher_is_the_records_contact_else_its_provider():
+    provider = {**PORTAL_SAVED, "publisher_name": "MŠMT", "publisher_email": "posta@msmt.cz"}
+    assert (dataset_to_passport(provider).publisher.name, dataset_to_passport(provider).publisher.mbox) == (
+        "MŠMT", "posta@msmt.cz"
+    )
+    contact = {**provider, "maintainer": "Jana Dvořáková", "maintainer_email": "dvorakova@msmt.cz"}
+    assert (dataset_to_passport(contact).publisher.name, dataset_to_passport(contact).publisher.mbox) == (
+        "Jana Dvořáková", "dvorakova@msmt.cz"
+    )
+
+
 def test_portal_dataset_version_comes_from_resource_date():
     passport = dataset_to_passport(
         {"name": "x", "resources": [{"url": "http://e/x.csv", "format": "CSV", "last_modified": "2024-03-05T10:20:00"}]}

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -11,38 +10,99 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+PACKAGE = ROOT / "ckanext" / "passport"
+
+# What the plugins read from the package at run time, by kind (paths below ckanext/passport/).
+DATA_KINDS = {
+    "templates": "templates/**/*.html",
+    "record schemas": "catalog/schemas/*.yaml",
+    "MR schemas": "mr/schemas/*",
+    "vocabularies": "catalog/vocabularies/*",
+    "i18n catalogs": "i18n/**/*.[mp]o",
+    "config declarations": "config/*.yaml",
+    "migrations": "migration/**/*",
+}
+
+
+def source_files(pattern: str = "**/*") -> list[Path]:
+    """Files of the source package matching ``pattern``, relative to it; bytecode left out."""
+    return sorted(
+        path.relative_to(PACKAGE)
+        for path in PACKAGE.glob(pattern)
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+    )
+
+
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> zipfile.ZipFile:
+def build(tmp_path_factory) -> tuple[Path, str]:
+    """The wheel, and everything the build printed."""
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
-        check=True,
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(out), str(ROOT)],
+        check=True, capture_output=True, text=True,
     )
     (path,) = out.glob("ckanext_passport-*.whl")
-    with zipfile.ZipFile(path) as zf:
-        yield zf
+    return path, done.stdout + done.stderr
 
 
 @pytest.fixture(scope="module")
-def wheel_names(wheel) -> set[str]:
-    return set(wheel.namelist())
+def venv(build, tmp_path_factory) -> Path:
+    """A fresh virtualenv holding the wheel alone: what a non-editable install really puts on disk."""
+    wheel, _ = build
+    root = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", str(root)], check=True)
+    subprocess.run(
+        [str(root / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True
+    )
+    return root
+
+
+def run_in(venv: Path, code: str) -> str:
+    return subprocess.run(
+        [str(venv / "bin" / "python"), "-c", code], check=True, capture_output=True, text=True, cwd=venv
+    ).stdout
+
+
+@pytest.fixture(scope="module")
+def installed(venv) -> Path:
+    """``ckanext/passport`` as installed in the fresh virtualenv."""
+    purelib = run_in(venv, "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip()
+    return Path(purelib) / "ckanext" / "passport"
+
+
+def test_the_build_warns_of_nothing(build):
+    _, output = build
+    assert "would be ignored" not in output
+    assert [line for line in output.splitlines() if "Warning" in line] == []
+
+
+@pytest.mark.parametrize("kind", DATA_KINDS)
+def test_a_wheel_install_carries_every_data_file_of_its_kind(installed, kind):
+    files = source_files(DATA_KINDS[kind])
+    assert files, f"no {kind} in the source tree"
+    assert [str(f) for f in files if not (installed / f).is_file()] == []
+
+
+def test_a_wheel_install_carries_every_file_of_the_source_package(installed):
+    assert [str(f) for f in source_files() if not (installed / f).is_file()] == []
 
 
 @pytest.mark.parametrize("lang", ["cs", "ru", "en"])
-def test_wheel_ships_compiled_translations(wheel_names, lang):
-    assert f"ckanext/passport/i18n/{lang}/LC_MESSAGES/ckanext-passport.mo" in wheel_names
+def test_a_wheel_install_carries_compiled_translations(installed, lang):
+    assert (installed / "i18n" / lang / "LC_MESSAGES" / "ckanext-passport.mo").is_file()
 
 
-@pytest.mark.parametrize("name", ["catalog", "harvester", "publish"])
-def test_wheel_ships_config_declarations(wheel_names, name):
-    assert f"ckanext/passport/config/{name}.yaml" in wheel_names
-
-
-def test_wheel_registers_the_three_plugins(wheel, wheel_names):
-    (name,) = [n for n in wheel_names if n.endswith("entry_points.txt")]
-    text = wheel.read(name).decode()
-    for plugin in ("passport", "passport_harvester", "passport_publish"):
-        assert f"{plugin} = ckanext.passport.plugins." in text
+def test_a_wheel_install_registers_the_three_plugins(venv):
+    listed = run_in(
+        venv,
+        "from importlib.metadata import entry_points\n"
+        "for e in sorted(entry_points(group='ckan.plugins'), key=lambda e: e.name): print(e.name, e.value)",
+    )
+    assert listed.splitlines() == [
+        "passport ckanext.passport.plugins.catalog:PassportPlugin",
+        "passport_harvester ckanext.passport.plugins.harvester:PassportHarvesterPlugin",
+        "passport_publish ckanext.passport.plugins.publish:PassportPublishPlugin",
+    ]
 
 
 @pytest.mark.parametrize("lang", ["cs", "ru"])

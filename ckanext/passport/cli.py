@@ -1,11 +1,16 @@
-"""``ckan passport …`` commands: thin wrappers over :mod:`ckanext.passport.mr.report`."""
+"""``ckan passport …`` commands: thin wrappers over :mod:`ckanext.passport.mr.report`.
+
+The fetch limits come from the site's options (:mod:`ckanext.passport.settings`), as for a harvest; the
+command's own options override them.
+"""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import click
 
+from . import settings
 from .mr import report
 from .mr.model import Severity
 
@@ -18,15 +23,22 @@ def passport() -> None:
 @passport.command()
 @click.argument("url")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--allow-private", is_flag=True, help="Also fetch from private and loopback addresses.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds allowed for each fetch.")
+@click.option("--allow-private", is_flag=True,
+              help="Also fetch from private and loopback addresses (default: ckanext.passport.allow_private_addresses).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True),
+              help="Connect and read timeout of each request, in seconds (default: ckanext.passport.timeout).")
 @click.option("--limit", type=click.IntRange(min=0), help="Check at most this many passports.")
 def check(url: str, output: str, allow_private: bool, timeout: Optional[float], limit: Optional[int]) -> None:
     """Check the MR registry and passports of a site, a registry URL or one passport URL.
 
     Exits with status 1 when any error was found.
     """
-    policy = report.fetch_policy(timeout, allow_private)
+    overrides: dict[str, Any] = {}
+    if timeout is not None:
+        overrides["timeout"] = timeout
+    if allow_private:
+        overrides["allow_private_addresses"] = True
+    policy = settings.site_fetch_policy(**overrides)
     result = report.check_site(url, policy, limit)
     click.echo(report.render_text(result) if output == "text" else report.report_json(result), nl=output == "json")
     raise SystemExit(1 if result.count(Severity.ERROR) else 0)

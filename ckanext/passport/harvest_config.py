@@ -1,6 +1,7 @@
 """A ``passport`` harvest source's configuration: its JSON Schema, readable errors and effective values.
 
-Site-wide defaults come from the ``ckanext.passport.*`` options; a source's JSON config overrides them.
+Site-wide defaults come from the ``ckanext.passport.*`` options (read through :mod:`ckanext.passport.settings`);
+a source's JSON config overrides them.
 """
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from typing import Any, Optional
 
 import jsonschema
 
+from ckanext.passport import settings
+from ckanext.passport.catalog.workflow import STARTING_STATES
 from ckanext.passport.mr.fetch import FetchPolicy
 
 PASSPORT_FORMS = ("meta.json", "meta.xml", "meta.csv", "mr23.csv", "rdfa")
-EDITORIAL_STATES = ("draft", "submitted", "published")
 INDEX_COMMITS = ("soft", "hard")
 
 SCHEMA: dict[str, Any] = {
@@ -36,7 +38,7 @@ SCHEMA: dict[str, Any] = {
         "allow_private_addresses": {"type": "boolean"},
         "organization": {"type": "string", "minLength": 1},
         "create_organizations": {"type": "boolean"},
-        "default_editorial_state": {"enum": list(EDITORIAL_STATES)},
+        "default_editorial_state": {"enum": list(STARTING_STATES)},
         "delete_missing": {"type": "boolean"},
         "on_missing": {"enum": ["delete", "withdraw"]},
         "max_delete_ratio": {"type": "number", "minimum": 0, "maximum": 1},
@@ -49,8 +51,7 @@ SCHEMA: dict[str, Any] = {
 
 _VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 # Options a source may only lower: the site's setting bounds what any source may ask of the portal's workers.
-SITE_LIMITS = {"timeout": "ckanext.passport.timeout", "max_file_size": "ckanext.passport.max_file_size"}
-SITE_DEFAULTS = {"ckanext.passport.timeout": 30, "ckanext.passport.max_file_size": 50 * 1024 * 1024}
+SITE_LIMITS = ("timeout", "max_file_size")
 
 
 def config_errors(text: str) -> list[str]:
@@ -79,20 +80,15 @@ def config_errors(text: str) -> list[str]:
 
 
 def above_site_limits(data: dict[str, Any], site: dict[str, Any]) -> list[tuple[str, float, str]]:
-    """``(option, site limit, site option)`` for each option of a valid config set above the site's setting."""
+    """``(option, site limit, site option)`` for each option of a valid config set above the site's setting;
+    ``site`` holds the site's fetch options (:func:`settings.site_fetch_options`)."""
     found = []
-    for option, setting in SITE_LIMITS.items():
-        limit = _site_value(site, setting)
+    for option in SITE_LIMITS:
+        setting = settings.FETCH_OVERRIDES[option]
+        limit = settings.site_number(site, setting)
         if option in data and data[option] > limit:
             found.append((option, limit, setting))
     return found
-
-
-def _site_value(site: dict[str, Any], setting: str) -> float:
-    """A site setting as a number (ini files give text), its default when unset; whole numbers stay whole."""
-    value = site.get(setting)
-    number = float(value) if value not in (None, "") else SITE_DEFAULTS[setting]
-    return int(number) if float(number).is_integer() else number
 
 
 @dataclass(frozen=True)
@@ -113,19 +109,9 @@ class HarvestConfig:
 
 
 def load_config(text: Optional[str], site: dict[str, Any]) -> HarvestConfig:
-    """Effective config of a source; ``site`` holds the ``ckanext.passport.*`` site options."""
+    """Effective config of a source; ``site`` holds the site's fetch options (:func:`settings.site_fetch_options`)."""
     data: dict[str, Any] = json.loads(text) if (text or "").strip() else {}
-    timeout = float(data.get("timeout", _site_value(site, "ckanext.passport.timeout")))
-    policy = FetchPolicy(
-        connect_timeout=min(timeout, 10.0),
-        read_timeout=timeout,
-        total_timeout=max(timeout * 4, 10.0),
-        max_bytes=int(data.get("max_file_size", _site_value(site, "ckanext.passport.max_file_size"))),
-        user_agent=data.get("user_agent") or site.get("ckanext.passport.user_agent") or FetchPolicy().user_agent,
-        allow_private_addresses=bool(
-            data.get("allow_private_addresses", site.get("ckanext.passport.allow_private_addresses", False))
-        ),
-    )
+    policy = settings.fetch_policy(site, {key: data[key] for key in settings.FETCH_OVERRIDES if key in data})
     return HarvestConfig(
         registry_url=data.get("registry_url", ""),
         formats=tuple(data.get("formats", PASSPORT_FORMS)),

@@ -22,7 +22,7 @@ from ckan import authz
 from ckanext.harvest.harvesters.base import HarvesterBase
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra
 
-from ckanext.passport import mapping
+from ckanext.passport import mapping, settings
 from ckanext.passport.catalog import identity, workflow
 from ckanext.passport.harvest_config import HarvestConfig, above_site_limits, config_errors, load_config
 from ckanext.passport.index_commits import soft_commit_per_object
@@ -38,12 +38,6 @@ from ckanext.passport.mr.structure import read_structure_fields
 log = logging.getLogger(__name__)
 _ = tk._
 
-SITE_OPTIONS = (
-    "ckanext.passport.allow_private_addresses",
-    "ckanext.passport.user_agent",
-    "ckanext.passport.timeout",
-    "ckanext.passport.max_file_size",
-)
 # Warnings that are hostile rather than sloppy: the object is reported errored even though what could be read
 # still lands.
 PROMOTED_TO_ERROR = frozenset({"xml.entity_declared"})
@@ -280,25 +274,27 @@ class PassportHarvester(HarvesterBase):
         passport = serialize.passport_from_jsonable(content["passport"])
         entry = serialize.entry_from_jsonable(content["entry"])
         harvested = mapping.passport_to_dataset(passport, content["conformance"]["score"], entry.identifier)
+        identifier = harvested["mr_identifier"]
         existing, taken_by = self._claim(
-            harvested["mr_identifier"],
+            identifier,
             harvest_object,
             self._existing_dataset(previous.package_id if previous else None, context),
             context,
         )
         if taken_by is not None:
-            self._save_object_error(_identifier_taken(harvested["mr_identifier"], taken_by), harvest_object, "Import")
+            self._save_object_error(_identifier_taken(identifier, taken_by), harvest_object, "Import")
             return False
         try:
             if existing is None:
-                self._create(harvested, harvest_object, previous, config, context)
-            elif not mapping.harvested_differs(existing, harvested):
+                self._create(_with_identifier(harvested, identifier), harvest_object, previous, config, context)
+            elif _holds(existing, identifier) and not mapping.harvested_differs(existing, harvested):
                 _make_current(harvest_object, previous, existing["id"])
                 return "unchanged"
             else:
                 _link(harvest_object, previous, existing["id"])
                 tk.get_action("package_update")(
-                    dict(context, return_id_only=True), mapping.merge_harvested(existing, harvested)
+                    dict(context, return_id_only=True),
+                    _with_identifier(mapping.merge_harvested(existing, harvested), identifier),
                 )
         except tk.ValidationError as error:
             # The object was linked before the action; a refused dataset must leave no object current.
@@ -335,7 +331,7 @@ class PassportHarvester(HarvesterBase):
         current object links them (withdrawn, or linked before imports rolled back), is taken up again rather
         than doubled.
         """
-        if existing is not None and existing.get("mr_identifier") == identifier:
+        if existing is not None and _holds(existing, identifier):
             return existing, None
         for holder in identity.holders(identifier, excluding=existing["id"] if existing else None):
             if existing is None and _source_of(holder.id) == harvest_object.harvest_source_id:
@@ -404,7 +400,7 @@ class PassportHarvester(HarvesterBase):
 
     @staticmethod
     def _config(source: Any) -> HarvestConfig:
-        return load_config(source.config, {key: tk.config.get(key) for key in SITE_OPTIONS})
+        return load_config(source.config, settings.site_fetch_options())
 
     def _user_name_for(self, config: HarvestConfig) -> str:
         return config.user or self._get_user_name()
@@ -440,6 +436,16 @@ def _session(policy: Any) -> Any:
     return make_session(policy)
 
 
+def _with_identifier(dataset: dict[str, Any], identifier: str) -> dict[str, Any]:
+    """``dataset`` with the registry identifier in the site's identifier field too: publishing and the
+    uniqueness check read it there (``ckanext.passport.identifier_field``)."""
+    return dict(dataset, **{settings.identifier_field(): identifier})
+
+
+def _holds(dataset: dict[str, Any], identifier: str) -> bool:
+    return dataset.get(settings.identifier_field()) == identifier
+
+
 def _acting_user() -> Optional[str]:
     """The logged-in user saving a source, or ``None`` for whoever runs code without one.
 
@@ -466,20 +472,21 @@ def _config_refusals(options: dict[str, Any], user: Optional[str]) -> list[str]:
         if options.get("allow_private_addresses"):
             refusals.append("[config.private_addresses_sysadmin_only] "
                             + _("Only a sysadmin may allow harvesting private addresses."))
-    state = options.get("default_editorial_state", "draft")
-    if state not in [workflow.DRAFT] + workflow.allowed_initial_states():
+    state = options.get("default_editorial_state", workflow.DRAFT)
+    refused = workflow.initial_state_refusal(state, sysadmin, settings.initial_states())
+    if refused == "editorial_state_not_allowed":
         # Skipping review is the site's decision (ckanext.passport.initial_states), not a source's.
         refusals.append("[config.editorial_state_not_allowed] " + _(
             "The site does not let new records start as '{state}' (ckanext.passport.initial_states)."
         ).format(state=state))
-    elif state != "draft" and not sysadmin:
+    elif refused == "editorial_state_sysadmin_only":
         refusals.append("[config.editorial_state_sysadmin_only] " + _(
             "Only a sysadmin may let harvested records start as '{state}' (option 'default_editorial_state')."
         ).format(state=state))
     organization = options.get("organization")
     if organization:
         refusals += _organization_refusals(organization, user, sysadmin)
-    for option, limit, setting in above_site_limits(options, {key: tk.config.get(key) for key in SITE_OPTIONS}):
+    for option, limit, setting in above_site_limits(options, settings.site_fetch_options()):
         refusals.append("[config.above_site_limit] " + _(
             "'{option}' may be at most {limit} (the site's setting {setting})."
         ).format(option=option, limit=limit, setting=setting))

@@ -318,8 +318,17 @@ def _version_from_resource(resource: dict[str, Any]) -> str:
     return (resource.get("id") or "1")[:8]
 
 
+def provider_name(dataset: dict[str, Any]) -> str:
+    """The record's provider: its ``publisher_name``, else its organization's title."""
+    return dataset.get("publisher_name") or (dataset.get("organization") or {}).get("title") or ""
+
+
 def dataset_to_passport(dataset: dict[str, Any], options: PublishOptions = PublishOptions()) -> Passport:
-    """The MR passport of a dataset (harvested or made in the portal)."""
+    """The MR passport of a dataset (harvested or made in the portal).
+
+    The passport's responsible person is the record's contact, else its provider: never ``author`` /
+    ``author_email``, which name whoever saved the record last (a portal login), not someone to publish.
+    """
     identifier = identifier_for(dataset, options.identifier_field)
     resources = dataset.get("resources") or []
     structures = [
@@ -356,11 +365,11 @@ def dataset_to_passport(dataset: dict[str, Any], options: PublishOptions = Publi
         identifier=identifier,
         title=dataset.get("title") or "",
         description=dataset.get("notes") or "",
-        creator=dataset.get("publisher_name") or (dataset.get("organization") or {}).get("title") or "",
+        creator=provider_name(dataset),
         publisher=Publisher(
-            name=dataset.get("maintainer") or dataset.get("author") or "",
+            name=dataset.get("maintainer") or provider_name(dataset),
             phone=dataset.get("mr_publisher_phone") or "",
-            mbox=dataset.get("maintainer_email") or dataset.get("publisher_email") or dataset.get("author_email") or "",
+            mbox=dataset.get("maintainer_email") or dataset.get("publisher_email") or "",
         ),
         created=_read(dataset.get("mr_created") or dataset.get("metadata_created")),
         modified=_read(dataset.get("mr_modified") or dataset.get("metadata_modified")),

@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+import yaml
+from bs4 import BeautifulSoup
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
+import ckanext.passport.catalog as catalog
 from catalog_records import ALL_CONDITIONS_MET, CZSO_ICO, EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS, complete_record
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
@@ -116,3 +120,44 @@ def test_mr_passport_facts_of_a_harvested_record_are_kept(curator):
     call_action("package_create", {"user": curator["name"]}, **record)
     shown = call_action("package_show", id=record["name"])
     assert {key: shown.get(key) for key in facts} == facts
+
+
+# Fields the dataset form pre-fills: their schema ``default``.
+DEFAULTS = {
+    field["field_name"]: field["default"]
+    for field in yaml.safe_load((Path(catalog.__file__).parent / "schemas" / "dataset.yaml").read_text("utf-8"))["dataset_fields"]
+    if "default" in field
+}
+
+
+def test_the_record_has_defaults_for_its_validity_language_and_identifier_scheme():
+    assert DEFAULTS == {"record_language": "cs", "record_validity": "valid", "publisher_id_scheme": "ico"}
+
+
+def test_an_api_client_leaving_out_a_field_the_form_prefills_gets_its_default(curator):
+    record = {key: value for key, value in complete_record().items() if key not in DEFAULTS}
+    call_action("package_create", {"user": curator["name"]}, **record)
+    shown = call_action("package_show", id=record["name"])
+    assert {key: shown[key] for key in DEFAULTS} == DEFAULTS
+
+
+def test_a_value_sent_through_the_api_is_kept_over_the_default(curator):
+    record = complete_record(record_validity="invalid", record_language="en")
+    call_action("package_create", {"user": curator["name"]}, **record)
+    shown = call_action("package_show", id=record["name"])
+    assert (shown["record_validity"], shown["record_language"]) == ("invalid", "en")
+
+
+def test_a_harvest_leaving_out_a_field_gets_no_default():
+    """A harvest sends what the passport says: a fact it leaves out stays unknown until a curator states it."""
+    record = {key: value for key, value in complete_record().items() if key != "record_validity"}
+    call_action("package_create", {"user": factories.Sysadmin()["name"], "passport_harvest": True}, **record)
+    assert "record_validity" not in call_action("package_show", id=record["name"])
+
+
+def test_the_dataset_form_still_prefills_the_defaults(app, curator):
+    factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
+    token = factories.APIToken(user=curator["name"])["token"]
+    form = BeautifulSoup(app.get("/en/dataset/new", headers={"Authorization": token}).body, "html.parser")
+    selected = {name: form.select_one(f'select[name="{name}"] option[selected]') for name in DEFAULTS}
+    assert {name: option["value"] for name, option in selected.items() if option} == DEFAULTS

@@ -128,6 +128,29 @@ def test_bad_dataset_value_is_reported_on_its_field(overrides, field):
     assert errors[field] and all(isinstance(message, str) and message for message in errors[field])
 
 
+CONDITIONS_RULE = (
+    'The openness conditions are an object with the keys complete, accessible, machine_readable, open_format, '
+    'open_terms, free, each "yes" or "no"'
+)
+
+
+@pytest.mark.parametrize(
+    "conditions, problem",
+    [
+        ({"complete": "yes"}, "Missing openness conditions: accessible, machine_readable, open_format, open_terms, free"),
+        ({**complete_record()["openness_conditions"], "complete": "maybe"},
+         'Openness condition complete: "maybe" is not allowed'),
+        ({**complete_record()["openness_conditions"], "cheap": "yes"}, "Unknown openness condition: cheap"),
+        ({}, "State for each openness condition whether the data fulfil it"),
+        (["yes"] * 6, "The openness conditions are a list of conditions with their fulfilment"),
+    ],
+)
+@pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")
+@pytest.mark.stack
+def test_api_is_told_which_openness_conditions_are_wrong_and_the_rule(conditions, problem):
+    assert _errors(openness_conditions=conditions) == {"openness_conditions": [problem, CONDITIONS_RULE]}
+
+
 @pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")
 @pytest.mark.stack
 def test_unknown_eurovoc_uri_is_reported_on_that_concept():

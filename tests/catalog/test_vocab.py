@@ -7,6 +7,7 @@ import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
+from ckanext.passport import settings
 from ckanext.passport.catalog import vocab
 from ckanext.passport.catalog.cli import vocab_group
 from catalog_records import EUROVOC_DEMOGRAPHY, complete_record
@@ -112,7 +113,7 @@ SKOS = """<?xml version="1.0" encoding="UTF-8"?>
 @pytest.fixture
 def vocab_dir(tmp_path, ckan_config, monkeypatch):
     directory = tmp_path / "vocab"
-    monkeypatch.setitem(ckan_config, vocab.VOCAB_DIR_OPTION, str(directory))
+    monkeypatch.setitem(ckan_config, settings.VOCAB_DIR, str(directory))
     return directory
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from bs4 import BeautifulSoup
 from catalog_records import complete_record, complete_resource
+from harvested_records import create_harvested
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
@@ -76,3 +78,61 @@ def test_record_without_conditions_still_shows_the_openness_check_once(app):
     assert 'class="passport-condition passport-condition-' not in page
     assert page.count('class="passport-openness-results"') == 1
     assert 'class="passport-openness-result mb-2" data-resource-id="' in page
+
+
+# --- the record's table: filled fields to visitors, missing required ones to whoever completes the record ------
+
+# What a harvested record lacks of the required fields (harvested_records.py): the curator's part.
+HARVEST_LACKS = ["record_validity", "publisher_email", "openness_conditions", "eurovoc"]
+LABELS = {
+    "en": ["Record validity", "Provider contact e-mail", "Openness conditions", "EUROVOC concepts"],
+    "cs": ["Platnost záznamu", "Kontaktní e-mail poskytovatele", "Přehled splnění podmínek otevřenosti",
+           "Koncepty EUROVOC"],
+    "ru": ["Действительность записи", "Контактный e-mail поставщика", "Выполнение условий открытости",
+           "Понятия EUROVOC"],
+}
+
+
+@pytest.fixture
+def harvested() -> tuple[dict, dict]:
+    """A harvested record lacking the curator's part, and its curator."""
+    curator = factories.User()
+    org = factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
+    return create_harvested(org["id"]), curator
+
+
+def record_table(page: str) -> list[tuple[str, str]]:
+    """The rows of the record's "Additional info" table: field name → the text shown for it."""
+    soup = BeautifulSoup(page, "html.parser")
+    return [(row["data-field"], row.td.get_text(" ", strip=True)) for row in soup.select("tr[data-field]")]
+
+
+@pytest.mark.ckan_config("ckanext.passport.review_scope", "none")
+def test_a_visitor_sees_only_the_records_filled_fields(app, harvested):
+    record, _ = harvested
+    page = app.get(f"/en/dataset/{record['name']}").body
+    rows = record_table(page)
+    assert rows and all(text for _, text in rows)
+    assert {"mr_identifier", "publisher_id", "publisher_name"} <= {name for name, _ in rows}
+    assert not {"isvs_name", "cz_nace", "spatial_area", *HARVEST_LACKS} & {name for name, _ in rows}
+    assert "passport-missing" not in page
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "ru"])
+def test_a_curator_is_shown_the_missing_required_fields_with_a_link_to_complete_them(app, harvested, locale):
+    record, curator = harvested
+    token = factories.APIToken(user=curator["name"])["token"]
+    page = app.get(f"/{locale}/dataset/{record['name']}", headers={"Authorization": token}).body
+    soup = BeautifulSoup(page, "html.parser")
+    notice = soup.select_one(".passport-missing")
+    assert [item.get_text(strip=True) for item in notice.select("li")] == LABELS[locale]
+    assert notice.select_one("a")["href"].endswith(f"/dataset/edit/{record['name']}")
+    assert [row["data-field"] for row in soup.select("tr.passport-missing-field")] == HARVEST_LACKS
+    assert all(text for name, text in record_table(page))
+
+
+def test_a_complete_record_shows_its_curator_no_missing_fields(app, returned_record):
+    record, curator = returned_record
+    token = factories.APIToken(user=curator["name"])["token"]
+    page = app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+    assert "passport-missing" not in page

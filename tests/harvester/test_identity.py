@@ -172,3 +172,41 @@ def test_an_entry_back_in_the_registry_takes_up_its_withdrawn_record(demo_site, 
     assert [d["id"] for d in holders] == [first[TAKEN]["dataset"]["id"]]
     current = HarvestObject.get(results[TAKEN]["obj_id"])
     assert (current.current, current.package_id) == (True, first[TAKEN]["dataset"]["id"])
+
+
+# A site may keep the identifier in another field (here CKAN's own ``version`` column): harvests write it there,
+# and the uniqueness rules read it there.
+IDENTIFIER_IN_VERSION = pytest.mark.ckan_config("ckanext.passport.identifier_field", "version")
+
+
+@IDENTIFIER_IN_VERSION
+def test_a_harvest_writes_the_registry_identifier_into_the_configured_field(demo_site, harvest_source, run_harvest):
+    results, _ = run_harvest(harvest_source(f"{demo_site.url}/opendata/list.json", ALLOW))
+
+    assert call_action("package_show", id=results[TAKEN]["dataset"]["id"])["version"] == TAKEN
+
+
+@IDENTIFIER_IN_VERSION
+def test_an_identifier_a_portal_record_holds_in_the_configured_field_is_taken_for_a_harvest(
+    demo_site, harvest_source, run_harvest
+):
+    factories.Dataset(**complete_record(name="lekarny", version=TAKEN))
+
+    results, _ = run_harvest(harvest_source(f"{demo_site.url}/opendata/list.json", ALLOW))
+
+    assert results[TAKEN]["report_status"] == "errored"
+    assert "harvest.identifier_taken" in results[TAKEN]["errors"][0].message
+    assert "lekarny" in results[TAKEN]["errors"][0].message
+
+
+@IDENTIFIER_IN_VERSION
+def test_a_portal_record_may_not_claim_an_identifier_held_in_the_configured_field(
+    demo_site, harvest_source, run_harvest
+):
+    run_harvest(harvest_source(f"{demo_site.url}/opendata/list.json", ALLOW))
+    sysadmin = factories.Sysadmin()
+
+    with pytest.raises(toolkit.ValidationError) as refused:
+        call_action("package_create", context={"user": sysadmin["name"]}, **complete_record(version=TAKEN))
+
+    assert TAKEN in refused.value.error_dict["version"][0]

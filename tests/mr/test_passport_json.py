@@ -122,6 +122,22 @@ def test_missing_provenance_is_a_schema_problem_at_the_version():
     assert result.value.data_versions[0].provenance == ""
 
 
+def test_every_schema_break_is_its_own_problem_at_its_path_with_jsonschemas_message():
+    problems = meta_json.schema_problems(example(identifier=7712345678, data=[], publisher={"name": "Иванов"}))
+
+    assert {p.code for p in problems} == {"schema.json_violation"}
+    assert [(p.location.element, p.message_en.partition(": ")[2]) for p in problems] == [
+        ("/identifier", "7712345678 is not of type 'string'"),
+        ("/data", "[] should be non-empty"),
+        ("/publisher", "'phone' is a required property"),
+        ("/publisher", "'mbox' is a required property"),
+    ]
+
+
+def test_a_valid_passport_breaks_no_schema_rule():
+    assert meta_json.schema_problems(example()) == []
+
+
 def test_data_versions_are_sorted_newest_first():
     data = [version("20130401T0000"), version("20130601T0000"), version("20130501T0000")]
     result = meta_json.parse(encode(example(data=data)))

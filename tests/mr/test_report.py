@@ -8,12 +8,15 @@ from pathlib import Path
 import pytest
 
 from ckanext.passport.mr import report
+from ckanext.passport.mr.fetch import FetchPolicy
 from ckanext.passport.mr.model import STANDARD_3_0, Severity
 
 from mr_site import serve_mr_site
 
 PREDGOR = "predgor/2618017120-politicaldivisions"
 DEMO_SITE = Path(__file__).resolve().parents[2] / "dev" / "demo-site"
+# The local test sites are loopback addresses; the settings room builds real policies (tests/test_settings.py).
+LOCAL = FetchPolicy(connect_timeout=5, read_timeout=5, total_timeout=20, allow_private_addresses=True)
 
 
 @pytest.fixture
@@ -23,7 +26,7 @@ def site(httpserver) -> str:
 
 @pytest.fixture
 def checked(site) -> report.SiteReport:
-    return report.check_site(site, report.fetch_policy(timeout=5, allow_private=True))
+    return report.check_site(site, LOCAL)
 
 
 def by_identifier(site_report: report.SiteReport) -> dict[str, report.PassportCheck]:
@@ -88,7 +91,7 @@ def test_the_site_score_is_the_mean_of_the_readable_passports(checked):
 
 
 def test_limit_caps_the_passports_checked(site):
-    limited = report.check_site(site, report.fetch_policy(timeout=5, allow_private=True), limit=2)
+    limited = report.check_site(site, LOCAL, limit=2)
 
     assert [p.identifier for p in limited.passports] == ["7708234640-okvedva", "2618017120-politicaldivisions"]
     assert limited.registry_size == 4
@@ -96,7 +99,7 @@ def test_limit_caps_the_passports_checked(site):
 
 def test_a_single_passport_file_url_is_checked_alone(site):
     single = report.check_site(f"{site}opendata/7703092752-terorg/meta.csv",
-                               report.fetch_policy(timeout=5, allow_private=True))
+                               LOCAL)
 
     assert single.registry_url == ""
     assert [(p.identifier, p.form) for p in single.passports] == [("7703092752-terorg", "mr23.csv")]
@@ -105,7 +108,7 @@ def test_a_single_passport_file_url_is_checked_alone(site):
 def test_a_single_rdfa_passport_page_is_checked_alone(site):
     page = f"{site}opendata/2618017120-politicaldivisions/index.php"
 
-    single = report.check_site(page, report.fetch_policy(timeout=5, allow_private=True))
+    single = report.check_site(page, LOCAL)
 
     assert [(p.identifier, p.form, p.url) for p in single.passports] == [
         ("2618017120-politicaldivisions", "rdfa", page)]
@@ -117,7 +120,7 @@ def test_a_registry_page_at_a_file_address_is_checked_as_the_registry(tmp_path, 
     shutil.copy(tmp_path / "site" / "opendata" / "index.html", tmp_path / "site" / "index.html")
     served = serve_site(tmp_path / "site")
 
-    checked = report.check_site(f"{served.url}/index.html", report.fetch_policy(timeout=5, allow_private=True), limit=1)
+    checked = report.check_site(f"{served.url}/index.html", LOCAL, limit=1)
 
     assert (checked.registry_url, checked.registry_form, checked.registry_size) == (
         f"{served.url}/index.html", "rdfa", 6)
@@ -130,7 +133,7 @@ def test_a_passport_page_at_a_file_address_is_fetched_once_and_nothing_appended(
     served = serve_site(tmp_path / "site")
     page = "/opendata/2618017120-politicaldivisions/index.html"
 
-    single = report.check_site(served.url + page, report.fetch_policy(timeout=5, allow_private=True))
+    single = report.check_site(served.url + page, LOCAL)
 
     assert [(p.identifier, p.form) for p in single.passports] == [("2618017120-politicaldivisions", "rdfa")]
     assert served.hits == [page]
@@ -142,7 +145,7 @@ def test_a_registry_broken_part_way_is_reported_as_incomplete(tmp_path, serve_si
     registry.write_bytes(registry.read_bytes().replace(b"7701234560-schools,", b'7701234560-schools,"', 1))
     served = serve_site(tmp_path / "site")
 
-    checked = report.check_site(f"{served.url}/", report.fetch_policy(timeout=5, allow_private=True), limit=0)
+    checked = report.check_site(f"{served.url}/", LOCAL, limit=0)
 
     assert (checked.registry_form, checked.registry_size) == ("list.csv", 3)
     incomplete = [p for p in checked.problems if p.code == "registry.incomplete"]
@@ -151,18 +154,11 @@ def test_a_registry_broken_part_way_is_reported_as_incomplete(tmp_path, serve_si
 
 
 def test_without_allow_private_a_local_site_is_refused(site):
-    refused = report.check_site(site, report.fetch_policy(timeout=5))
+    refused = report.check_site(site, FetchPolicy(connect_timeout=5, read_timeout=5, total_timeout=20))
 
     assert refused.passports == []
     assert refused.problems[0].code == "registry.not_discovered"
     assert {p.code for p in refused.problems[1:]} == {"fetch.refused_address"}
-
-
-def test_fetch_policy_bounds_each_fetch_by_the_timeout():
-    policy = report.fetch_policy(timeout=3, allow_private=True)
-
-    assert (policy.connect_timeout, policy.read_timeout, policy.total_timeout) == (3, 3, 3)
-    assert policy.allow_private_addresses is True
 
 
 # --- rendering ------------------------------------------------------------------------------------------

@@ -115,6 +115,17 @@ def test_portal_dataset_gets_an_identifier_from_publisher_and_name(app, publish)
     assert data["source"].endswith(".csv")
 
 
+@pytest.mark.parametrize("form", ["meta.csv", "meta.xml", "meta.json"])
+def test_a_portal_record_never_publishes_the_login_of_whoever_saved_it(app, publish, form):
+    """``author`` is set on every save (the user's full name, else login): the passport names the provider."""
+    saver = factories.Sysadmin(name="jnovak", fullname="", email="jan.novak@example.cz")
+    publish("portal", maintainer="", maintainer_email="", user=saver)
+    assert call_action("package_show", id="bus-stops")["author"] == "jnovak"
+    text = app.get(f"/opendata/{INN}-busstops/{form}").data.decode("utf-8")
+    assert "jnovak" not in text and "jan.novak@example.cz" not in text
+    assert "Департамент транспорта" in text and "opendata@example.ru" in text
+
+
 @pytest.mark.parametrize(
     "form, content_type",
     [("meta.csv", "text/csv; charset=utf-8"), ("meta.xml", "application/xml; charset=utf-8"),

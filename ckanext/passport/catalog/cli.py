@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from ckanext.passport import settings
+
 from . import skos, vocab
 
 
@@ -20,9 +22,9 @@ def vocab_group() -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def load(file: Path) -> None:
     """Load a full EUROVOC SKOS file (RDF/XML) into ckanext.passport.vocab_dir."""
-    directory = vocab.vocab_dir()
+    directory = settings.vocab_dir()
     if directory is None:
-        raise click.UsageError(f"Set {vocab.VOCAB_DIR_OPTION} in the CKAN config first.")
+        raise click.UsageError(f"Set {settings.VOCAB_DIR} in the CKAN config first.")
     with open(file, "rb") as source:
         concepts = list(skos.read_concepts(source))
     if not concepts:

@@ -1,5 +1,6 @@
-"""Template helpers that show the catalog record readably: the conditions checklist with its fulfilment,
-the openness-check findings beside it, and vocabulary values with labels in the reader's language."""
+"""Template helpers that show the catalog record readably: only its filled fields (and, to those who complete
+it, the required ones still missing), the conditions checklist with its fulfilment, the openness-check findings
+beside it, and vocabulary values with labels in the reader's language."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Optional
@@ -110,8 +111,45 @@ def vocab_values(name: str, value: Any) -> list[dict[str, str]]:
     return values
 
 
+# Fields the dataset page shows outside the "Additional info" table (heading, description, tags, licence,
+# organization): ckanext-scheming's own list for that table.
+SHOWN_ELSEWHERE = frozenset({"id", "title", "name", "notes", "tag_string", "license_id", "owner_org"})
+
+
+def filled(value: Any) -> bool:
+    """Whether a field of the record holds anything to show (``0`` does; blanks and empty lists do not)."""
+    if isinstance(value, str):
+        return bool(value.strip())
+    return value is not None and value != [] and value != {}
+
+
+def missing_required(pkg_dict: Mapping[str, Any], schema: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The record's required fields left empty, in form order (a harvested record lacks the curator's part)."""
+    return [
+        field for field in schema.get("dataset_fields", [])
+        if field.get("required") and not filled(pkg_dict.get(field["field_name"]))
+    ]
+
+
+def record_rows(pkg_dict: Mapping[str, Any], schema: Mapping[str, Any], curating: bool) -> list[dict[str, Any]]:
+    """The rows of the record's "Additional info" table: its filled fields, and for a reader who completes the
+    record (``curating``) each missing required field, marked missing. Empty optional fields are never rows."""
+    rows = []
+    for field in schema.get("dataset_fields", []):
+        if field["field_name"] in SHOWN_ELSEWHERE or ("display_snippet" in field and field["display_snippet"] is None):
+            continue
+        if filled(pkg_dict.get(field["field_name"])):
+            rows.append({"field": field, "missing": False})
+        elif curating and field.get("required"):
+            rows.append({"field": field, "missing": True})
+    return rows
+
+
 def helpers() -> dict[str, Any]:
     return {
+        "passport_filled": filled,
+        "passport_missing_required": missing_required,
+        "passport_record_rows": record_rows,
         "passport_conditions_checklist": conditions_checklist,
         "passport_openness_results": openness_results,
         "passport_openness_check_label": check_label,

@@ -13,13 +13,15 @@ from flask import has_request_context
 from ckan.lib.navl.dictization_functions import Invalid
 from ckan.lib.redis import connect_to_redis
 
+from ckanext.passport import settings
+
 from .model import FEEDBACK_KINDS
 
 MAX_EMAIL_LENGTH = 254  # RFC 5321 path limit
 
 
 def max_text_length() -> int:
-    return tk.asint(tk.config.get("ckanext.passport.feedback_max_length"))
+    return settings.feedback_max_length()
 
 
 def _at_most(limit: Callable[[], int]) -> Callable[[Any], Any]:
@@ -75,12 +77,10 @@ def _count(key: str, window: int) -> int:
 
 def within_rate_limits(client: str, package_id: str) -> bool:
     """Count one message; False once the sender or the record has had its share within the window."""
-    window = tk.asint(tk.config.get("ckanext.passport.feedback_rate_window"))
-    if _count(_key("client", client), window) > tk.asint(tk.config.get("ckanext.passport.feedback_rate_per_client")):
+    window = settings.feedback_rate_window()
+    if _count(_key("client", client), window) > settings.feedback_rate_per_client():
         return False
-    return _count(_key("dataset", package_id), window) <= tk.asint(
-        tk.config.get("ckanext.passport.feedback_rate_per_dataset")
-    )
+    return _count(_key("dataset", package_id), window) <= settings.feedback_rate_per_dataset()
 
 
 def rate_limit_keys() -> str:

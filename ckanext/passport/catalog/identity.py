@@ -3,7 +3,9 @@
 An identifier is what ``/opendata/<identifier>/`` and the permanent links resolve, so two active records
 (private ones included: they may be published tomorrow) must never hold the same one. The harvester asks
 :func:`holders` before it lets an object claim an identifier (and answers with its own object error); every
-other edit path meets :func:`identifier_unique` on the ``mr_identifier`` field.
+other edit path meets :func:`identifier_unique`. The identifier lives in the field the site names
+(``ckanext.passport.identifier_field``, ``mr_identifier`` by default): a scheming field (stored as an extra) or a
+core dataset column such as ``version``.
 """
 from __future__ import annotations
 
@@ -13,9 +15,9 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import missing
 
-from .validators import harvesting
+from ckanext.passport import settings
 
-FIELD = "mr_identifier"
+from .validators import harvesting
 
 
 def holders(identifier: str, excluding: Optional[str] = None) -> list[model.Package]:
@@ -24,43 +26,56 @@ def holders(identifier: str, excluding: Optional[str] = None) -> list[model.Pack
     identifier = identifier.strip()
     if not identifier:
         return []
-    query = (
-        model.Session.query(model.Package)
-        .join(model.PackageExtra, model.PackageExtra.package_id == model.Package.id)
-        .filter(model.PackageExtra.key == FIELD)
-        .filter(model.PackageExtra.value == identifier)
-        .filter(model.Package.state == model.State.ACTIVE)
-    )
+    field = settings.identifier_field()
+    query = model.Session.query(model.Package).filter(model.Package.state == model.State.ACTIVE)
+    if field in model.package_table.c:
+        query = query.filter(model.package_table.c[field] == identifier)
+    else:
+        query = (
+            query.join(model.PackageExtra, model.PackageExtra.package_id == model.Package.id)
+            .filter(model.PackageExtra.key == field)
+            .filter(model.PackageExtra.value == identifier)
+        )
     if excluding:
         query = query.filter(model.Package.id != excluding)
     return query.order_by(model.Package.metadata_created, model.Package.id).all()
 
 
 def identifier_unique(key: tuple, data: dict, errors: dict, context: dict) -> None:
-    """A record may not claim an identifier another active dataset holds.
+    """Dataset-level (after) validator: a record may not claim an identifier another active dataset holds.
 
-    Only a claim is checked: a record that keeps the identifier it already has is left alone, so a duplicate
-    made before this check never blocks its records' other edits.
+    It runs on the whole record because the identifier's field is the site's choice. Only a claim is
+    checked: a record that keeps the identifier it already has is left alone, so a duplicate made before this
+    check never blocks its records' other edits.
     """
     if harvesting(context):
         # A harvest checks the identifiers it claims itself, per source (harvest.identifier_taken).
         return
-    value = data.get(key)
+    field = (settings.identifier_field(),)
+    value = data.get(field)
     if value is missing or not isinstance(value, str) or not value.strip():
         return
     package_id = data.get(("id",))
     package = context.get("package") or (
         model.Package.get(package_id) if isinstance(package_id, str) and package_id else None
     )
-    if package is not None and (package.extras or {}).get(FIELD) == value:
+    if package is not None and stored_identifier(package) == value:
         return
     taken = holders(value, excluding=package.id if package is not None else None)
     if taken:
-        errors[key].append(
+        errors.setdefault(field, []).append(
             tk._("The MR identifier {identifier} is already used by the record {name}").format(
                 identifier=value.strip(), name=taken[0].name
             )
         )
+
+
+def stored_identifier(package: model.Package) -> Optional[str]:
+    """The identifier ``package`` holds in the configured field (a core column or an extra)."""
+    field = settings.identifier_field()
+    if field in model.package_table.c:
+        return getattr(package, field)
+    return (package.extras or {}).get(field)
 
 
 def validators() -> dict[str, Callable[..., Any]]:

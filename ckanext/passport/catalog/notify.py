@@ -13,6 +13,8 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckan.lib.mailer import MailerException, mail_recipient
 
+from ckanext.passport import settings
+
 from . import workflow
 from .model import WorkflowEvent
 
@@ -20,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 def enabled() -> bool:
-    return bool(tk.config.get("smtp.server")) and tk.asbool(tk.config.get("ckanext.passport.notify_by_email"))
+    return bool(tk.config.get("smtp.server")) and settings.notify_by_email()
 
 
 def recipients(package: model.Package, target: str, actor: Optional[model.User]) -> list[model.User]:

@@ -21,6 +21,7 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import missing
 
+from ckanext.passport import settings
 from ckanext.passport.mr.csvrows import detect_delimiter
 from ckanext.passport.mr.decode import decode_bytes
 from ckanext.passport.mr.fetch import FetchPolicy, fetch
@@ -176,18 +177,6 @@ def summary(checks: Iterable[dict[str, Any]]) -> bool:
 # --- running and storing ------------------------------------------------------------------------------------
 
 
-def fetch_policy() -> FetchPolicy:
-    timeout = float(tk.config.get("ckanext.passport.timeout") or 30)
-    return FetchPolicy(
-        connect_timeout=timeout,
-        read_timeout=timeout,
-        total_timeout=timeout * 4,
-        max_bytes=int(tk.config.get("ckanext.passport.max_file_size") or FetchPolicy.max_bytes),
-        allow_private_addresses=tk.asbool(tk.config.get("ckanext.passport.allow_private_addresses")),
-        user_agent=tk.config.get("ckanext.passport.user_agent") or FetchPolicy.user_agent,
-    )
-
-
 def check_resource(resource: dict[str, Any], policy: FetchPolicy) -> dict[str, Any]:
     url = resource.get("url") or ""
     fetched = fetch(url, policy)
@@ -217,7 +206,7 @@ def run_checks(package_id: str, resource_ids: Sequence[str]) -> dict[str, Any]:
     """Check the resources, store each result, re-index the dataset; also the background job's entry point."""
     context = {"ignore_auth": True, "use_cache": False}
     package = tk.get_action("package_show")(context, {"id": package_id})
-    policy = fetch_policy()
+    policy = settings.site_fetch_policy()
     results = {}
     for resource in package.get("resources", []):
         if resource["id"] in resource_ids:

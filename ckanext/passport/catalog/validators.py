@@ -25,6 +25,7 @@ Invalid = tk.Invalid
 StopOnError = tk.StopOnError
 
 SCHEMES = ("ico", "inn")
+SCHEME_FIELD = "publisher_id_scheme"
 
 # The openness conditions of Czech public-sector open data (the 2012 Koncepce and the publication
 # methodology): the record states, for each one, whether the data fulfil it.
@@ -142,17 +143,30 @@ def _checked_text(value: Any, check: Callable[[str], Optional[str]]) -> str:
     return text
 
 
-def publisher_id(key: tuple, data: dict, errors: dict, context: dict) -> None:
-    """The provider's identifier, checked by the scheme chosen in ``publisher_id_scheme``."""
-    value = data.get(key)
-    if _blank(value):
-        return
-    text = re.sub(r"\s+", "", _text(value))
-    error = publisher_id_error(text, data.get(("publisher_id_scheme",)))
-    if error:
-        errors[key].append(error)
-        raise StopOnError
-    data[key] = text
+@scheming_validator
+def publisher_id(field: dict, schema: dict) -> Callable[..., None]:
+    """The provider's identifier, checked by the scheme chosen in ``publisher_id_scheme``.
+
+    CKAN validates fields in name order, so this runs before the scheme field takes its default: a scheme
+    left out is read as that default here, as it will be stored.
+    """
+    scheme_field = next((f for f in schema.get("dataset_fields", []) if f["field_name"] == SCHEME_FIELD), {})
+
+    def validator(key: tuple, data: dict, errors: dict, context: dict) -> None:
+        value = data.get(key)
+        if _blank(value):
+            return
+        text = re.sub(r"\s+", "", _text(value))
+        scheme = data.get(key[:-1] + (SCHEME_FIELD,))
+        if _blank(scheme) and not harvesting(context):
+            scheme = scheme_field.get("default")
+        error = publisher_id_error(text, scheme)
+        if error:
+            errors[key].append(error)
+            raise StopOnError
+        data[key] = text
+
+    return validator
 
 
 def url(value: Any) -> str:
@@ -255,20 +269,23 @@ def harvesting(context: dict) -> bool:
 
 @scheming_validator
 def required(field: dict, schema: dict) -> Callable[..., Any]:
-    """``not_empty`` for a required field, except in a harvested record.
+    """``not_empty`` for a required field, except in a harvested record; the field's ``default`` when left out.
 
     The curator's part of the record (classification, conditions of use, provider contact…) is what an MR
     passport cannot carry: a harvested record lands as a draft without it, and the curator completes it.
+    A field the form pre-fills (its schema ``default``) takes that value when an API client leaves it out, so
+    the API asks no more than the form. A harvest sends its own values: there a left-out field stays unknown.
     """
-    if not field.get("required"):
-        return tk.get_validator("ignore_missing")
-    not_empty = tk.get_validator("not_empty")
     ignore_missing = tk.get_validator("ignore_missing")
+    check = tk.get_validator("not_empty") if field.get("required") else ignore_missing
+    default = field.get("default")
 
     def validator(key: tuple, data: dict, errors: dict, context: dict) -> Any:
         if harvesting(context):
             return ignore_missing(key, data, errors, context)
-        return not_empty(key, data, errors, context)
+        if default is not None and _blank(data.get(key)):
+            data[key] = default
+        return check(key, data, errors, context)
 
     return validator
 
@@ -286,11 +303,37 @@ def eurovoc_required(key: tuple, data: dict, errors: dict, context: dict) -> Non
         errors.setdefault(("eurovoc", 0, "uri"), []).append(tk._("Choose at least one EUROVOC concept"))
 
 
+def conditions_problems(value: Mapping[str, Any]) -> list[str]:
+    """What is wrong with a stated checklist, key by key, then the rule it breaks; empty when it is right."""
+    unknown = sorted(set(value) - set(OPENNESS_CONDITIONS))
+    missing = [name for name in OPENNESS_CONDITIONS if _blank(value.get(name))]
+    wrong = [name for name in OPENNESS_CONDITIONS if name not in missing and value[name] not in FULFILMENT]
+    problems = []
+    if unknown:
+        problems.append(tk._("Unknown openness condition: {name}").format(name=", ".join(unknown)))
+    if missing:
+        problems.append(tk._("Missing openness conditions: {names}").format(names=", ".join(missing)))
+    problems.extend(
+        tk._("Openness condition {name}: {value} is not allowed").format(name=name, value=json.dumps(value[name]))
+        for name in wrong
+    )
+    if problems:
+        problems.append(conditions_rule())
+    return problems
+
+
+def conditions_rule() -> str:
+    return tk._('The openness conditions are an object with the keys {keys}, each "yes" or "no"').format(
+        keys=", ".join(OPENNESS_CONDITIONS)
+    )
+
+
 def openness_conditions(key: tuple, data: dict, errors: dict, context: dict) -> None:
     """The conditions checklist: ``{condition: "yes" | "no"}`` for every condition.
 
     The API sends a dict (or its JSON); the dataset form sends one ``openness_conditions-<condition>``
-    input per condition, which CKAN leaves in ``__extras`` because the schema does not name them.
+    input per condition, which CKAN leaves in ``__extras`` because the schema does not name them. An API
+    client is told which keys are wrong and the rule; the form shows every condition beside its own choice.
     """
     value = data.get(key)
     extras = data.get(("__extras",)) or {}
@@ -309,17 +352,18 @@ def openness_conditions(key: tuple, data: dict, errors: dict, context: dict) -> 
             data.pop(key, None)
             raise StopOnError
         errors[key].append(tk._("State for each openness condition whether the data fulfil it"))
+        errors[key].append(conditions_rule())
         raise StopOnError
     if not isinstance(value, Mapping):
         errors[key].append(tk._("The openness conditions are a list of conditions with their fulfilment"))
+        errors[key].append(conditions_rule())
         raise StopOnError
-    unknown = sorted(set(value) - set(OPENNESS_CONDITIONS))
-    unanswered = [name for name in OPENNESS_CONDITIONS if value.get(name) not in FULFILMENT]
-    if unknown:
-        errors[key].append(tk._("Unknown openness condition: {name}").format(name=", ".join(unknown)))
-    elif unanswered:
+    problems = conditions_problems(value)
+    if problems and from_form:
         errors[key].append(tk._("State for each openness condition whether the data fulfil it"))
-    if unknown or unanswered:
+    elif problems:
+        errors[key].extend(problems)
+    if problems:
         raise StopOnError
     data[key] = json.dumps({name: value[name] for name in OPENNESS_CONDITIONS})
 

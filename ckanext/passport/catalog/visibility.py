@@ -18,6 +18,8 @@ import ckan.authz as authz
 import ckan.model as model
 import ckan.plugins.toolkit as tk
 
+from ckanext.passport import settings
+
 from . import workflow
 
 FULL = "full"
@@ -27,10 +29,6 @@ NONE = "none"
 PUBLIC = "public"
 CATALOG_RECORD_TYPE = "dataset"
 EDITOR_LABEL = "passport-editor"
-
-
-def review_scope() -> str:
-    return tk.config.get("ckanext.passport.review_scope") or FULL
 
 
 def is_public_in_scope(state: str, scope: str) -> bool:
@@ -59,7 +57,7 @@ def dataset_labels(labels: list[str], dataset_obj: model.Package) -> list[str]:
         # Harvest sources and other dataset types are not catalog records: review does not apply to them.
         return labels
     if PUBLIC in labels:
-        if is_public_in_scope(workflow.state_of(dataset_obj.extras), review_scope()):
+        if is_public_in_scope(workflow.state_of(dataset_obj.extras), settings.review_scope()):
             return labels
         labels = [label for label in labels if label != PUBLIC] + _owner_labels(dataset_obj)
     if dataset_obj.state == "active":
@@ -81,7 +79,7 @@ def before_dataset_index(pkg_dict: dict[str, Any]) -> dict[str, Any]:
 
 
 def unreviewed(pkg_dict: dict[str, Any]) -> bool:
-    return is_marked_unreviewed(workflow.state_of(pkg_dict), review_scope())
+    return is_marked_unreviewed(workflow.state_of(pkg_dict), settings.review_scope())
 
 
 def helpers() -> dict[str, Callable]:

@@ -15,13 +15,14 @@ from typing import Any, Iterable, Iterator, Mapping, Optional
 
 import ckan.plugins.toolkit as tk
 
+from ckanext.passport import settings
+
 DATA_DIR = Path(__file__).resolve().parent / "vocabularies"
 LANGUAGES = ("cs", "en", "ru")
 EUROVOC = "eurovoc"
 CZ_NACE = "cz_nace"
 SPATIAL_AREA = "spatial_area"
 LOADED_EUROVOC_FILE = "eurovoc-loaded.json"
-VOCAB_DIR_OPTION = "ckanext.passport.vocab_dir"
 
 # Dataset field -> Solr field. CKAN's schema.xml makes ``vocab_*`` multi-valued strings copied into ``text``:
 # facetable and searchable without touching Solr's schema.
@@ -105,15 +106,10 @@ def _loaded_eurovoc(path: str, mtime: float) -> dict[str, Concept]:
         return {c.key: c for c in (_concept(e, "uri") for e in json.load(stream)["concepts"])}
 
 
-def vocab_dir() -> Optional[Path]:
-    configured = tk.config.get(VOCAB_DIR_OPTION)
-    return Path(configured) if configured else None
-
-
 def vocabulary(name: str) -> Vocabulary:
     """One vocabulary by field name: ``eurovoc``, ``cz_nace`` or ``spatial_area``."""
     shipped = _shipped(name)
-    directory = vocab_dir()
+    directory = settings.vocab_dir()
     if name != EUROVOC or directory is None:
         return shipped
     loaded = directory / LOADED_EUROVOC_FILE

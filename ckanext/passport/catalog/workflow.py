@@ -18,6 +18,8 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import missing
 
+from ckanext.passport import settings
+
 FIELD = "editorial_state"
 
 DRAFT = "draft"
@@ -26,6 +28,9 @@ RETURNED = "returned"
 PUBLISHED = "published"
 INVALIDATED = "invalidated"
 STATES = (DRAFT, SUBMITTED, RETURNED, PUBLISHED, INVALIDATED)
+# What a new record may start as: draft, or (with the site's consent, for a sysadmin) a later state of the path
+# a record walks; returned and invalidated only ever follow an editor's decision.
+STARTING_STATES = (DRAFT, SUBMITTED, PUBLISHED)
 
 CURATOR = "curator"
 EDITOR = "editor"
@@ -113,16 +118,29 @@ def violates_four_eyes(source: str, target: str, actor_id: Optional[str], submit
 
 def initial_state(requested: Any, trusted_creator: bool, allowed: Iterable[str]) -> str:
     """State of a new record: draft, unless a trusted creator asks for one of the site's allowed initial states."""
-    if trusted_creator and requested in STATES and requested in allowed:
-        return requested
-    return DRAFT
+    return requested if initial_state_refusal(requested, trusted_creator, allowed) is None else DRAFT
+
+
+def initial_state_refusal(requested: Any, trusted_creator: bool, allowed: Iterable[str]) -> Optional[str]:
+    """Why a new record may not start as ``requested`` (a stable code), or ``None`` when it may.
+
+    Draft is always allowed. Any other starting state needs the site's consent (``allowed``, the option
+    ``ckanext.passport.initial_states``) and a trusted creator (a sysadmin; harvests run as one).
+    """
+    if requested == DRAFT:
+        return None
+    if requested not in STARTING_STATES or requested not in allowed:
+        return "editorial_state_not_allowed"
+    if not trusted_creator:
+        return "editorial_state_sysadmin_only"
+    return None
 
 
 # Role resolution (CKAN memberships) -------------------------------------------------------------------
 
 
 def editors_organization() -> Optional[model.Group]:
-    name = tk.config.get("ckanext.passport.editors_organization")
+    name = settings.editors_organization()
     org = model.Group.get(name) if name else None
     return org if org is not None and org.is_organization else None
 
@@ -178,10 +196,6 @@ def editors() -> list[model.User]:
 # The guard ------------------------------------------------------------------------------------------
 
 
-def allowed_initial_states() -> list[str]:
-    return [s for s in tk.aslist(tk.config.get("ckanext.passport.initial_states")) if s in STATES]
-
-
 def editorial_state_guard(key: tuple, data: dict, errors: dict, context: dict) -> None:
     """Keep the editorial state out of the ordinary dataset actions.
 
@@ -202,7 +216,7 @@ def editorial_state_guard(key: tuple, data: dict, errors: dict, context: dict) -
         return
     if requested is missing:
         requested = None
-    data[key] = initial_state(requested, authz.is_sysadmin(context.get("user")), allowed_initial_states())
+    data[key] = initial_state(requested, authz.is_sysadmin(context.get("user")), settings.initial_states())
 
 
 def validators() -> dict[str, Callable]:

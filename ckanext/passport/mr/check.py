@@ -13,7 +13,9 @@ from typing import Iterable, Optional, Sequence, Union
 from urllib.parse import unquote, urlsplit
 
 from .csvrows import canonical_standard
-from .fields import file_format, identifier_from_link, newest_first, structure_name, version_names
+from .fields import (
+    described_by_newest, file_format, identifier_from_link, newest_first, structure_name, version_names,
+)
 from .inn import is_valid_inn
 from .model import (
     STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, Passport, Problem, RegistryEntry, Severity, StructureVersion,
@@ -187,7 +189,7 @@ def _standard_of(text: str) -> str:
 
 
 def _required_fields(passport: Passport, standard: str, url: str) -> list[Problem]:
-    newest = newest_first(passport.data_versions)[0] if passport.data_versions else None
+    current = described_by_newest(passport)
     values = {
         "identifier": passport.identifier,
         "title": passport.title,
@@ -197,7 +199,7 @@ def _required_fields(passport: Passport, standard: str, url: str) -> list[Proble
         "modified": passport.modified,
         "subject": passport.subject,
         "format": passport.format,
-        "provenance": passport.provenance or (newest.provenance if newest else ""),
+        "provenance": current.provenance,
         "publishername": passport.publisher.name,
         "publisherphone": passport.publisher.phone,
         "publishermbox": passport.publisher.mbox,
@@ -206,7 +208,7 @@ def _required_fields(passport: Passport, standard: str, url: str) -> list[Proble
     }
     if standard == "3.0":
         values["standardversion"] = passport.standard_version
-        values["valid"] = passport.valid or (newest.valid if newest else None)
+        values["valid"] = current.valid
     else:
         values["periodicity"] = passport.periodicity
     return [problem(MISSING_FIELD, url=url, element=name, field=name) for name, value in values.items()

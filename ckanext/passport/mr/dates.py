@@ -33,26 +33,7 @@ def parse_date(text: Optional[str]) -> Optional[MRDate]:
     raw = text.strip()
     if not raw:
         return None
-    return MRDate(raw, _canonical(raw) or _understand(raw))
-
-
-def _canonical(raw: str) -> Union[dt.date, dt.datetime, None]:
-    """MR's own forms (``20130401``, ``20130401T0000``, ``2013-04-01``) read by the C parser; ``None`` for
-    anything else, which :func:`_understand` then reads (with the same answer for these forms)."""
-    size = len(raw)
-    if not raw.isascii() or size not in (8, 10, 13):
-        return None
-    try:
-        if size == 8 and raw.isdigit():
-            return dt.date.fromisoformat(raw)
-        if size == 13 and raw[8] == "T" and raw[:8].isdigit() and raw[9:].isdigit():
-            return dt.datetime.fromisoformat(raw)
-        if size == 10 and raw[4] == "-" and raw[7] == "-" and raw[:4].isdigit() and raw[5:7].isdigit() \
-                and raw[8:].isdigit():
-            return dt.date.fromisoformat(raw)
-    except ValueError:
-        return None
-    return None
+    return MRDate(raw, _understand(raw))
 
 
 def _understand(raw: str) -> Union[dt.date, dt.datetime, None]:

@@ -11,6 +11,7 @@ import datetime as dt
 import difflib
 import json
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Iterable, Literal, NamedTuple, Optional, Protocol, TypeVar
 from urllib.parse import unquote, urljoin, urlsplit
@@ -40,10 +41,6 @@ VERSION_WITHOUT_SOURCE = define(
 )
 
 _DATA_NAME = re.compile(r"^data[-_](?P<version>.+?)[-_]structure[-_](?P<structure>.+)$", re.I)
-# MR 3.0's own spelling, read without respelling: most names on real sites are written so.
-_CANONICAL_DATA_NAME = re.compile(
-    r"data-(\d{8}(?:T\d{4})?)-structure-(\d{8}(?:T\d{4})?)(?:\.[A-Za-z][A-Za-z0-9]{0,4})*\Z", re.ASCII
-)
 _STRUCTURE_NAME = re.compile(r"^structure[-_](?P<structure>.+)$", re.I)
 _WORD = re.compile(r"[a-z]{6,11}", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[-_\s]*-[-_\s]*|\s+")
@@ -75,31 +72,17 @@ def resolve(link: str, base: str = "") -> str:
     return urljoin(base, link)
 
 
-# Already absolute: urljoin would only re-split and re-join them, which costs more than the rest of a
-# registry entry's checks.
+# Already absolute: kept exactly as published (urljoin would re-split and re-join them, dropping an empty
+# query or fragment, and refuse a malformed host).
 ABSOLUTE_LINK = ("http://", "https://")
 _NOT_JOINED = ("www.", "mailto:", "tel:")
 
 
 def last_segment(link: str) -> str:
     """The last non-empty path segment of a URL (or path), percent-decoded."""
-    if _PLAIN_LINK.match(link):
-        tail = link.rstrip("/")
-        # "https://host/" has no path segment: the careful way says so.
-        if tail.count("/") > 2 or "://" not in tail:
-            return tail.rpartition("/")[2]
     path = urlsplit(link.strip()).path if "://" in link else link.strip().split("?")[0].split("#")[0]
     segments = [s for s in path.split("/") if s]
     return unquote(segments[-1]) if segments else ""
-
-
-# Links that need no URL parsing to find their last segment: a scheme and host followed by a path, or a bare
-# path, with nothing to decode, no query or fragment, no spaces.
-_PLAIN_LINK = re.compile(r"(?:https?://[^/?#%\s]+/)?[^?#%\s:]*\Z")
-
-
-def file_stem(link: str) -> str:
-    return _EXTENSIONS.sub("", last_segment(link))
 
 
 def file_format(link: str) -> str:
@@ -124,16 +107,7 @@ def read_version_name(name: str) -> Optional[VersionName]:
     (``data-20130601T0000-structure-20130401T0000``, ``data_20140930_structure_1_20140930``,
     ``data 1 strucrure 1``, ``structure-1-2013-07-15.csv``); tokens are read by :func:`version_parts`.
     """
-    # A bare canonical name is its own last segment; a link is cut to its last segment first.
-    canonical = _CANONICAL_DATA_NAME.match(name)
-    segment = name if canonical else last_segment(name)
-    canonical = canonical or _CANONICAL_DATA_NAME.match(segment)
-    if canonical:
-        # What version_parts says of such tokens: the token is the version, and its date when it is one.
-        version, structure = canonical.groups()
-        created = parse_date(version)
-        return VersionName("data", version, created if created.value is not None else None, structure)
-    stem = _EXTENSIONS.sub("", _spelled_out(segment))
+    stem = _EXTENSIONS.sub("", _spelled_out(last_segment(name)))
     data = _DATA_NAME.match(stem)
     if data:
         version, created = version_parts(data.group("version"))
@@ -255,11 +229,7 @@ def clean_phone(text: str) -> str:
 
 def field_key(name: str) -> str:
     """A field name as MR means it: lower-case, without spaces or separators, common typos mapped."""
-    name = name or ""
-    if name.isascii() and name.isalnum():
-        key = name.lower()
-    else:
-        key = compact(name)
+    key = compact(name or "")
     return _KEY_ALIASES.get(key, key)
 
 
@@ -276,19 +246,30 @@ def newest_first(versions: Iterable[V]) -> list[V]:
     return sorted(versions, key=_version_key, reverse=True)
 
 
-def describe_by_newest(passport: Passport) -> None:
-    """Fill ``provenance`` and ``valid`` of the passport and of its newest data version from each other.
+def described_by_newest(passport: Passport) -> Passport:
+    """The passport with its ``provenance`` and ``valid`` and its newest data version's filled from each other.
 
     MR 3.0 defines both as describing the latest data version: ``meta.csv`` states them once for the
-    passport, the XML and JSON schemas only per version; every form ends up with both.
+    passport, the XML and JSON schemas only per version. The one rule every parser, writer, check and page
+    applies: the newest version is the first, as MR lists them (parsers sort them so). A new passport is
+    returned, so that a caller's own passport keeps what it stated.
     """
     if not passport.data_versions:
-        return
-    newest = passport.data_versions[0]
-    passport.provenance = passport.provenance or newest.provenance
-    passport.valid = passport.valid or newest.valid
-    newest.provenance = newest.provenance or passport.provenance
-    newest.valid = newest.valid or passport.valid
+        return passport
+    newest, *older = passport.data_versions
+    return replace(
+        passport,
+        provenance=passport.provenance or newest.provenance,
+        valid=passport.valid or newest.valid,
+        data_versions=[
+            replace(
+                newest,
+                provenance=newest.provenance or passport.provenance,
+                valid=newest.valid or passport.valid,
+            ),
+            *older,
+        ],
+    )
 
 
 def _version_key(version: _Versioned) -> tuple:

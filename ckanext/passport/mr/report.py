@@ -6,7 +6,6 @@ passport, or as JSON. ``parse`` reads one local file and shows what the library 
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,19 +70,6 @@ class SiteReport:
     def count(self, severity: Severity) -> int:
         found = self.problems + [p for check in self.passports for p in check.problems]
         return sum(1 for p in found if p.severity is severity)
-
-
-def fetch_policy(timeout: Optional[float] = None, allow_private: bool = False) -> FetchPolicy:
-    """Limits for one command: ``timeout`` bounds each fetch as a whole, redirects and retries included."""
-    policy = FetchPolicy(allow_private_addresses=allow_private)
-    if timeout is None:
-        return policy
-    return dataclasses.replace(
-        policy,
-        connect_timeout=min(policy.connect_timeout, timeout),
-        read_timeout=min(policy.read_timeout, timeout),
-        total_timeout=timeout,
-    )
 
 
 def check_site(url: str, policy: FetchPolicy = FetchPolicy(), limit: Optional[int] = None) -> SiteReport:

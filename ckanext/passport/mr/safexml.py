@@ -109,10 +109,6 @@ def _raw_text(element: etree._Element) -> str:
     return "".join(parts)
 
 
-def child_text(element: etree._Element, name: str) -> str:
-    return text_of(child(element, name))
-
-
 def child_texts(element: etree._Element, names: Optional[frozenset[str]] = None) -> dict[str, str]:
     """Text of each child by local name (the first of a name wins), in one pass over the children.
 
@@ -120,13 +116,8 @@ def child_texts(element: etree._Element, names: Optional[frozenset[str]] = None)
     flattened to text for nothing.
     """
     texts: dict[str, str] = {}
-    # local_name and text_of written out: this runs for every item of a national registry.
     for node in element:
-        tag = node.tag
-        if tag.__class__ is not str:
-            continue
-        # MR's own tags are plain lower-case names: no namespace to cut, nothing to lower.
-        name = tag if tag.islower() and "}" not in tag else tag[tag.rfind("}") + 1:].lower()
-        if name not in texts and (names is None or name in names):
-            texts[name] = (node.text or "").strip() if not len(node) else _raw_text(node).strip()
+        name = local_name(node)  # empty for comments and processing instructions
+        if name and name not in texts and (names is None or name in names):
+            texts[name] = text_of(node)
     return texts

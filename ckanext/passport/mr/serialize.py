@@ -11,10 +11,8 @@ from typing import Any, Optional
 
 from .model import (
     DataVersion,
-    Location,
     MRDate,
     Passport,
-    Problem,
     Publisher,
     RegistryEntry,
     Severity,
@@ -74,13 +72,3 @@ _PASSPORT_NESTED = {"publisher", "created", "modified", "valid", "data_versions"
 
 def entry_from_jsonable(data: dict) -> RegistryEntry:
     return RegistryEntry(**{f.name: data.get(f.name, "") for f in fields(RegistryEntry)})
-
-
-def problem_from_jsonable(data: dict) -> Problem:
-    return Problem(
-        code=data["code"],
-        severity=Severity(data["severity"]),
-        message_ru=data["message_ru"],
-        message_en=data["message_en"],
-        location=Location(**data.get("location", {})),
-    )

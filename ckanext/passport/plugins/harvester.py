@@ -1,15 +1,17 @@
-"""Plugin ``passport_harvester``: registers the MR harvester with ckanext-harvest."""
+"""Plugin ``passport_harvester``: registers the MR harvester with ckanext-harvest.
+
+It needs the base plugin ``passport``, which declares the harvest's options (fetch limits, User-Agent): its
+openness check fetches with them too.
+"""
 from __future__ import annotations
 
 import ckan.plugins as p
-import ckan.plugins.toolkit as tk
 
 from ckanext.passport.harvester import PassportHarvester
 
-from .shared import PassportTranslation, declaration_file
+from .shared import PassportTranslation
 
 
-@tk.blanket.config_declarations(declaration_file("harvester"))
 class PassportHarvesterPlugin(PassportTranslation, PassportHarvester):
     """ckanext-harvest finds harvesters as plugins implementing IHarvester: the plugin is the harvester."""
 

@@ -12,11 +12,12 @@ from typing import Any, Iterator, Optional
 
 from flask import Response, request, stream_with_context
 
+from ckanext.passport import settings
 from ckanext.passport.mr.model import RegistryEntry
 from ckanext.passport.mr.writers.passport import write_passport
 from ckanext.passport.mr.writers.registry import STREAMS
 
-from . import links, search, settings
+from . import links, search
 
 CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -53,7 +54,7 @@ def iter_entries(q: str = "") -> Iterator[RegistryEntry]:
 
 def registry_response(form: str) -> Response:
     count, newest = search.freshness()
-    standard = settings.standard_version()
+    standard = settings.standard_version_url()
     tag = hashlib.sha256(
         "\n".join((form, str(count), newest or "", standard, settings.identifier_field(), links.registry_url()))
         .encode("utf-8")

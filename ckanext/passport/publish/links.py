@@ -11,11 +11,10 @@ from urllib.parse import urlsplit
 
 import ckan.plugins.toolkit as tk
 
+from ckanext.passport import settings
 from ckanext.passport.mapping import PublishOptions, dataset_to_passport
 from ckanext.passport.mr.model import DataVersion, Passport, StructureVersion
 from ckanext.passport.mr.writers.passport import data_key, structure_key
-
-from . import settings
 
 BLUEPRINT = "passport_publish"
 PASSPORT_FORMS = ("meta.csv", "meta.xml", "meta.json")
@@ -63,7 +62,7 @@ def publish_options() -> PublishOptions:
     """How this portal publishes: configured identifier field and standard, versions behind permanent links."""
     return PublishOptions(
         identifier_field=settings.identifier_field(),
-        standard_version=settings.standard_version(),
+        standard_version=settings.standard_version_url(),
         data_link=lambda identifier, version: _version_url(identifier, data_file_name(version)),
         structure_link=lambda identifier, version: _version_url(identifier, structure_file_name(version)),
     )

@@ -6,9 +6,10 @@ dates carry the writers' own text (``content``) beside a readable form.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ckanext.passport.mr.fields import described_by_newest
 from ckanext.passport.mr.model import DataVersion, MRDate, Passport, StructureVersion
 from ckanext.passport.mr.writers.passport import date_text
 
@@ -19,28 +20,26 @@ RDFA_PREFIXES = "dc: http://purl.org/dc/terms/ foaf: http://xmlns.com/foaf/0.1/"
 
 @dataclass
 class PassportView:
+    # As the files state it: the passport and its newest data version lend each other provenance and validity.
     passport: Passport
     url: str
     publisher_node: str
     publishable: bool
     published: bool
-    provenance: str
-    valid: Optional[MRDate]
     files: list[tuple[str, str]] = field(default_factory=list)
     structure_links: dict[str, str] = field(default_factory=dict)
 
     @property
+    def provenance(self) -> str:
+        return self.passport.provenance
+
+    @property
+    def valid(self) -> Optional[MRDate]:
+        return self.passport.valid
+
+    @property
     def data_versions(self) -> list[DataVersion]:
-        """The versions as the files state them: the newest lends the passport's provenance and validity."""
-        versions = list(self.passport.data_versions)
-        if versions:
-            newest = versions[0]
-            versions[0] = replace(
-                newest,
-                provenance=newest.provenance or self.passport.provenance,
-                valid=newest.valid or self.passport.valid,
-            )
-        return versions
+        return self.passport.data_versions
 
     @property
     def current_data(self) -> Optional[DataVersion]:
@@ -52,10 +51,9 @@ class PassportView:
 
 
 def passport_view(pkg: dict[str, Any]) -> PassportView:
-    passport = links.published_passport(pkg)
+    passport = described_by_newest(links.published_passport(pkg))
     url = links.passport_url(passport.identifier)
     publishable = links.is_publishable(passport)
-    newest = passport.data_versions[0] if passport.data_versions else DataVersion()
     return PassportView(
         passport=passport,
         url=url,
@@ -63,9 +61,6 @@ def passport_view(pkg: dict[str, Any]) -> PassportView:
         publishable=publishable,
         # Its files and permanent links exist only for what an anonymous visitor may see.
         published=publishable and search.is_public(pkg["id"]),
-        # Like meta.csv: the passport's own provenance and validity, else those of the newest data version.
-        provenance=passport.provenance or newest.provenance,
-        valid=passport.valid or newest.valid,
         files=[(form, links.passport_file_url(passport.identifier, form)) for form in links.PASSPORT_FORMS],
         structure_links={s.version: s.source for s in passport.structure_versions},
     )

@@ -10,7 +10,9 @@ import ckan.plugins.toolkit as tk
 from ckan.views.dataset import read as dataset_read
 from flask import Blueprint, Response, redirect, request, stream_template
 
-from . import exports, links, search, settings
+from ckanext.passport import settings
+
+from . import exports, links, search
 
 opendata = Blueprint(links.BLUEPRINT, __name__, url_prefix="/opendata")
 
@@ -37,7 +39,7 @@ def registry() -> Response:
         count=summary["count"],
         formats=formats,
         terms_of_use=settings.terms_of_use(),
-        standard_version=settings.standard_version(),
+        standard_version=settings.standard_version_url(),
         registry_url=links.registry_url(),
         registry_files=[(form, links.registry_file_url(form)) for form in links.REGISTRY_FORMS],
     )

@@ -18,7 +18,7 @@ from ..fields import (
     VersionName,
     clean_mbox,
     clean_phone,
-    describe_by_newest,
+    described_by_newest,
     field_key,
     file_format,
     newest_first,
@@ -140,7 +140,7 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
     passport = _passport(values, url, problems)
     passport.data_versions = newest_first(data_versions)
     passport.structure_versions = newest_first(structure_versions)
-    describe_by_newest(passport)
+    passport = described_by_newest(passport)
     _report_missing(passport, values, url, problems)
     return passport
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import jsonschema
 
@@ -19,7 +19,7 @@ from ..fields import (
     VERSION_WITHOUT_SOURCE,
     clean_mbox,
     clean_phone,
-    describe_by_newest,
+    described_by_newest,
     field_key,
     file_format,
     newest_first,
@@ -33,7 +33,6 @@ from ..fields import (
 )
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import define, problem
-from ..schemacheck import compile_schema
 
 FORM = "meta.json"
 
@@ -75,18 +74,6 @@ def json_schema_validator() -> jsonschema.protocols.Validator:
     return jsonschema.validators.validator_for(schema)(schema)
 
 
-@lru_cache(maxsize=1)
-def _schema_errors() -> Callable[[Any], list[tuple[tuple, str]]]:
-    """``(path, message)`` for each violation of ``meta-schema.json``: checked in plain Python (the same
-    errors, many times faster) unless the schema uses keywords only jsonschema knows."""
-    compiled = compile_schema(meta_schema())
-    if compiled is not None:
-        return compiled
-    return lambda document: [
-        (tuple(error.absolute_path), error.message) for error in json_schema_validator().iter_errors(document)
-    ]
-
-
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
     decoded = decode_bytes(data, url)
     problems = list(decoded.problems)
@@ -108,8 +95,13 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
 
 def schema_problems(document: Any, url: str = "") -> list[Problem]:
     return [
-        problem(SCHEMA_VIOLATION, url=url or None, element="/" + "/".join(str(p) for p in path), detail=message)
-        for path, message in _schema_errors()(document)
+        problem(
+            SCHEMA_VIOLATION,
+            url=url or None,
+            element="/" + "/".join(str(part) for part in error.absolute_path),
+            detail=error.message,
+        )
+        for error in json_schema_validator().iter_errors(document)
     ]
 
 
@@ -155,8 +147,7 @@ def _passport(document: dict, url: str, problems: list[Problem]) -> Passport:
         data_versions=newest_first(_data_versions(document.get("data"), url, problems)),
         structure_versions=newest_first(_structure_versions(document.get("structure"), url)),
     )
-    describe_by_newest(passport)
-    return passport
+    return described_by_newest(passport)
 
 
 def _items(value: Any) -> Iterator[dict]:

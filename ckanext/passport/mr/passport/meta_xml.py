@@ -16,7 +16,7 @@ from ..fields import (
     VERSION_WITHOUT_SOURCE,
     clean_mbox,
     clean_phone,
-    describe_by_newest,
+    described_by_newest,
     file_format,
     newest_first,
     resolve,
@@ -91,8 +91,7 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
         data_versions=newest_first(_data_versions(root, url, problems)),
         structure_versions=newest_first(_structure_versions(root, url)),
     )
-    describe_by_newest(passport)
-    return ParseResult(passport, problems, form=FORM, encoding=encoding)
+    return ParseResult(described_by_newest(passport), problems, form=FORM, encoding=encoding)
 
 
 def schema_problems(root: etree._Element, url: str = "") -> list[Problem]:

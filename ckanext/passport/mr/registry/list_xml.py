@@ -57,8 +57,8 @@ class ListXmlEntries(Iterator[Union[RegistryEntry, Problem]]):
             for _, element in events:
                 if not self.encoding:
                     self.encoding = (element.getroottree().docinfo.encoding or "utf-8").lower()
-                if element.tag == "item" or local_name(element) != "standardversion":
-                    entry = _plain_entry(element) or _entry(element)
+                if local_name(element) != "standardversion":
+                    entry = _entry(element)
                     kept = check is None or check(entry, found)
                     if found:
                         yield from found
@@ -112,30 +112,6 @@ def _entry(item: etree._Element) -> RegistryEntry:
         title=texts.get("title", ""),
         link=texts.get("link", ""),
         format=texts.get("format", "").lower(),
-    )
-
-
-def _plain_entry(item: etree._Element) -> Optional[RegistryEntry]:
-    """The entry of an item written the way MR writes it (plain child elements, each of text only, none
-    twice), or ``None`` so that :func:`child_texts` reads it the careful way (namespaces, capitals, entities,
-    extra elements). Written out without helpers: it runs for every item of a national registry."""
-    identifier = title = link = form = None
-    for node in item:
-        if len(node):
-            return None
-        tag = node.tag
-        if tag == "identifier" and identifier is None:
-            identifier = node.text or ""
-        elif tag == "title" and title is None:
-            title = node.text or ""
-        elif tag == "link" and link is None:
-            link = node.text or ""
-        elif tag == "format" and form is None:
-            form = node.text or ""
-        else:
-            return None
-    return RegistryEntry(
-        (identifier or "").strip(), (title or "").strip(), (link or "").strip(), (form or "").strip().lower()
     )
 
 

@@ -13,12 +13,13 @@ from typing import Callable, Optional
 from lxml import etree
 
 from ..dates import format_basic, parse_date
+from ..fields import described_by_newest
 from ..model import DataVersion, MRDate, Passport, StructureVersion
 from .text import csv_lines, xml_text
 
 
 def meta_csv(passport: Passport) -> bytes:
-    provenance, valid = _current(passport)
+    passport = described_by_newest(passport)
     rows = [
         ("property", "value"),
         ("standardversion", passport.standard_version),
@@ -30,8 +31,8 @@ def meta_csv(passport: Passport) -> bytes:
         ("modified", date_text(passport.modified)),
         ("subject", _subject(passport)),
         ("format", passport.format),
-        ("provenance", provenance),
-        ("valid", valid),
+        ("provenance", passport.provenance),
+        ("valid", date_text(passport.valid)),
         ("publishername", passport.publisher.name),
         ("publisherphone", passport.publisher.phone),
         ("publishermbox", passport.publisher.mbox),
@@ -84,21 +85,13 @@ def structure_key(version: StructureVersion) -> str:
     return f"structure-{version.version or date_text(version.created)}"
 
 
-def _current(passport: Passport) -> tuple[str, str]:
-    """Provenance and validity of the current data: the passport's own, else the newest version's."""
-    newest = passport.data_versions[0] if passport.data_versions else DataVersion()
-    return (
-        passport.provenance or newest.provenance,
-        date_text(passport.valid) or date_text(newest.valid),
-    )
-
-
 def _subject(passport: Passport) -> str:
     return ",".join(passport.subject)
 
 
 def _document(passport: Passport) -> dict:
     """The XML/JSON tree of Appendix 8, in ``meta-schema.xsd`` element order."""
+    passport = described_by_newest(passport)
     return {
         "standardversion": passport.standard_version,
         "identifier": passport.identifier,
@@ -109,10 +102,7 @@ def _document(passport: Passport) -> dict:
         "modified": date_text(passport.modified),
         "subject": _subject(passport),
         "format": passport.format,
-        "data": [
-            _data_version(version, passport if index == 0 else None)
-            for index, version in enumerate(passport.data_versions)
-        ],
+        "data": [_data_version(version) for version in passport.data_versions],
         "structure": [_structure_version(version) for version in passport.structure_versions],
         "publisher": {
             "name": passport.publisher.name,
@@ -122,16 +112,12 @@ def _document(passport: Passport) -> dict:
     }
 
 
-def _data_version(version: DataVersion, current: Optional[Passport]) -> dict:
-    """One ``dataversion``; ``current`` is the passport when this is its newest version."""
-    provenance, valid = version.provenance, date_text(version.valid)
-    if current is not None:
-        provenance, valid = provenance or current.provenance, valid or date_text(current.valid)
+def _data_version(version: DataVersion) -> dict:
     return {
         "source": version.source,
         "created": date_text(version.created) or version.version,
-        "provenance": provenance,
-        "valid": valid,
+        "provenance": version.provenance,
+        "valid": date_text(version.valid),
         "structure": version.structure_version,
     }
 

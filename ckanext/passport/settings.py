@@ -1,0 +1,150 @@
+"""Every ``ckanext.passport.*`` option, read in one place.
+
+The options are declared once, in ``config/*.yaml`` (CKAN config declarations: key, default, type, meaning);
+an option read by more than one plugin is declared by the base plugin ``passport`` (``config/catalog.yaml``).
+The three plugins and the ``ckan passport`` commands read them only through the accessors below, which give
+each value its type: an ini file and ``pytest.mark.ckan_config`` give text.
+
+CKAN fills in the declared defaults when the plugins are loaded. The fetch options are also read where no
+plugin is (``ckan passport check`` run as a library, the pure source-config builder): their defaults are the
+constants below, which ``tests/test_settings.py`` holds equal to the declarations.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Optional, Union
+
+import ckan.plugins.toolkit as tk
+
+from ckanext.passport.mr.fetch import DEFAULT_USER_AGENT, FetchPolicy
+
+EDITORS_ORGANIZATION = "ckanext.passport.editors_organization"
+REVIEW_SCOPE = "ckanext.passport.review_scope"
+INITIAL_STATES = "ckanext.passport.initial_states"
+NOTIFY_BY_EMAIL = "ckanext.passport.notify_by_email"
+FEEDBACK_MAX_LENGTH = "ckanext.passport.feedback_max_length"
+FEEDBACK_RATE_PER_CLIENT = "ckanext.passport.feedback_rate_per_client"
+FEEDBACK_RATE_PER_DATASET = "ckanext.passport.feedback_rate_per_dataset"
+FEEDBACK_RATE_WINDOW = "ckanext.passport.feedback_rate_window"
+VOCAB_DIR = "ckanext.passport.vocab_dir"
+IDENTIFIER_FIELD = "ckanext.passport.identifier_field"
+ALLOW_PRIVATE_ADDRESSES = "ckanext.passport.allow_private_addresses"
+USER_AGENT = "ckanext.passport.user_agent"
+TIMEOUT = "ckanext.passport.timeout"
+MAX_FILE_SIZE = "ckanext.passport.max_file_size"
+STANDARD_VERSION_URL = "ckanext.passport.standard_version_url"
+TERMS_OF_USE = "ckanext.passport.terms_of_use"
+
+# The fetch options' defaults, for the paths that run without the plugins (see the module docstring).
+FETCH_DEFAULTS: dict[str, Any] = {
+    ALLOW_PRIVATE_ADDRESSES: False,
+    USER_AGENT: DEFAULT_USER_AGENT,
+    TIMEOUT: 30,
+    MAX_FILE_SIZE: FetchPolicy.max_bytes,
+}
+# A harvest source's (and a command's) fetch options and the site option each one overrides.
+FETCH_OVERRIDES = {
+    "allow_private_addresses": ALLOW_PRIVATE_ADDRESSES,
+    "user_agent": USER_AGENT,
+    "timeout": TIMEOUT,
+    "max_file_size": MAX_FILE_SIZE,
+}
+
+Number = Union[int, float]
+
+
+# --- fetching (the harvester, the openness check, ``ckan passport check``) ------------------------------
+
+
+def site_fetch_options() -> dict[str, Any]:
+    """The site's fetch options, keyed by option name, as configured (possibly text)."""
+    return {key: tk.config.get(key, default) for key, default in FETCH_DEFAULTS.items()}
+
+
+def site_fetch_policy(**overrides: Any) -> FetchPolicy:
+    """The site's fetch policy; ``overrides`` are fetch options by their short name (``timeout=5``)."""
+    return fetch_policy(site_fetch_options(), overrides)
+
+
+def fetch_policy(site: Mapping[str, Any], overrides: Mapping[str, Any]) -> FetchPolicy:
+    """The one rule from options to fetch limits: the site's options (by key), a source's or a command's
+    ``overrides`` (by short name) on top.
+
+    ``timeout`` bounds connecting and each read; redirects and retries together get four times as long.
+    """
+    timeout = float(overrides.get("timeout", site_number(site, TIMEOUT)))
+    return FetchPolicy(
+        connect_timeout=min(timeout, 10.0),
+        read_timeout=timeout,
+        total_timeout=max(timeout * 4, 10.0),
+        max_bytes=int(overrides.get("max_file_size", site_number(site, MAX_FILE_SIZE))),
+        user_agent=overrides.get("user_agent") or site.get(USER_AGENT) or FETCH_DEFAULTS[USER_AGENT],
+        allow_private_addresses=tk.asbool(
+            overrides.get("allow_private_addresses", site.get(ALLOW_PRIVATE_ADDRESSES, False))
+        ),
+    )
+
+
+def site_number(site: Mapping[str, Any], key: str) -> Number:
+    """A numeric fetch option of ``site`` (text from an ini file, or unset); whole numbers stay whole."""
+    value = site.get(key)
+    number = float(value) if value not in (None, "") else float(FETCH_DEFAULTS[key])
+    return int(number) if number.is_integer() else number
+
+
+# --- the catalog record and its workflow ------------------------------------------------------------------
+
+
+def identifier_field() -> str:
+    """The dataset field holding a record's MR identifier: harvests write it, publishing and uniqueness read it."""
+    return tk.config.get(IDENTIFIER_FIELD)
+
+
+def editors_organization() -> str:
+    return tk.config.get(EDITORS_ORGANIZATION)
+
+
+def review_scope() -> str:
+    return tk.config.get(REVIEW_SCOPE)
+
+
+def initial_states() -> list[str]:
+    """The states the site lets a sysadmin give a new record (see ``catalog.workflow``)."""
+    return tk.aslist(tk.config.get(INITIAL_STATES))
+
+
+def notify_by_email() -> bool:
+    return tk.asbool(tk.config.get(NOTIFY_BY_EMAIL))
+
+
+def feedback_max_length() -> int:
+    return tk.asint(tk.config.get(FEEDBACK_MAX_LENGTH))
+
+
+def feedback_rate_per_client() -> int:
+    return tk.asint(tk.config.get(FEEDBACK_RATE_PER_CLIENT))
+
+
+def feedback_rate_per_dataset() -> int:
+    return tk.asint(tk.config.get(FEEDBACK_RATE_PER_DATASET))
+
+
+def feedback_rate_window() -> int:
+    return tk.asint(tk.config.get(FEEDBACK_RATE_WINDOW))
+
+
+def vocab_dir() -> Optional[Path]:
+    """Where ``ckan passport vocab load`` keeps a loaded EUROVOC; ``None`` when the site has none."""
+    configured = tk.config.get(VOCAB_DIR)
+    return Path(configured) if configured else None
+
+
+# --- publication -------------------------------------------------------------------------------------------
+
+
+def standard_version_url() -> str:
+    return tk.config.get(STANDARD_VERSION_URL)
+
+
+def terms_of_use() -> str:
+    return (tk.config.get(TERMS_OF_USE) or "").strip()
