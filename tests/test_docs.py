@@ -68,3 +68,29 @@ def test_every_declared_option_is_documented_and_no_other():
     text = (ROOT / "docs" / "configuration.md").read_text("utf-8")
     documented = set(re.findall(r"^\| `(ckanext\.passport\.[a-z_]+)` \|", text, re.MULTILINE))
     assert sorted(documented) == sorted(declared)
+
+
+def _harvest_source_doc() -> str:
+    return (ROOT / "docs" / "harvest-source.md").read_text("utf-8")
+
+
+def test_every_harvest_source_option_is_documented_and_no_other():
+    from ckanext.passport.harvest_config import SCHEMA as SOURCE_SCHEMA
+
+    documented = set()
+    for keys in re.findall(r"^\| ((?:`[a-z_]+`(?:, )?)+) \|", _harvest_source_doc(), re.MULTILINE):
+        documented.update(re.findall(r"`([a-z_]+)`", keys))
+    assert sorted(documented) == sorted(SOURCE_SCHEMA["properties"])
+
+
+def test_the_documented_source_config_example_is_valid():
+    from ckanext.passport.harvest_config import config_errors
+
+    example = _harvest_source_doc().split("```json\n", 1)[1].split("```", 1)[0]
+    assert json.loads(example) and config_errors(example) == []
+
+
+def test_the_readme_links_every_docs_page():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    for page in (ROOT / "docs").glob("*.md"):
+        assert f"(docs/{page.name})" in readme, page.name

@@ -4,7 +4,7 @@ from __future__ import annotations
 import codecs
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ckanext.passport.mr.decode import Decoded, decode_bytes, repair_mojibake
@@ -189,41 +189,3 @@ def test_decoding_never_raises(data, override):
 
     assert isinstance(decoded.text, str)
     assert decoded.encoding
-
-
-def _is_utf8(body: bytes) -> bool:
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _decoded_line_by_line(body: bytes) -> tuple[str, bool]:
-    """Each line as UTF-8 if it is, else Windows-1251; and whether any line was non-ASCII UTF-8."""
-    lines, any_utf8 = [], False
-    for raw in body.split(b"\n"):
-        try:
-            lines.append(raw.decode("utf-8"))
-            any_utf8 = any_utf8 or not raw.isascii()
-        except UnicodeDecodeError:
-            lines.append(raw.decode("cp1251", errors="replace"))
-    return "\n".join(lines), any_utf8
-
-
-@given(st.lists(st.one_of(
-    st.text(alphabet="абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗ №«»–,;\"0123456789abc", max_size=20)
-    .map(lambda text: text.encode("cp1251")),
-    st.text(max_size=10).map(lambda text: text.encode("utf-8")),
-    st.binary(max_size=10),
-), min_size=1, max_size=6))
-def test_a_file_without_utf8_lines_reads_as_windows_1251_in_one_step(lines):
-    # The one shortcut decoding keeps: a file with no UTF-8 line at all is read as Windows-1251 whole.
-    from ckanext.passport.mr.decode import WINDOWS_1251, _decode_by_line
-
-    body = b"\n".join(line.replace(b"\n", b" ") for line in lines)
-    assume(not _is_utf8(body))  # the line-by-line reading is only for text that is not UTF-8 as a whole
-    expected_text, any_utf8 = _decoded_line_by_line(body)
-    text, encoding = _decode_by_line(body, "", [])
-    assert text == expected_text
-    assert (encoding == WINDOWS_1251) == (not any_utf8)

@@ -104,18 +104,7 @@ def _decode_forced(data: bytes, encoding: str, url: str, problems: list[Problem]
         return data.decode(codec.name, errors="replace")
 
 
-# Every non-ASCII UTF-8 text holds a lead byte followed by a continuation byte somewhere. Bytes are mapped to
-# their class ("L", "C", other) and the pair looked for: a regular expression would step through each byte.
-_BYTE_CLASSES = bytes(
-    ord("L") if 0xC2 <= byte <= 0xF4 else ord("C") if 0x80 <= byte <= 0xBF else ord(".") for byte in range(256)
-)
-
-
 def _decode_by_line(body: bytes, url: str, problems: list[Problem]) -> tuple[str, str]:
-    if b"LC" not in body.translate(_BYTE_CLASSES):
-        # No line can be non-ASCII UTF-8, so reading line by line would give Windows-1251 throughout.
-        problems.append(problem(WINDOWS_1251_USED, url=url or None))
-        return body.decode("cp1251", errors="replace"), WINDOWS_1251
     # Splitting on LF is safe in both encodings: neither uses 0x0A inside a multi-byte character.
     lines: list[str] = []
     utf8_lines: list[int] = []
