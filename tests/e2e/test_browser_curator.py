@@ -79,6 +79,24 @@ def test_a_curator_completes_a_harvested_record_in_czech_and_submits_it(browser:
     expect(editor.get_by_role("link", name=record["title"])).to_be_visible()
 
 
+def test_a_curator_finds_what_a_harvested_record_lacks_on_its_czech_page_and_completes_it(
+    browser: Browser, live_ckan: str, cast
+):
+    record = cast["record"]
+    curator = sign_in(browser, live_ckan, cast["curator"], locale="cs")
+    curator.goto(f"/cs/dataset/{record['name']}")
+    notice = curator.locator(".passport-missing")
+    expect(notice).to_contain_text("V záznamu chybí povinné údaje")
+    expect(notice.locator("li[data-field=publisher_email]")).to_have_text("Kontaktní e-mail poskytovatele")
+    expect(curator.locator("tr.passport-missing-field[data-field=publisher_email]")).to_have_count(1)
+    notice.get_by_role("link", name="Doplnit záznam").click()
+    curator.wait_for_url(f"**/cs/dataset/edit/{record['name']}")
+
+    complete_in_form(curator, record, "/cs")
+    expect(curator.locator(".passport-missing")).to_have_count(0)
+    expect(curator.locator("tr[data-field=publisher_email] td")).to_have_text("infoservis@czso.cz")
+
+
 def test_editing_a_harvested_record_and_its_structure_in_the_forms_keeps_its_mr_passport(
     browser: Browser, live_ckan: str, cast
 ):
