@@ -165,7 +165,7 @@ def test_html_page_served_with_200_where_csv_is_expected_does_not_count(httpserv
         ("list.csv", ["registry.candidate_not_registry"]),
         ("opendatalist.csv", ["registry.candidate_not_registry"]),
     ]
-    assert "HTML" in discovery.rejected[1].problems[0].message_en
+    assert "HTML" in discovery.rejected[1].problems[0].message()
 
 
 def test_list_csv_is_preferred_over_later_forms(httpserver):

@@ -19,8 +19,11 @@ from ckanext.passport.mr.passport import parse_passport
 from ckanext.passport.mr.problems import catalogue
 from ckanext.passport.mr.registry import FORMS as REGISTRY_MODULES
 from ckanext.passport.mr.registry import iter_registry, parse_registry
+from ckanext.passport.mr.translation import translator
 from ckanext.passport.mr.writers.passport import write_passport
 from ckanext.passport.mr.writers.registry import write_registry
+
+RUSSIAN = translator("ru")
 
 REAL = Path(__file__).parent.parent / "fixtures" / "real"
 URL = "http://opendata.example.ru/opendata/7712345678-showrooms/"
@@ -113,7 +116,7 @@ def assert_well_behaved(name: str, data: bytes) -> None:
     for found in result.problems:
         assert isinstance(found, Problem)
         assert found.code in known, f"unregistered problem code {found.code}"
-        assert found.message_ru and found.message_en
+        assert found.message(RUSSIAN) and found.message()
 
 
 # --- mutations ------------------------------------------------------------------------------------------

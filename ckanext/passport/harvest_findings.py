@@ -1,0 +1,137 @@
+"""Our findings in ckanext-harvest's error tables, shown in each reader's language.
+
+ckanext-harvest keeps one text per error (``harvest_gather_error`` / ``harvest_object_error.message``): its job
+counters, its error summary and its e-mails read that text. We store there ``[code] text`` in the site's
+default language, and beside it, keyed by the error row's id, the finding itself (table
+``passport_harvest_finding``: code, severity, params, location, repeats). The chained actions below render
+each of a job's errors again in the reader's language; an error without that mirror (rows older than it,
+another harvester's) keeps its stored text.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Callable, Iterable
+
+import ckan.model as model
+import ckan.plugins.toolkit as tk
+from ckan.model.types import make_uuid
+from ckan.plugins.toolkit import BaseModel
+from ckanext.harvest.model import HarvestGatherError, HarvestObject, HarvestObjectError
+from sqlalchemy import Column, Integer, UnicodeText
+
+from ckanext.passport.language import reader_translate, site_translate
+from ckanext.passport.mr.model import Problem, Translate, english
+from ckanext.passport.mr.problems import from_dict, severity_label, where
+
+log = logging.getLogger(__name__)
+
+
+class HarvestFinding(BaseModel):
+    """The finding behind one ckanext-harvest error row (created by the ``passport`` plugin's migrations)."""
+
+    __tablename__ = "passport_harvest_finding"
+
+    error_id = Column(UnicodeText, primary_key=True)
+    code = Column(UnicodeText, nullable=False)
+    # Problem.as_dict() as JSON: code, severity, params and location rebuild it.
+    finding = Column(UnicodeText, nullable=False)
+    repeats = Column(Integer, nullable=False, default=1)
+
+
+def line(found: Problem, repeats: int = 1, translate: Translate = english) -> str:
+    """One line of the harvest UI: the stable code first, then severity and message, then where, then how often."""
+    place = where(found.location, translate)
+    text = f"[{found.code}] {severity_label(found.severity, translate)}: {found.message(translate)}"
+    if place:
+        text += f" ({place})"
+    return text + (f" (×{repeats})" if repeats > 1 else "")
+
+
+def save_gather_error(found: Problem, job: Any) -> None:
+    _save(HarvestGatherError(id=make_uuid(), message=line(found, 1, site_translate()), job=job), found, 1)
+
+
+def save_object_error(found: Problem, harvest_object: Any, stage: str, repeats: int = 1) -> None:
+    message = line(found, repeats, site_translate())
+    _save(HarvestObjectError(id=make_uuid(), message=message, object=harvest_object, stage=stage), found, repeats)
+
+
+def _save(error: Any, found: Problem, repeats: int) -> None:
+    finding = json.dumps(found.as_dict(), ensure_ascii=False)
+    model.Session.add_all([error, HarvestFinding(error_id=error.id, code=found.code, finding=finding,
+                                                 repeats=repeats)])
+    model.Session.commit()
+    log.info(error.message)
+
+
+def localizer(job_id: str, translate: Translate) -> Callable[[str], str]:
+    """Stored text of one of the job's errors → the same finding in the language of ``translate``.
+
+    Within a job the stored text identifies the finding (it is rendered from code, params, location and
+    repeats), so the texts ckanext-harvest's actions return are matched by it.
+    """
+    gather = (
+        model.Session.query(HarvestGatherError.message, HarvestFinding)
+        .join(HarvestFinding, HarvestFinding.error_id == HarvestGatherError.id)
+        .filter(HarvestGatherError.harvest_job_id == job_id)
+    )
+    objects = (
+        model.Session.query(HarvestObjectError.message, HarvestFinding)
+        .join(HarvestFinding, HarvestFinding.error_id == HarvestObjectError.id)
+        .join(HarvestObject, HarvestObject.id == HarvestObjectError.harvest_object_id)
+        .filter(HarvestObject.harvest_job_id == job_id)
+    )
+    rendered: dict[str, str] = {}
+    for stored, mirror in [*gather, *objects]:
+        found = from_dict(json.loads(mirror.finding))
+        if found is not None:
+            rendered[stored] = line(found, mirror.repeats, translate)
+    return lambda stored: rendered.get(stored, stored)
+
+
+def _localize(errors: Iterable[dict[str, Any]], speak: Callable[[str], str]) -> None:
+    for error in errors:
+        error["message"] = speak(error["message"])
+
+
+def _localize_summaries(job: dict[str, Any]) -> None:
+    speak = localizer(job["id"], reader_translate())
+    _localize(job.get("gather_error_summary") or [], speak)
+    _localize(job.get("object_error_summary") or [], speak)
+
+
+@tk.chained_action
+@tk.side_effect_free
+def harvest_job_report(up: Any, context: dict, data_dict: dict) -> dict[str, Any]:
+    report = up(context, data_dict)
+    speak = localizer(data_dict["id"], reader_translate())
+    _localize(report["gather_errors"], speak)
+    for found in report["object_errors"].values():
+        _localize(found["errors"], speak)
+    return report
+
+
+@tk.chained_action
+@tk.side_effect_free
+def harvest_job_show(up: Any, context: dict, data_dict: dict) -> dict[str, Any]:
+    job = up(context, data_dict)
+    _localize_summaries(job)
+    return job
+
+
+@tk.chained_action
+@tk.side_effect_free
+def harvest_source_show_status(up: Any, context: dict, data_dict: dict) -> dict[str, Any]:
+    status = up(context, data_dict)
+    if status.get("last_job"):
+        _localize_summaries(status["last_job"])
+    return status
+
+
+def actions() -> dict[str, Any]:
+    return {
+        "harvest_job_report": harvest_job_report,
+        "harvest_job_show": harvest_job_show,
+        "harvest_source_show_status": harvest_source_show_status,
+    }
