@@ -59,7 +59,7 @@ def save_object_error(found: Problem, harvest_object: Any, stage: str, repeats: 
 
 
 def _save(error: Any, found: Problem, repeats: int) -> None:
-    finding = json.dumps(found.as_dict(), ensure_ascii=False)
+    finding = json.dumps(found.as_dict(), ensure_ascii=False, default=str)
     model.Session.add_all([error, HarvestFinding(error_id=error.id, code=found.code, finding=finding,
                                                  repeats=repeats)])
     model.Session.commit()

@@ -18,6 +18,8 @@ SCHOOLS = "/opendata/7701234560-schools/meta.xml"
 CZECH = "[fetch.server_error] chyba: chyba serveru (HTTP 500), počet pokusů: "
 RUSSIAN = "[fetch.server_error] ошибка: ошибка сервера (HTTP 500), попыток: "
 ENGLISH = "[fetch.server_error] error: server error (HTTP 500) after "
+NO_REGISTRY_CZECH = "[fetch.not_found] chyba: soubor nebyl nalezen (HTTP 404)"
+NO_REGISTRY_ENGLISH = "[fetch.not_found] error: file not found (HTTP 404)"
 
 
 @pytest.fixture(scope="module")
@@ -87,9 +89,8 @@ def test_the_error_summary_speaks_the_reader_s_language(app, harvested, token):
 
 def test_a_gather_error_speaks_czech_under_cs(app, harvested, token):
     report = api(app, token, "harvest_job_report", "/cs", id=harvested["gather_job"]["id"])
-    assert [e for e in report["gather_errors"] if e["message"].startswith("[fetch.not_found] chyba: soubor nebyl nalezen (HTTP 404)")]
-    body = job_page(app, token, harvested["missing"], harvested["gather_job"], "/cs")
-    assert "[fetch.not_found] chyba: soubor nebyl nalezen (HTTP 404)" in body
+    assert [e for e in report["gather_errors"] if e["message"].startswith(NO_REGISTRY_CZECH)]
+    assert NO_REGISTRY_CZECH in job_page(app, token, harvested["missing"], harvested["gather_job"], "/cs")
 
 
 def test_ckanext_harvest_stores_the_code_and_the_site_s_language(harvested):
@@ -101,7 +102,7 @@ def test_ckanext_harvest_stores_the_code_and_the_site_s_language(harvested):
     )
     assert [message for (message,) in stored if message.startswith(ENGLISH)]
     gathered = model.Session.query(HarvestGatherError.message).filter_by(harvest_job_id=harvested["gather_job"]["id"])
-    assert [message for (message,) in gathered if message.startswith("[fetch.not_found] error: file not found (HTTP 404)")]
+    assert [message for (message,) in gathered if message.startswith(NO_REGISTRY_ENGLISH)]
     assert harvested["job"]["stats"]["errored"] >= 1
 
 

@@ -3,6 +3,7 @@ says what was wrong. Inputs are random bytes and real publications damaged the w
 (flipped bytes, cut-off ends, stray quotes and separators, the wrong encoding)."""
 from __future__ import annotations
 
+import json
 import signal
 from contextlib import contextmanager
 from datetime import timedelta
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from ckanext.passport.mr.model import ParseResult, Problem, RegistryEntry
 from ckanext.passport.mr.passport import FORMS as PASSPORT_MODULES
 from ckanext.passport.mr.passport import parse_passport
-from ckanext.passport.mr.problems import catalogue
+from ckanext.passport.mr.problems import catalogue, from_dict
 from ckanext.passport.mr.registry import FORMS as REGISTRY_MODULES
 from ckanext.passport.mr.registry import iter_registry, parse_registry
 from ckanext.passport.mr.translation import translator
@@ -117,6 +118,8 @@ def assert_well_behaved(name: str, data: bytes) -> None:
         assert isinstance(found, Problem)
         assert found.code in known, f"unregistered problem code {found.code}"
         assert found.message(RUSSIAN) and found.message()
+        # Harvest objects and ckanext-harvest's error mirror store findings as JSON.
+        assert from_dict(json.loads(json.dumps(found.as_dict()))) == found
 
 
 # --- mutations ------------------------------------------------------------------------------------------
