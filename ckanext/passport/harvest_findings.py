@@ -135,9 +135,19 @@ def harvest_source_show_status(up: Any, context: dict, data_dict: dict) -> dict[
     return status
 
 
+@tk.chained_action
+@tk.side_effect_free
+@auth_audit_exempt
+def harvest_object_show(up: Any, context: dict, data_dict: dict) -> dict[str, Any]:
+    harvest_object = up(context, data_dict)
+    _localize(harvest_object.get("errors") or [], localizer(harvest_object["job"], reader_translate()))
+    return harvest_object
+
+
 def actions() -> dict[str, Any]:
     return {
         "harvest_job_report": harvest_job_report,
         "harvest_job_show": harvest_job_show,
         "harvest_source_show_status": harvest_source_show_status,
+        "harvest_object_show": harvest_object_show,
     }

@@ -87,6 +87,14 @@ def test_the_error_summary_speaks_the_reader_s_language(app, harvested, token):
     assert [e for e in status["last_job"]["object_error_summary"] if e["message"].startswith(CZECH)]
 
 
+def test_a_harvest_object_s_errors_speak_the_reader_s_language(app, harvested, token):
+    report = api(app, token, "harvest_job_report", id=harvested["job"]["id"])
+    (object_id,) = [key for key, found in report["object_errors"].items()
+                    if any(e["message"].startswith(ENGLISH) for e in found["errors"])]
+    harvest_object = api(app, token, "harvest_object_show", "/cs", id=object_id)
+    assert [e for e in harvest_object["errors"] if e["message"].startswith(CZECH)]
+
+
 def test_a_gather_error_speaks_czech_under_cs(app, harvested, token):
     report = api(app, token, "harvest_job_report", "/cs", id=harvested["gather_job"]["id"])
     assert [e for e in report["gather_errors"] if e["message"].startswith(NO_REGISTRY_CZECH)]
