@@ -58,6 +58,14 @@ def check_label(code: str) -> str:
     return labels.get(code, code)
 
 
+def _stored_problem(detail: Mapping[str, Any]) -> Any:
+    """The finding a check stored, in the reader's language; a result stored as text before is shown as it is."""
+    found = from_dict(detail["problem"]) if isinstance(detail.get("problem"), Mapping) else None
+    if found is not None:
+        return found.message(reader_translate())
+    return detail.get("error") or detail.get("status")
+
+
 def check_detail(check: Mapping[str, Any]) -> str:
     """Why a check failed, in words; empty when it passed or does not apply."""
     if check.get("passed") is not False:
@@ -94,14 +102,6 @@ def openness_results(pkg_dict: Mapping[str, Any]) -> list[dict[str, Any]]:
             "result": found[0] if found and isinstance(found[0], Mapping) else None,
         })
     return results
-
-
-def _stored_problem(detail: Mapping[str, Any]) -> Any:
-    """The finding a check stored, in the reader's language; a result stored as text before is shown as it is."""
-    found = from_dict(detail["problem"]) if isinstance(detail.get("problem"), Mapping) else None
-    if found is not None:
-        return found.message(reader_translate())
-    return detail.get("error") or detail.get("status")
 
 
 def vocab_values(name: str, value: Any) -> list[dict[str, str]]:
