@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Collection, Iterable, Optional
 
 import ckan.model as model
 import ckan.plugins.toolkit as tk
@@ -66,11 +66,12 @@ def _save(error: Any, found: Problem, repeats: int) -> None:
     log.info(error.message)
 
 
-def localizer(job_id: str, translate: Translate) -> Callable[[str], str]:
+def localizer(job_id: str, translate: Translate, stored: Optional[Collection[str]] = None) -> Callable[[str], str]:
     """Stored text of one of the job's errors → the same finding in the language of ``translate``.
 
     Within a job the stored text identifies the finding (it is rendered from code, params, location and
-    repeats), so the texts ckanext-harvest's actions return are matched by it.
+    repeats), so the texts ckanext-harvest's actions return are matched by it. ``stored`` narrows the lookup to
+    the texts about to be shown (an error summary shows twenty of a job's errors).
     """
     gather = (
         model.Session.query(HarvestGatherError.message, HarvestFinding)
@@ -83,12 +84,15 @@ def localizer(job_id: str, translate: Translate) -> Callable[[str], str]:
         .join(HarvestObject, HarvestObject.id == HarvestObjectError.harvest_object_id)
         .filter(HarvestObject.harvest_job_id == job_id)
     )
+    if stored is not None:
+        gather = gather.filter(HarvestGatherError.message.in_(list(stored)))
+        objects = objects.filter(HarvestObjectError.message.in_(list(stored)))
     rendered: dict[str, str] = {}
-    for stored, mirror in [*gather, *objects]:
+    for text, mirror in [*gather, *objects]:
         found = from_dict(json.loads(mirror.finding))
         if found is not None:
-            rendered[stored] = line(found, mirror.repeats, translate)
-    return lambda stored: rendered.get(stored, stored)
+            rendered[text] = line(found, mirror.repeats, translate)
+    return lambda text: rendered.get(text, text)
 
 
 def _localize(errors: Iterable[dict[str, Any]], speak: Callable[[str], str]) -> None:
@@ -97,9 +101,13 @@ def _localize(errors: Iterable[dict[str, Any]], speak: Callable[[str], str]) -> 
 
 
 def _localize_summaries(job: dict[str, Any]) -> None:
-    speak = localizer(job["id"], reader_translate())
-    _localize(job.get("gather_error_summary") or [], speak)
-    _localize(job.get("object_error_summary") or [], speak)
+    summaries = [job.get("gather_error_summary") or [], job.get("object_error_summary") or []]
+    shown = {error["message"] for summary in summaries for error in summary}
+    if not shown:
+        return
+    speak = localizer(job["id"], reader_translate(), shown)
+    for summary in summaries:
+        _localize(summary, speak)
 
 
 # Chained on ckanext-harvest's actions, which check access themselves: CKAN exempts an extension's actions
@@ -140,7 +148,9 @@ def harvest_source_show_status(up: Any, context: dict, data_dict: dict) -> dict[
 @auth_audit_exempt
 def harvest_object_show(up: Any, context: dict, data_dict: dict) -> dict[str, Any]:
     harvest_object = up(context, data_dict)
-    _localize(harvest_object.get("errors") or [], localizer(harvest_object["job"], reader_translate()))
+    errors = harvest_object.get("errors") or []
+    if errors:
+        _localize(errors, localizer(harvest_object["job"], reader_translate(), {e["message"] for e in errors}))
     return harvest_object
 
 
