@@ -13,6 +13,11 @@ import click
 from . import settings
 from .mr import report
 from .mr.model import Severity
+from .mr.translation import LANGUAGES, translator
+
+# The language of a report: its findings and its frame; codes, URLs and field names stay as they are.
+LANG_OPTION = click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
+                           help="Language of the report.")
 
 
 @click.group()
@@ -28,7 +33,9 @@ def passport() -> None:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True),
               help="Connect and read timeout of each request, in seconds (default: ckanext.passport.timeout).")
 @click.option("--limit", type=click.IntRange(min=0), help="Check at most this many passports.")
-def check(url: str, output: str, allow_private: bool, timeout: Optional[float], limit: Optional[int]) -> None:
+@LANG_OPTION
+def check(url: str, output: str, allow_private: bool, timeout: Optional[float], limit: Optional[int],
+          lang: str) -> None:
     """Check the MR registry and passports of a site, a registry URL or one passport URL.
 
     Exits with status 1 when any error was found.
@@ -40,18 +47,21 @@ def check(url: str, output: str, allow_private: bool, timeout: Optional[float], 
         overrides["allow_private_addresses"] = True
     policy = settings.site_fetch_policy(**overrides)
     result = report.check_site(url, policy, limit)
-    click.echo(report.render_text(result) if output == "text" else report.report_json(result), nl=output == "json")
+    translate = translator(lang)
+    rendered = report.render_text(result, translate) if output == "text" else report.report_json(result, translate)
+    click.echo(rendered, nl=output == "json")
     raise SystemExit(1 if result.count(Severity.ERROR) else 0)
 
 
 @passport.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--form", type=click.Choice(report.PARSE_FORMS), help="Read as this form instead of detecting it.")
-def parse(file: Path, form: Optional[str]) -> None:
+@LANG_OPTION
+def parse(file: Path, form: Optional[str], lang: str) -> None:
     """Parse a local registry or passport file and print what was read as JSON.
 
     Exits with status 1 when nothing could be read.
     """
     kind, result = report.parse_file(file, form)
-    click.echo(report.parse_json(file, kind, result))
+    click.echo(report.parse_json(file, kind, result, translator(lang)))
     raise SystemExit(0 if result.value is not None else 1)

@@ -2,7 +2,7 @@
 
 Every stage keeps its state in harvest objects only (content and extras), so any number of fetch consumers
 can run side by side. Bad input never aborts a job: each problem becomes a gather error or a per-object
-error carrying its stable code.
+error carrying its stable code (:mod:`harvest_findings` stores it so every reader gets it in their language).
 """
 from __future__ import annotations
 
@@ -22,16 +22,20 @@ from ckan import authz
 from ckanext.harvest.harvesters.base import HarvesterBase
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra
 
+from ckanext.passport import harvest_problems as codes
 from ckanext.passport import mapping, settings
 from ckanext.passport.catalog import identity, workflow
 from ckanext.passport.harvest_config import HarvestConfig, above_site_limits, config_errors, load_config
+from ckanext.passport.harvest_findings import line, save_gather_error, save_object_error
 from ckanext.passport.index_commits import soft_commit_per_object
+from ckanext.passport.language import reader_translate, site_translate
 from ckanext.passport.mr import serialize
 from ckanext.passport.mr.check import check_passport
 from ckanext.passport.mr.discover import discover_registry
 from ckanext.passport.mr.fetch import FetchResult, fetch, make_session
 from ckanext.passport.mr.model import ParseResult, Passport, Problem, RegistryEntry, Severity
 from ckanext.passport.mr.passport import looks_like_data_file, parse_passport, passport_from_entry, passport_locations
+from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.registry import iter_registry
 from ckanext.passport.mr.structure import read_structure_fields
 
@@ -45,16 +49,6 @@ PROMOTED_TO_ERROR = frozenset({"xml.entity_declared"})
 HARVEST_INDEX_KEYS = frozenset({"harvest_object_id", "harvest_source_id", "harvest_source_title"})
 # Forms whose bytes carry no declaration of their own encoding, so a source's override applies to them.
 _UNDECLARED_ENCODING_FORMS = ("meta.csv", "mr23.csv")
-
-
-def describe(found: Problem, repeats: int = 1) -> str:
-    """One line for the harvest UI: the stable code first, then the message in both languages, then where."""
-    where = str(found.location)
-    severity = f"{found.severity.value}: "
-    text = f"[{found.code}] {severity}{found.message_en} / {found.message_ru}"
-    if where:
-        text += f" ({where})"
-    return text + (f" (×{repeats})" if repeats > 1 else "")
 
 
 def grouped(problems: Iterable[Problem]) -> list[tuple[Problem, int]]:
@@ -96,11 +90,12 @@ class PassportHarvester(HarvesterBase):
         """
         errors = config_errors(config)
         if errors:
-            message = _("Invalid configuration: {errors}").format(errors="; ".join(errors))
-            raise ValueError(f"[config.invalid] {message}")
-        refusals = _config_refusals(json.loads(config) if config else {}, _acting_user())
+            refusals = [problem(codes.CONFIG_INVALID, errors="; ".join(errors))]
+        else:
+            refusals = _config_refusals(json.loads(config) if config else {}, _acting_user())
         if refusals:
-            raise ValueError(" ".join(refusals))
+            translate = reader_translate()
+            raise ValueError(" ".join(f"[{found.code}] {found.message(translate)}" for found in refusals))
         return config
 
     # -- gather -----------------------------------------------------------------------------------------
@@ -134,7 +129,7 @@ class PassportHarvester(HarvesterBase):
         readable = fetched is not None and (seen or not damage)
         for found in problems:
             if found.severity is Severity.ERROR or not readable:
-                self._save_gather_error(describe(found), harvest_job)
+                save_gather_error(found, harvest_job)
         if not readable:
             return ids
 
@@ -142,8 +137,8 @@ class PassportHarvester(HarvesterBase):
         if gone and config.delete_missing:
             largest = max(len(previous), _largest_registry(source.id))
             refusal = _deletion_refusal(len(seen), largest, len(gone), config.max_delete_ratio, damage)
-            if refusal:
-                self._save_gather_error(refusal, harvest_job)
+            if refusal is not None:
+                save_gather_error(refusal, harvest_job)
             else:
                 ids += [_add_object(harvest_job, guid, "delete", None, previous[guid]) for guid in gone]
                 model.Session.commit()
@@ -178,7 +173,7 @@ class PassportHarvester(HarvesterBase):
                 return "unchanged"
             if read is None:
                 for found in attempts:
-                    self._save_object_error(describe(found), harvest_object, "Fetch")
+                    save_object_error(found, harvest_object, "Fetch")
                 return False
             digest = hashlib.sha256(fetched.content).hexdigest()
             if digest == previous.get("content_hash") and not getattr(harvest_object, "force_import", False):
@@ -193,12 +188,12 @@ class PassportHarvester(HarvesterBase):
         findings = []
         for found, repeats in grouped(read.problems + report.problems):
             if found.code in PROMOTED_TO_ERROR:
-                self._save_object_error(describe(found, repeats), harvest_object, "Fetch")
+                save_object_error(found, harvest_object, "Fetch", repeats)
             else:
-                findings.append(describe(found, repeats))
+                findings.append(line(found, repeats, site_translate()))
         _set_extras(harvest_object, findings=json.dumps(findings, ensure_ascii=False))
         if config.fetch_structures:
-            _attach_structure_fields(read.value, config, harvest_object, self._save_object_error)
+            _attach_structure_fields(read.value, config, harvest_object)
         harvest_object.content = json.dumps(
             {
                 "entry": serialize.to_jsonable(entry),
@@ -282,7 +277,7 @@ class PassportHarvester(HarvesterBase):
             context,
         )
         if taken_by is not None:
-            self._save_object_error(_identifier_taken(identifier, taken_by), harvest_object, "Import")
+            save_object_error(_identifier_taken(identifier, taken_by), harvest_object, "Import")
             return False
         try:
             if existing is None:
@@ -299,7 +294,7 @@ class PassportHarvester(HarvesterBase):
         except tk.ValidationError as error:
             # The object was linked before the action; a refused dataset must leave no object current.
             model.Session.rollback()
-            self._save_object_error(_validation_message(error), harvest_object, "Import")
+            save_object_error(_validation_refusal(error), harvest_object, "Import")
             return False
         except Exception:
             model.Session.rollback()
@@ -458,56 +453,43 @@ def _acting_user() -> Optional[str]:
         return None
 
 
-def _config_refusals(options: dict[str, Any], user: Optional[str]) -> list[str]:
-    """What in a source's options ``user`` may not set, one message each with its stable code."""
+def _config_refusals(options: dict[str, Any], user: Optional[str]) -> list[Problem]:
+    """What in a source's options ``user`` may not set, one finding each with its stable code."""
     sysadmin = user is None or authz.is_sysadmin(user)
     refusals = []
     if not sysadmin:
         if options.get("user"):
-            refusals.append("[config.user_sysadmin_only] "
-                            + _("Only a sysadmin may choose the user that harvests run as (option 'user')."))
+            refusals.append(problem(codes.USER_SYSADMIN_ONLY))
         if options.get("create_organizations"):
-            refusals.append("[config.create_organizations_sysadmin_only] " + _(
-                "Only a sysadmin may let a source create organizations (option 'create_organizations')."))
+            refusals.append(problem(codes.CREATE_ORGANIZATIONS_SYSADMIN_ONLY))
         if options.get("allow_private_addresses"):
-            refusals.append("[config.private_addresses_sysadmin_only] "
-                            + _("Only a sysadmin may allow harvesting private addresses."))
+            refusals.append(problem(codes.PRIVATE_ADDRESSES_SYSADMIN_ONLY))
     state = options.get("default_editorial_state", workflow.DRAFT)
     refused = workflow.initial_state_refusal(state, sysadmin, settings.initial_states())
     if refused == "editorial_state_not_allowed":
         # Skipping review is the site's decision (ckanext.passport.initial_states), not a source's.
-        refusals.append("[config.editorial_state_not_allowed] " + _(
-            "The site does not let new records start as '{state}' (ckanext.passport.initial_states)."
-        ).format(state=state))
+        refusals.append(problem(codes.EDITORIAL_STATE_NOT_ALLOWED, state=state))
     elif refused == "editorial_state_sysadmin_only":
-        refusals.append("[config.editorial_state_sysadmin_only] " + _(
-            "Only a sysadmin may let harvested records start as '{state}' (option 'default_editorial_state')."
-        ).format(state=state))
+        refusals.append(problem(codes.EDITORIAL_STATE_SYSADMIN_ONLY, state=state))
     organization = options.get("organization")
     if organization:
         refusals += _organization_refusals(organization, user, sysadmin)
     for option, limit, setting in above_site_limits(options, settings.site_fetch_options()):
-        refusals.append("[config.above_site_limit] " + _(
-            "'{option}' may be at most {limit} (the site's setting {setting})."
-        ).format(option=option, limit=limit, setting=setting))
+        refusals.append(problem(codes.ABOVE_SITE_LIMIT, option=option, limit=limit, setting=setting))
     return refusals
 
 
-def _organization_refusals(organization: str, user: Optional[str], sysadmin: bool) -> list[str]:
+def _organization_refusals(organization: str, user: Optional[str], sysadmin: bool) -> list[Problem]:
     """Records land in the organization a source names: its saver must be able to create datasets there."""
     found = model.Group.get(organization)
     if found is None or not found.is_organization or found.state != "active":
-        return ["[config.organization_unknown] "
-                + _("There is no organization '{organization}'.").format(organization=organization)]
+        return [problem(codes.ORGANIZATION_UNKNOWN, organization=organization)]
     if sysadmin:
         return []
     try:
         tk.check_access("package_create", {"user": user}, {"owner_org": found.id})
     except tk.NotAuthorized:
-        return ["[config.organization_not_allowed] " + _(
-            "You may not create datasets in the organization '{organization}', so a source may not harvest "
-            "into it on your behalf."
-        ).format(organization=organization)]
+        return [problem(codes.ORGANIZATION_NOT_ALLOWED, organization=organization)]
     return []
 
 
@@ -537,33 +519,21 @@ def _largest_registry(source_id: str) -> int:
     return max((size for (size,) in sizes), default=0)
 
 
-def _deletion_refusal(kept: int, largest: int, gone: int, max_ratio: float, damage: list[Problem]) -> str:
-    """Why deleting ``gone`` datasets looks like a broken registry, or ``""``.
+def _deletion_refusal(kept: int, largest: int, gone: int, max_ratio: float, damage: list[Problem]) -> Optional[Problem]:
+    """Why deleting ``gone`` datasets looks like a broken registry, or ``None``.
 
     ``kept`` is what the registry lists now, ``largest`` the most it listed in recent jobs, ``damage`` the
     ERROR-level problems met while reading it: a registry not read whole says nothing about what is missing.
     """
     if kept == 0:
-        return (
-            f"[harvest.registry_empty] The registry lists no datasets now (it listed {largest}); "
-            f"nothing was deleted / Реестр пуст (ранее {largest} наборов); ничего не удалено"
-        )
+        return problem(codes.REGISTRY_EMPTY, largest=largest)
     if damage:
-        codes = ", ".join(dict.fromkeys(found.code for found in damage))
-        return (
-            f"[harvest.registry_incomplete] The registry was not read whole ({codes}), so the {gone} datasets "
-            f"missing from it were not deleted / Реестр прочитан не полностью ({codes}), поэтому отсутствующие "
-            f"в нём наборы ({gone}) не удалены"
-        )
+        causes = ", ".join(dict.fromkeys(found.code for found in damage))
+        return problem(codes.REGISTRY_INCOMPLETE, codes=causes, gone=gone)
     lost = max(gone, largest - kept)
     if lost / largest > max_ratio:
-        return (
-            f"[harvest.mass_deletion] {gone} datasets are gone from the registry, which lists {kept} now and "
-            f"up to {largest} in recent harvests: more than max_delete_ratio={max_ratio}; nothing was deleted / "
-            f"Из реестра пропали наборы ({gone}): сейчас в нём {kept}, в недавних сборах до {largest}, "
-            f"больше max_delete_ratio={max_ratio}; ничего не удалено"
-        )
-    return ""
+        return problem(codes.MASS_DELETION, gone=gone, kept=kept, largest=largest, max_ratio=max_ratio)
+    return None
 
 
 def _status(harvest_object: Any) -> str:
@@ -632,30 +602,26 @@ def _source_of(package_id: str) -> Optional[str]:
     return row[0] if row else None
 
 
-def _identifier_taken(identifier: str, holder: model.Package) -> str:
-    return (
-        f"[harvest.identifier_taken] The identifier {identifier} belongs to the record {holder.name} "
-        f"({holder.title}) of another source or of the portal; this entry was not imported and that record "
-        f"was left as it is / Идентификатор {identifier} принадлежит записи {holder.name} ({holder.title}) "
-        f"другого источника или портала; запись не импортирована, та запись не изменена"
-    )
+def _identifier_taken(identifier: str, holder: model.Package) -> Problem:
+    return problem(codes.IDENTIFIER_TAKEN, identifier=identifier, name=holder.name, title=holder.title)
 
 
-def _validation_message(error: Any) -> str:
+def _validation_refusal(error: Any) -> Problem:
+    # CKAN's validation messages are already words in the consumer's (the site's default) language.
     details = "; ".join(f"{field}: {messages}" for field, messages in (error.error_dict or {}).items())
-    return f"[harvest.invalid_dataset] The dataset was refused by validation / Набор данных не прошёл проверку: {details}"
+    return problem(codes.INVALID_DATASET, details=details)
 
 
-def _attach_structure_fields(passport: Passport, config: HarvestConfig, harvest_object: Any, save_error: Any) -> None:
+def _attach_structure_fields(passport: Passport, config: HarvestConfig, harvest_object: Any) -> None:
     for structure in passport.structure_versions:
         if not structure.source:
             continue
         fetched = fetch(structure.source, config.policy)
         if fetched.problem is not None:
-            save_error(describe(fetched.problem), harvest_object, "Fetch")
+            save_object_error(fetched.problem, harvest_object, "Fetch")
             continue
         read = read_structure_fields(fetched.content, fetched.url)
         structure.fields = read.value or []
         for found in read.problems:
             if found.severity is Severity.ERROR:
-                save_error(describe(found), harvest_object, "Fetch")
+                save_object_error(found, harvest_object, "Fetch")

@@ -34,6 +34,8 @@ TIMEOUT = "ckanext.passport.timeout"
 MAX_FILE_SIZE = "ckanext.passport.max_file_size"
 STANDARD_VERSION_URL = "ckanext.passport.standard_version_url"
 TERMS_OF_USE = "ckanext.passport.terms_of_use"
+# CKAN's own option, read here for the language of texts stored for every reader (harvest errors).
+LOCALE_DEFAULT = "ckan.locale_default"
 
 # The fetch options' defaults, for the paths that run without the plugins (see the module docstring).
 FETCH_DEFAULTS: dict[str, Any] = {
@@ -90,6 +92,15 @@ def site_number(site: Mapping[str, Any], key: str) -> Number:
     value = site.get(key)
     number = float(value) if value not in (None, "") else float(FETCH_DEFAULTS[key])
     return int(number) if number.is_integer() else number
+
+
+# --- language -----------------------------------------------------------------------------------------------
+
+
+def locale_default() -> str:
+    """The site's default language (CKAN's ``ckan.locale_default``): of texts stored for every reader, and of
+    whatever is shown outside a request."""
+    return tk.config.get(LOCALE_DEFAULT) or "en"
 
 
 # --- the catalog record and its workflow ------------------------------------------------------------------

@@ -148,9 +148,22 @@ def test_unreachable_file_is_reported_as_not_available(record, curator, served):
     served.expect_request("/okved.csv").respond_with_data("gone", status=404)
     call_action("passport_openness_check", {"user": curator["name"]}, id=record["resources"][0]["id"])
     okved = _stored(record)["OKVED 2"]
-    assert okved["checks"] == [
-        {"code": "available", "passed": False, "detail": {"status": 404, "error": "file not found (HTTP 404)"}}
-    ]
+    (available,) = okved["checks"]
+    assert (available["code"], available["passed"], available["detail"]["status"]) == ("available", False, 404)
+    assert available["detail"]["problem"]["code"] == "fetch.not_found"
+
+
+@pytest.mark.stack
+@stack
+@pytest.mark.parametrize("locale, words", [("cs", "soubor nebyl nalezen (HTTP 404)"), ("ru", "файл не найден (HTTP 404)"),
+                                           ("en", "file not found (HTTP 404)")])
+def test_an_unreachable_file_is_explained_in_the_reader_s_language(app, record, curator, served, locale, words):
+    served.clear()
+    served.expect_request("/okved.csv").respond_with_data("gone", status=404)
+    call_action("passport_openness_check", {"user": curator["name"]}, id=record["resources"][0]["id"])
+    token = factories.APIToken(user=curator["name"])["token"]
+    page = app.get(f"/{locale}/dataset/{record['name']}", headers={"Authorization": token}).body
+    assert words in page
 
 
 @pytest.mark.stack
@@ -178,7 +191,8 @@ def test_only_curators_may_run_the_check(record, who):
 def test_check_refuses_private_addresses_unless_allowed(record, curator):
     call_action("passport_openness_check", {"user": curator["name"]}, id=record["id"])
     okved = _stored(record)["OKVED 2"]
-    assert okved["checks"][0]["passed"] is False and "refused" in okved["checks"][0]["detail"]["error"]
+    assert okved["checks"][0]["passed"] is False
+    assert okved["checks"][0]["detail"]["problem"]["code"] == "fetch.refused_address"
 
 
 @pytest.mark.stack

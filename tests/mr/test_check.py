@@ -14,6 +14,9 @@ from ckanext.passport.mr.model import (
 )
 from ckanext.passport.mr.passport import meta_csv, meta_json, mr23_csv, rdfa
 from ckanext.passport.mr.problems import problem
+from ckanext.passport.mr.translation import translator
+
+RUSSIAN = translator("ru")
 
 SITE = "http://example.com/opendata/7708234640-showrooms"
 PASSPORT_URL = f"{SITE}/meta.csv"
@@ -207,7 +210,7 @@ def test_data_version_whose_structure_is_not_published():
     report = check_passport(passport, url=PASSPORT_URL)
 
     assert [p.code for p in report.problems] == ["check.structure_missing"]
-    assert "20130501T0000" in report.problems[0].message_en
+    assert "20130501T0000" in report.problems[0].message()
 
 
 @pytest.mark.parametrize(
@@ -383,7 +386,8 @@ def test_predgor_meta_json_identifier_disagrees_with_its_registry_entry_and_fold
         "check.structure_link_template",
     }
     mismatch = next(p for p in report.problems if p.code == "check.registry_identifier_mismatch")
-    assert "2618017120-politicaldivisions" in mismatch.message_ru and "2618017120-subdivisions" in mismatch.message_ru
+    russian = mismatch.message(RUSSIAN)
+    assert "2618017120-politicaldivisions" in russian and "2618017120-subdivisions" in russian
     assert report.score == 100 - 20 - 5 - 5 - 5 - 5
 
 

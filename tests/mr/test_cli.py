@@ -33,6 +33,56 @@ def test_check_prints_a_readable_report_of_a_live_site(site):
     assert "Total: 4 passports checked, 1 not read" in result.output
 
 
+def test_check_prints_the_report_in_english_alone_by_default(site):
+    output = run("check", site, "--allow-private").output
+
+    assert "  The file mixes encodings: " in output
+    assert "Файл смешивает кодировки" not in output and " en: " not in output
+
+
+def test_check_prints_the_report_in_czech_with_lang_cs(site):
+    output = run("check", site, "--allow-private", "--lang", "cs").output
+
+    assert output.startswith(f"Web: {site}\nRegistr: {site}opendata/list.csv (list.csv), datových sad: 4")
+    assert "CHYBA passport.unreachable" in output
+    assert "VAROVÁNÍ decode.mixed_encoding" in output
+    assert "  Soubor míchá kódování: řádků v UTF-8: " in output
+    assert "Celkem: zkontrolováno pasportů: 4, nepřečteno: 1" in output
+    assert "The file mixes encodings" not in output
+
+
+def test_check_prints_the_report_in_russian_with_lang_ru(site):
+    output = run("check", site, "--allow-private", "--lang", "ru").output
+
+    assert "ОШИБКА passport.unreachable" in output
+    assert "  Файл смешивает кодировки: строк в UTF-8: " in output
+    assert "Итого: проверено паспортов: 4, не прочитано: 1" in output
+    assert "The file mixes encodings" not in output
+
+
+def test_check_json_carries_each_finding_in_the_chosen_language_with_its_params(site):
+    result = run("check", site, "--allow-private", "--format", "json", "--limit", "1", "--lang", "ru")
+
+    found = json.loads(result.output)["passports"][0]["problems"][0]
+    assert found["code"] == "decode.mixed_encoding"
+    assert found["message"].startswith("Файл смешивает кодировки")
+    assert set(found["params"]) == {"utf8", "cp1251"}
+
+
+def test_check_refuses_a_language_without_catalog(site):
+    assert CliRunner().invoke(passport, ["check", site, "--lang", "de"]).exit_code == 2
+
+
+def test_parse_prints_findings_in_the_chosen_language(tmp_path):
+    broken = tmp_path / "meta.csv"
+    broken.write_text("property,value\nstandardversion,http://opendata.gosmonitor.ru/standard/3.0\n", encoding="utf-8")
+
+    document = json.loads(run("parse", str(broken), "--lang", "cs").output)
+
+    missing = [p for p in document["problems"] if p["code"] == "passport.csv_missing_identifier"]
+    assert missing[0]["message"] == "Pasport nemá identifikátor datové sady"
+
+
 def test_check_exits_with_1_when_errors_were_found(site):
     assert run("check", site, "--allow-private").exit_code == 1
 
@@ -50,7 +100,7 @@ def test_check_prints_json_on_request(site):
     document = json.loads(result.output)
     assert document["registry_size"] == 4
     assert [p["identifier"] for p in document["passports"]] == ["7708234640-okvedva"]
-    assert document["passports"][0]["problems"][0]["message_ru"].startswith("Файл смешивает кодировки")
+    assert document["passports"][0]["problems"][0]["message"].startswith("The file mixes encodings")
 
 
 def test_check_refuses_a_local_site_without_allow_private(site, monkeypatch):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from werkzeug import Response
 
+import json
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,8 @@ import pytest
 
 from ckanext.passport.mr.discover import discover_registry, given_address, names_file, registry_candidates
 from ckanext.passport.mr.fetch import FetchPolicy, FetchResult
+from ckanext.passport.mr.problems import from_dict
+from ckanext.passport.mr.translation import translator
 
 LOCAL = FetchPolicy(allow_private_addresses=True, retries=0, total_timeout=5)
 
@@ -165,7 +168,24 @@ def test_html_page_served_with_200_where_csv_is_expected_does_not_count(httpserv
         ("list.csv", ["registry.candidate_not_registry"]),
         ("opendatalist.csv", ["registry.candidate_not_registry"]),
     ]
-    assert "HTML" in discovery.rejected[1].problems[0].message_en
+    assert "HTML" in discovery.rejected[1].problems[0].message()
+
+
+def test_why_a_candidate_is_no_registry_is_told_in_the_reader_s_language(httpserver):
+    httpserver.expect_request("/opendata/list.csv").respond_with_data(NOT_FOUND_PAGE, content_type="text/html")
+
+    discovery = discover_registry(httpserver.url_for("/opendata/list.csv"), LOCAL)
+
+    (rejected,) = [found for found in discovery.problems if found.code == "registry.candidate_not_registry"]
+    assert rejected.message(translator("cs")) == (
+        "na této adrese není registr ve formě rdfa: "
+        "Byla přijata stránka HTML bez registru otevřených dat ve formátu RDFa (dc:Collection s dc:hasPart)"
+    )
+    stored = json.loads(json.dumps(rejected.as_dict()))
+    assert from_dict(stored).message(translator("ru")) == (
+        "по адресу нет реестра в форме rdfa: "
+        "Получена HTML-страница без реестра открытых данных в формате RDFa (dc:Collection с dc:hasPart)"
+    )
 
 
 def test_list_csv_is_preferred_over_later_forms(httpserver):

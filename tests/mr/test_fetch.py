@@ -19,6 +19,9 @@ from werkzeug import Request, Response
 
 from ckanext.passport.mr import fetch as fetch_module
 from ckanext.passport.mr.fetch import DEFAULT_USER_AGENT, FetchPolicy, fetch, is_public_address, make_session
+from ckanext.passport.mr.translation import translator
+
+RUSSIAN = translator("ru")
 
 LOCAL = FetchPolicy(allow_private_addresses=True, retries=0, backoff_factor=0.01, total_timeout=5)
 
@@ -86,7 +89,7 @@ def test_404_is_not_found_with_the_validator_message(httpserver):
     assert result.status == 404
     assert result.content == b""
     assert result.problem.code == "fetch.not_found"
-    assert "файл не найден" in result.problem.message_ru
+    assert "файл не найден" in result.problem.message(RUSSIAN)
     assert result.problem.location.url == httpserver.url_for("/opendata/meta.csv")
 
 
@@ -185,7 +188,7 @@ def test_declared_content_length_over_the_cap_is_refused(httpserver):
     assert not result.ok
     assert result.problem.code == "fetch.too_large"
     assert result.content == b""
-    assert "999" in result.problem.message_en
+    assert "999" in result.problem.message()
 
 
 def test_body_of_exactly_the_cap_is_accepted(httpserver):
@@ -400,7 +403,7 @@ def test_dns_answering_a_private_address_at_connect_time_is_refused(monkeypatch,
     result = fetch(f"http://rebind.test:{httpserver.port}/", FetchPolicy(retries=0))
 
     assert result.problem.code == "fetch.refused_address"
-    assert "127.0.0.1" in result.problem.message_en
+    assert "127.0.0.1" in result.problem.message()
     assert httpserver.log == []
 
 

@@ -111,7 +111,7 @@ def test_real_predgor_email_key_breaks_the_schema_at_the_publisher(read_real):
     assert codes(result) == ["schema.json_violation"]
     violation = result.problems[0]
     assert violation.location.element == "/publisher"
-    assert "'mbox' is a required property" in violation.message_en
+    assert "'mbox' is a required property" in violation.message()
     assert violation.location.url == PREDGOR_URL
 
 
@@ -126,7 +126,7 @@ def test_every_schema_break_is_its_own_problem_at_its_path_with_jsonschemas_mess
     problems = meta_json.schema_problems(example(identifier=7712345678, data=[], publisher={"name": "Иванов"}))
 
     assert {p.code for p in problems} == {"schema.json_violation"}
-    assert [(p.location.element, p.message_en.partition(": ")[2]) for p in problems] == [
+    assert [(p.location.element, p.message().partition(": ")[2]) for p in problems] == [
         ("/identifier", "7712345678 is not of type 'string'"),
         ("/data", "[] should be non-empty"),
         ("/publisher", "'phone' is a required property"),

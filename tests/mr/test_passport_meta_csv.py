@@ -211,7 +211,7 @@ def test_misspelt_property_is_read_as_the_property_meant():
 
     assert result.value.description == "Описание"
     assert codes(result) == ["passport.csv_property_typo"]
-    assert "descripton" in result.problems[0].message_en
+    assert "descripton" in result.problems[0].message()
 
 
 def test_strucrure_typo_in_keys_still_reads_versions():

@@ -10,6 +10,9 @@ from rdflib import URIRef
 
 from ckanext.passport.mr.passport import rdfa
 from ckanext.passport.mr.rdfagraph import read_page
+from ckanext.passport.mr.translation import translator
+
+RUSSIAN = translator("ru")
 
 PREDGOR = "predgor/2618017120-politicaldivisions/index.php"
 PREDGOR_URL = "http://opendata.predgor-ray.ru/2618017120-politicaldivisions/"
@@ -158,7 +161,7 @@ def test_page_without_rdfa_is_rdfa_not_found():
     result = rdfa.parse("<html><body><h1>Доступ запрещён</h1></body></html>".encode(), "http://example.com/x/")
     assert result.value is None
     assert codes(result) == ["rdfa.not_found"]
-    assert "формат RDFa не обнаружен" in result.problems[0].message_ru
+    assert "формат RDFa не обнаружен" in result.problems[0].message(RUSSIAN)
 
 
 def test_titled_row_of_a_registry_is_not_a_passport():

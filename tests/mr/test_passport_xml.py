@@ -121,7 +121,7 @@ def test_missing_provenance_is_a_schema_problem_naming_the_element():
     result = meta_xml.parse(meta_xml_bytes(dataversion("20130601T0000", provenance=None)), URL)
     violations = [p for p in result.problems if p.code == "schema.xsd_violation"]
     assert len(violations) == 1
-    assert "provenance" in violations[0].message_en
+    assert "provenance" in violations[0].message()
     assert violations[0].location.line is not None
     assert result.value.data_versions[0].provenance == ""
     assert result.value.data_versions[0].created.value == dt.datetime(2013, 6, 1)
@@ -138,7 +138,7 @@ def test_wrong_case_standard_url_is_read_as_the_standard_with_a_warning():
     result = meta_xml.parse(meta_xml_bytes(standard="http://OpenData.gosmonitor.ru/standard/3.0"))
     assert result.value.standard_version == "http://opendata.gosmonitor.ru/standard/3.0"
     variant = [p for p in result.problems if p.code == "passport.standard_version_variant"]
-    assert "OpenData.gosmonitor.ru" in variant[0].message_en
+    assert "OpenData.gosmonitor.ru" in variant[0].message()
 
 
 def test_windows_1251_declared_encoding_is_honoured():

@@ -3,6 +3,7 @@ says what was wrong. Inputs are random bytes and real publications damaged the w
 (flipped bytes, cut-off ends, stray quotes and separators, the wrong encoding)."""
 from __future__ import annotations
 
+import json
 import signal
 from contextlib import contextmanager
 from datetime import timedelta
@@ -16,11 +17,14 @@ from hypothesis import strategies as st
 from ckanext.passport.mr.model import ParseResult, Problem, RegistryEntry
 from ckanext.passport.mr.passport import FORMS as PASSPORT_MODULES
 from ckanext.passport.mr.passport import parse_passport
-from ckanext.passport.mr.problems import catalogue
+from ckanext.passport.mr.problems import catalogue, from_dict
 from ckanext.passport.mr.registry import FORMS as REGISTRY_MODULES
 from ckanext.passport.mr.registry import iter_registry, parse_registry
+from ckanext.passport.mr.translation import translator
 from ckanext.passport.mr.writers.passport import write_passport
 from ckanext.passport.mr.writers.registry import write_registry
+
+RUSSIAN = translator("ru")
 
 REAL = Path(__file__).parent.parent / "fixtures" / "real"
 URL = "http://opendata.example.ru/opendata/7712345678-showrooms/"
@@ -113,7 +117,9 @@ def assert_well_behaved(name: str, data: bytes) -> None:
     for found in result.problems:
         assert isinstance(found, Problem)
         assert found.code in known, f"unregistered problem code {found.code}"
-        assert found.message_ru and found.message_en
+        assert found.message(RUSSIAN) and found.message()
+        # Harvest objects and ckanext-harvest's error mirror store findings as JSON.
+        assert from_dict(json.loads(json.dumps(found.as_dict()))) == found
 
 
 # --- mutations ------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 from ckanext.passport.mr import report
 from ckanext.passport.mr.fetch import FetchPolicy
 from ckanext.passport.mr.model import STANDARD_3_0, Severity
+from ckanext.passport.mr.translation import translator
 
 from mr_site import serve_mr_site
 
@@ -150,7 +151,7 @@ def test_a_registry_broken_part_way_is_reported_as_incomplete(tmp_path, serve_si
     assert (checked.registry_form, checked.registry_size) == ("list.csv", 3)
     incomplete = [p for p in checked.problems if p.code == "registry.incomplete"]
     assert [(p.severity, p.location.line) for p in incomplete] == [(Severity.ERROR, 6)]
-    assert "csv.malformed_row" in incomplete[0].message_en
+    assert "csv.malformed_row" in incomplete[0].message()
 
 
 def test_without_allow_private_a_local_site_is_refused(site):
@@ -163,19 +164,28 @@ def test_without_allow_private_a_local_site_is_refused(site):
 
 # --- rendering ------------------------------------------------------------------------------------------
 
-def test_text_report_groups_problems_by_passport_with_both_languages(checked, site):
+def test_text_report_groups_problems_by_passport_in_one_language(checked, site):
     text = report.render_text(checked)
 
     assert text.startswith(f"Site: {site}\nRegistry: {site}opendata/list.csv (list.csv), 4 datasets, 4 checked\n")
     okved = text[text.index("Passport 7708234640-okvedva"):text.index("Passport 2618017120")]
     assert f"{site}opendata/7708234640-okvedva/meta.csv (meta.csv, mixed), score 95/100" in okved
     assert "WARNING decode.mixed_encoding" in okved
-    assert "  en: The file mixes encodings" in okved
-    assert "  ru: Файл смешивает кодировки" in okved
+    assert "    The file mixes encodings: 1 line(s) in UTF-8" in okved
+    assert "Файл смешивает кодировки" not in okved
     assert "Passport 7710000000-missing: Набор, который не опубликован\n  not read\n" in text
     assert text.rstrip().endswith(
         f"Total: 4 passports checked, 1 not read, average score {checked.score}/100, "
         f"{checked.count(Severity.ERROR)} errors, {checked.count(Severity.WARNING)} warnings")
+
+
+def test_text_report_speaks_the_language_it_is_given(checked):
+    text = report.render_text(checked, translator("ru"))
+
+    okved = text[text.index("Паспорт 7708234640-okvedva"):text.index("Паспорт 2618017120")]
+    assert "ПРЕДУПРЕЖДЕНИЕ decode.mixed_encoding (" in okved and "строка 14" in okved
+    assert "    Файл смешивает кодировки: строк в UTF-8: 1, в Windows-1251: 6" in okved
+    assert "The file mixes encodings" not in text
 
 
 def test_json_report_holds_passports_problems_and_scores(checked):

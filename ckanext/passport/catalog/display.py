@@ -7,6 +7,9 @@ from typing import Any, Mapping, Optional
 
 import ckan.plugins.toolkit as tk
 
+from ckanext.passport.language import current_language, reader_translate
+from ckanext.passport.mr.problems import from_dict
+
 from . import vocab
 from .openness import FIELD as OPENNESS_FIELD
 from .validators import OPENNESS_CONDITIONS
@@ -55,6 +58,14 @@ def check_label(code: str) -> str:
     return labels.get(code, code)
 
 
+def _stored_problem(detail: Mapping[str, Any]) -> Any:
+    """The finding a check stored, in the reader's language; a result stored as text before is shown as it is."""
+    found = from_dict(detail["problem"]) if isinstance(detail.get("problem"), Mapping) else None
+    if found is not None:
+        return found.message(reader_translate())
+    return detail.get("error") or detail.get("status")
+
+
 def check_detail(check: Mapping[str, Any]) -> str:
     """Why a check failed, in words; empty when it passed or does not apply."""
     if check.get("passed") is not False:
@@ -62,7 +73,7 @@ def check_detail(check: Mapping[str, Any]) -> str:
     detail = check.get("detail") or {}
     code = check.get("code")
     if code == "available":
-        return tk._("the file could not be downloaded: {error}").format(error=detail.get("error") or detail.get("status"))
+        return tk._("the file could not be downloaded: {error}").format(error=_stored_problem(detail))
     if code == "utf8":
         return tk._("the text is in {encoding}").format(encoding=detail.get("encoding") or "?")
     if code == "format":
@@ -95,7 +106,7 @@ def openness_results(pkg_dict: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def vocab_values(name: str, value: Any) -> list[dict[str, str]]:
     """Vocabulary keys of a field with labels in the reader's language (EUROVOC items keep their URI)."""
-    language = vocab.current_language()
+    language = current_language()
     values = []
     for item in vocab.as_list(value):
         key = item.get("uri") if isinstance(item, Mapping) else item

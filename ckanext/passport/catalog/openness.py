@@ -126,8 +126,8 @@ def _looks_like_header(cells: Sequence[str]) -> bool:
 def _assess_xml(content: bytes) -> list[dict[str, Any]]:
     root, problems = parse_xml(content)
     if root is None:
-        detail = problems[-1].message_en if problems else ""
-        return [_check("format", False, kind="xml", error=detail), _check("one_table", None),
+        why = {"problem": problems[-1].as_dict()} if problems else {}
+        return [_check("format", False, kind="xml", **why), _check("one_table", None),
                 _check("header", None), _check("consistent_rows", None)]
     rows = [child for child in root if isinstance(child.tag, str)]
     tags = {row.tag for row in rows}
@@ -181,8 +181,9 @@ def check_resource(resource: dict[str, Any], policy: FetchPolicy) -> dict[str, A
     url = resource.get("url") or ""
     fetched = fetch(url, policy)
     if not fetched.ok:
-        message = fetched.problem.message_en if fetched.problem else ""
-        checks = [_check("available", False, status=fetched.status, error=message)]
+        # The finding itself is kept, so that the page shows it in each reader's language.
+        why = {"problem": fetched.problem.as_dict()} if fetched.problem else {}
+        checks = [_check("available", False, status=fetched.status, **why)]
     else:
         checks = [_check("available", True),
                   *assess(fetched.content, resource.get("format") or "", fetched.content_type)]

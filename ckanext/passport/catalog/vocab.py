@@ -16,6 +16,7 @@ from typing import Any, Iterable, Iterator, Mapping, Optional
 import ckan.plugins.toolkit as tk
 
 from ckanext.passport import settings
+from ckanext.passport.language import current_language
 
 DATA_DIR = Path(__file__).resolve().parent / "vocabularies"
 LANGUAGES = ("cs", "en", "ru")
@@ -118,16 +119,6 @@ def vocabulary(name: str) -> Vocabulary:
     except OSError:
         return shipped
     return Vocabulary(name, {**_loaded_eurovoc(str(loaded), mtime), **shipped.concepts})
-
-
-def current_language() -> str:
-    """The reader's language among cs/en/ru; outside a request (API scripts, jobs) the site default."""
-    try:
-        language = tk.h.lang() or ""
-    except (RuntimeError, AttributeError, TypeError):
-        language = ""
-    language = language or tk.config.get("ckan.locale_default", "en") or "en"
-    return language.split("_", 1)[0]
 
 
 def label(name: str, key: Any, language: Optional[str] = None) -> str:

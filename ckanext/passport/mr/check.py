@@ -20,92 +20,79 @@ from .inn import is_valid_inn
 from .model import (
     STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, Passport, Problem, RegistryEntry, Severity, StructureVersion,
 )
-from .problems import define, problem
+from .problems import N_, define, problem
 
 MISSING_FIELD = define(
     "check.missing_field", Severity.ERROR,
-    "не заполнено обязательное поле паспорта «{field}»", "required passport field '{field}' is empty",
+    N_("required passport field '{field}' is empty"),
 )
 IDENTIFIER_FORM = define(
     "check.identifier_form", Severity.ERROR,
-    "идентификатор «{identifier}» не имеет вида <ИНН>-<наименование>",
-    "identifier '{identifier}' is not of the form <INN>-<name>",
+    N_("identifier '{identifier}' is not of the form <INN>-<name>"),
 )
 IDENTIFIER_INN = define(
     "check.identifier_inn", Severity.ERROR,
-    "код организации «{inn}» в идентификаторе не является верным ИНН (10 или 12 цифр с контрольными разрядами)",
-    "organisation code '{inn}' in the identifier is not a valid INN (10 or 12 digits with check digits)",
+    N_("organisation code '{inn}' in the identifier is not a valid INN (10 or 12 digits with check digits)"),
 )
 IDENTIFIER_NAME = define(
     "check.identifier_name", Severity.ERROR,
-    "наименование «{name}» в идентификаторе должно быть одним словом из латинских букв и цифр",
-    "name '{name}' in the identifier must be one word of latin letters and digits",
+    N_("name '{name}' in the identifier must be one word of latin letters and digits"),
 )
 DATE_INVALID = define(
     "check.date_invalid", Severity.ERROR,
-    "«{text}» в поле «{field}» не является датой с точностью до дня",
-    "'{text}' in field '{field}' is not a date with day precision",
+    N_("'{text}' in field '{field}' is not a date with day precision"),
 )
 DATE_FORM = define(
     "check.date_form", Severity.WARNING,
-    "дата «{text}» в поле «{field}» записана не в форме {expected}",
-    "date '{text}' in field '{field}' is not written as {expected}",
+    N_("date '{text}' in field '{field}' is not written as {expected}"),
 )
 MODIFIED_BEFORE_CREATED = define(
     "check.modified_before_created", Severity.WARNING,
-    "дата изменения {modified} раньше даты первой публикации {created}",
-    "modification date {modified} is earlier than first publication {created}",
+    N_("modification date {modified} is earlier than first publication {created}"),
 )
 FORMAT_CASE = define(
     "check.format_case", Severity.WARNING,
-    "формат «{format}» должен быть записан в нижнем регистре", "format '{format}' must be written in lower case",
+    N_("format '{format}' must be written in lower case"),
 )
 VERSIONS_ORDER = define(
     "check.versions_order", Severity.WARNING,
-    "версии ({kind}) не отсортированы от новых к старым", "versions ({kind}) are not sorted newest first",
+    N_("versions ({kind}) are not sorted newest first"),
 )
 STRUCTURE_MISSING = define(
     "check.structure_missing", Severity.ERROR,
-    "версия данных {version} ссылается на отсутствующую версию структуры {structure}",
-    "data version {version} refers to structure version {structure}, which is not published",
+    N_("data version {version} refers to structure version {structure}, which is not published"),
 )
 DATA_LINK_TEMPLATE = define(
     "check.data_link_template", Severity.WARNING,
-    "ссылка {link} не соответствует шаблону <сайт>/opendata/{identifier}/data-<версия>-structure-<версия>.<формат>",
-    "link {link} does not follow <site>/opendata/{identifier}/data-<version>-structure-<version>.<format>",
+    N_("link {link} does not follow <site>/opendata/{identifier}/data-<version>-structure-<version>.<format>"),
 )
 STRUCTURE_LINK_TEMPLATE = define(
     "check.structure_link_template", Severity.WARNING,
-    "ссылка {link} не соответствует шаблону <сайт>/opendata/{identifier}/structure-<версия>.<формат>",
-    "link {link} does not follow <site>/opendata/{identifier}/structure-<version>.<format>",
+    N_("link {link} does not follow <site>/opendata/{identifier}/structure-<version>.<format>"),
 )
 EMAIL_FORM = define(
     "check.email_form", Severity.ERROR,
-    "«{text}» не является адресом электронной почты", "'{text}' is not an e-mail address",
+    N_("'{text}' is not an e-mail address"),
 )
 PHONE_FORM = define(
     "check.phone_form", Severity.ERROR,
-    "«{text}» не является номером телефона", "'{text}' is not a phone number",
+    N_("'{text}' is not a phone number"),
 )
 STANDARD_UNKNOWN = define(
     "check.standard_version_unknown", Severity.WARNING,
-    "ссылка «{text}» не указывает на известную версию методических рекомендаций",
-    "'{text}' does not name a known version of the recommendations",
+    N_("'{text}' does not name a known version of the recommendations"),
 )
 REGISTRY_IDENTIFIER_MISMATCH = define(
     "check.registry_identifier_mismatch", Severity.ERROR,
-    "идентификатор в реестре «{registry}» не совпадает с идентификатором паспорта «{passport}»",
-    "the registry's identifier '{registry}' differs from the passport's '{passport}'",
+    N_("the registry's identifier '{registry}' differs from the passport's '{passport}'"),
 )
 REGISTRY_TITLE_MISMATCH = define(
     "check.registry_title_mismatch", Severity.WARNING,
-    "наименование в реестре «{registry}» не совпадает с наименованием в паспорте «{passport}»",
-    "the registry's title '{registry}' differs from the passport's '{passport}'",
+    N_("the registry's title '{registry}' differs from the passport's '{passport}'"),
 )
 FOLDER_MISMATCH = define(
     "check.identifier_folder_mismatch", Severity.WARNING,
-    "паспорт опубликован в папке «{folder}», а его идентификатор «{identifier}»",
-    "the passport is published in folder '{folder}' but its identifier is '{identifier}'",
+    N_("the passport is published in folder '{folder}' but its identifier is '{identifier}'"),
 )
 
 SEVERITY_COST = {Severity.ERROR: 20, Severity.WARNING: 5, Severity.INFO: 0}

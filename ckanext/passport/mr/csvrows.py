@@ -15,27 +15,23 @@ from typing import Iterable, Iterator, NamedTuple, Optional, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 from .model import STANDARD_2_3, STANDARD_3_0, Problem, Severity
-from .problems import define, problem
+from .problems import N_, define, problem
 
 EMPTY = define(
     "csv.empty", Severity.ERROR,
-    "Файл пуст: в нём нет ни одной строки данных",
-    "The file is empty: it holds no data rows",
+    N_("The file is empty: it holds no data rows"),
 )
 HTML_INSTEAD_OF_CSV = define(
     "csv.html_instead_of_csv", Severity.ERROR,
-    "Вместо CSV получена HTML-страница",
-    "An HTML page was served where CSV was expected",
+    N_("An HTML page was served where CSV was expected"),
 )
 NOT_CSV = define(
     "csv.not_csv", Severity.ERROR,
-    "Содержимое не похоже на CSV (XML или JSON)",
-    "The content does not look like CSV (it looks like XML or JSON)",
+    N_("The content does not look like CSV (it looks like XML or JSON)"),
 )
 MALFORMED_ROW = define(
     "csv.malformed_row", Severity.WARNING,
-    "Строка CSV нарушает RFC 4180 ({reason}); прочитана по возможности",
-    "The CSV record breaks RFC 4180 ({reason}); it was read as well as possible",
+    N_("The CSV record breaks RFC 4180 ({reason}); it was read as well as possible"),
 )
 
 DELIMITERS = (",", ";", "\t")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .model import Problem, Severity
-from .problems import define, problem
+from .problems import N_, define, problem
 
 UTF8 = "utf-8"
 WINDOWS_1251 = "windows-1251"
@@ -22,38 +22,31 @@ MIXED = "mixed"
 
 WINDOWS_1251_USED = define(
     "decode.windows_1251", Severity.WARNING,
-    "Текст не в кодировке UTF-8, прочитан как Windows-1251",
-    "The text is not UTF-8; it was read as Windows-1251",
+    N_("The text is not UTF-8; it was read as Windows-1251"),
 )
 MIXED_ENCODING = define(
     "decode.mixed_encoding", Severity.WARNING,
-    "Файл смешивает кодировки: строк в UTF-8: {utf8}, в Windows-1251: {cp1251}",
-    "The file mixes encodings: {utf8} line(s) in UTF-8, {cp1251} line(s) in Windows-1251",
+    N_("The file mixes encodings: {utf8} line(s) in UTF-8, {cp1251} line(s) in Windows-1251"),
 )
 MOJIBAKE_REPAIRED = define(
     "decode.mojibake_repaired", Severity.WARNING,
-    "Исправлены «кракозябры» (UTF-8, прочитанный как Windows-1251) в строках: {count}",
-    "Repaired mojibake (UTF-8 once read as Windows-1251) on {count} line(s)",
+    N_("Repaired mojibake (UTF-8 once read as Windows-1251) on {count} line(s)"),
 )
 UTF16_USED = define(
     "decode.utf16", Severity.WARNING,
-    "Текст в кодировке {encoding}, а не UTF-8",
-    "The text is {encoding}, not UTF-8",
+    N_("The text is {encoding}, not UTF-8"),
 )
 UNKNOWN_ENCODING = define(
     "decode.unknown_encoding", Severity.WARNING,
-    "Неизвестная кодировка «{encoding}» в настройках; кодировка определена автоматически",
-    "Unknown configured encoding '{encoding}'; the encoding was detected instead",
+    N_("Unknown configured encoding '{encoding}'; the encoding was detected instead"),
 )
 UNDECODABLE_BYTES = define(
     "decode.undecodable_bytes", Severity.WARNING,
-    "Часть байтов не читается в кодировке {encoding} и заменена знаком �",
-    "Some bytes are not valid {encoding} and were replaced by �",
+    N_("Some bytes are not valid {encoding} and were replaced by �"),
 )
 BINARY_CONTENT = define(
     "decode.binary_content", Severity.ERROR,
-    "Содержимое похоже на двоичный файл, а не на текст",
-    "The content looks like a binary file, not text",
+    N_("The content looks like a binary file, not text"),
 )
 
 

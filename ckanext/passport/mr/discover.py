@@ -19,24 +19,29 @@ import idna
 
 from .fetch import FetchPolicy, FetchResult, fetch
 from .model import ParseResult, Problem, Registry, Severity
-from .problems import define, problem
+from .problems import N_, define, problem
 from .registry import parse_registry
 from .sniff import sniff
 
 NOT_DISCOVERED = define(
     "registry.not_discovered", Severity.ERROR,
-    "реестр открытых данных не найден на сайте {site} (проверено адресов: {tried})",
-    "no open data registry found on {site} ({tried} addresses tried)",
+    N_("no open data registry found on {site} ({tried} addresses tried)"),
 )
 NOT_A_REGISTRY = define(
     "registry.address_not_registry", Severity.ERROR,
-    "по адресу {address} нет реестра открытых данных; это адрес файла, поэтому другие адреса не проверялись",
-    "{address} holds no open data registry; it names a file, so no other address was tried",
+    N_("{address} holds no open data registry; it names a file, so no other address was tried"),
 )
 CANDIDATE_NOT_REGISTRY = define(
     "registry.candidate_not_registry", Severity.ERROR,
-    "по адресу нет реестра в форме {form}: {reason}",
-    "this address holds no registry of form {form}: {reason}",
+    N_("this address holds no registry of form {form}: {reason}"),
+)
+# Why a candidate is no registry, when no parse error says it: each the ``reason`` of the finding above.
+REASON_HTML_PAGE = define("registry.reason_html_page", Severity.INFO, N_("it is an HTML page"))
+REASON_UNREADABLE = define("registry.reason_unreadable", Severity.INFO, N_("nothing could be read"))
+REASON_NO_DATASETS = define("registry.reason_no_datasets", Severity.INFO, N_("it lists no datasets"))
+REASON_UNNAMED_EMPTY = define(
+    "registry.reason_unnamed_empty", Severity.INFO,
+    N_("it lists no datasets and its address is not a registry file name"),
 )
 
 Fetcher = Callable[[str, FetchPolicy], FetchResult]
@@ -172,7 +177,7 @@ def _try(discovery: Discovery, url: str, form: Optional[str], fetched: FetchResu
         discovery.rejected.append(Rejection(url, form or "", [fetched.problem] if fetched.problem else []))
         return False
     result, reason = _read_registry(fetched, form)
-    if reason:
+    if reason is not None:
         discovery.rejected.append(Rejection(url, result.form or form or "", [
             problem(CANDIDATE_NOT_REGISTRY, url=fetched.url, form=result.form or form or "?", reason=reason)
         ]))
@@ -185,27 +190,27 @@ def _try(discovery: Discovery, url: str, form: Optional[str], fetched: FetchResu
     return True
 
 
-def _read_registry(fetched: FetchResult, form: Optional[str]) -> tuple[ParseResult[Registry], str]:
-    """The parse, and why it is not a registry (``""`` when it is).
+def _read_registry(fetched: FetchResult, form: Optional[str]) -> tuple[ParseResult[Registry], Optional[Problem]]:
+    """The parse, and why it is not a registry (``None`` when it is).
 
     A probed location must hold its own form. The given address is read as whatever its content is, and
     there sites misname files (an MR 2.3 ``;`` list served as ``list.csv``) and put registries anywhere; but a
     file listing nothing counts only where its name says registry, else any JSON or CSV file would.
     """
     if form not in (None, "rdfa") and sniff(fetched.content).kind == "html":
-        return ParseResult(None, [], form=form), "HTML page"
+        return ParseResult(None, [], form=form), problem(REASON_HTML_PAGE)
     result = parse_registry(fetched.content, url=fetched.url, form=form)
     registry = result.value
     if registry is None:
-        return result, _first_error(result) or "unreadable"
+        return result, _first_error(result) or problem(REASON_UNREADABLE)
     named = form is not None or _names_registry(fetched.url)
     if not registry.entries and not (named and registry.standard_version):
-        return result, "no datasets" if named else "no datasets and no registry file name"
-    return result, ""
+        return result, problem(REASON_NO_DATASETS if named else REASON_UNNAMED_EMPTY)
+    return result, None
 
 
-def _first_error(result: ParseResult[Registry]) -> str:
-    return next((p.message_en for p in result.problems if p.severity is Severity.ERROR), "")
+def _first_error(result: ParseResult[Registry]) -> Optional[Problem]:
+    return next((p for p in result.problems if p.severity is Severity.ERROR), None)
 
 
 def _names_registry(url: str) -> bool:

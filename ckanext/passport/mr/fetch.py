@@ -31,53 +31,51 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from .model import Problem, Severity
-from .problems import define, problem
+from .problems import N_, define, problem
 
 NOT_FOUND = define(
     "fetch.not_found", Severity.ERROR,
-    "файл не найден (HTTP {status})", "file not found (HTTP {status})",
+    N_("file not found (HTTP {status})"),
 )
 HTTP_ERROR = define(
     "fetch.http_error", Severity.ERROR,
-    "сервер отказал в выдаче (HTTP {status})", "the server refused the request (HTTP {status})",
+    N_("the server refused the request (HTTP {status})"),
 )
 SERVER_ERROR = define(
     "fetch.server_error", Severity.ERROR,
-    "ошибка сервера (HTTP {status}), попыток: {attempts}", "server error (HTTP {status}) after {attempts} attempts",
+    N_("server error (HTTP {status}) after {attempts} attempts"),
 )
 TIMEOUT = define(
     "fetch.timeout", Severity.ERROR,
-    "сервер не ответил вовремя ({detail})", "the server did not answer in time ({detail})",
+    N_("the server did not answer in time ({detail})"),
 )
 TOO_LARGE = define(
     "fetch.too_large", Severity.ERROR,
-    "ответ больше допустимых {limit} байт", "the response is larger than the {limit} bytes allowed",
+    N_("the response is larger than the {limit} bytes allowed"),
 )
 REFUSED_ADDRESS = define(
     "fetch.refused_address", Severity.ERROR,
-    "загрузка с адреса {address} (узел {host}) запрещена: частная, локальная или служебная сеть",
-    "fetching from {address} (host {host}) is refused: private, local or special-purpose network",
+    N_("fetching from {address} (host {host}) is refused: private, local or special-purpose network"),
 )
 BAD_SCHEME = define(
     "fetch.bad_scheme", Severity.ERROR,
-    "схема адреса «{scheme}» не поддерживается, нужна http или https",
-    "URL scheme '{scheme}' is not supported, use http or https",
+    N_("URL scheme '{scheme}' is not supported, use http or https"),
 )
 TOO_MANY_REDIRECTS = define(
     "fetch.too_many_redirects", Severity.ERROR,
-    "слишком много перенаправлений (больше {limit})", "too many redirects (more than {limit})",
+    N_("too many redirects (more than {limit})"),
 )
 REDIRECT_LOOP = define(
     "fetch.redirect_loop", Severity.ERROR,
-    "перенаправления зациклились на {target}", "redirects loop back to {target}",
+    N_("redirects loop back to {target}"),
 )
 CONNECTION_ERROR = define(
     "fetch.connection_error", Severity.ERROR,
-    "не удалось соединиться с сервером: {detail}", "could not connect to the server: {detail}",
+    N_("could not connect to the server: {detail}"),
 )
 INVALID_URL = define(
     "fetch.invalid_url", Severity.ERROR,
-    "неверный адрес: {detail}", "invalid URL: {detail}",
+    N_("invalid URL: {detail}"),
 )
 
 # Some government web firewalls answer an HTML challenge page to anything that does not look like a browser.

@@ -19,25 +19,22 @@ from urllib.parse import unquote, urljoin, urlsplit
 from .csvrows import canonical_standard, compact
 from .dates import parse_date
 from .model import MRDate, Passport, Problem, Severity
-from .problems import define, problem
+from .problems import N_, define, problem
 
 PASSPORT_STANDARD_VARIANT = define(
     "passport.standard_version_variant",
     Severity.WARNING,
-    "Ссылка на версию методических рекомендаций записана нестандартно: «{text}» (ожидалось «{canonical}»)",
-    "The standard version link is written in a non-canonical form: '{text}' (expected '{canonical}')",
+    N_("The standard version link is written in a non-canonical form: '{text}' (expected '{canonical}')"),
 )
 REGISTRY_STANDARD_VARIANT = define(
     "registry.standard_version_variant",
     Severity.WARNING,
-    "Ссылка на версию методических рекомендаций в реестре записана нестандартно: «{text}» (ожидалось «{canonical}»)",
-    "The registry's standard version link is written in a non-canonical form: '{text}' (expected '{canonical}')",
+    N_("The registry's standard version link is written in a non-canonical form: '{text}' (expected '{canonical}')"),
 )
 VERSION_WITHOUT_SOURCE = define(
     "passport.version_without_source",
     Severity.WARNING,
-    "Версия набора данных без ссылки на файл пропущена",
-    "A data version without a file link was skipped",
+    N_("A data version without a file link was skipped"),
 )
 
 _DATA_NAME = re.compile(r"^data[-_](?P<version>.+?)[-_]structure[-_](?P<structure>.+)$", re.I)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Generic, Optional, TypeVar, Union
+from typing import Any, Callable, Generic, Mapping, Optional, TypeVar, Union
 
 STANDARD_3_0 = "http://opendata.gosmonitor.ru/standard/3.0"
 STANDARD_2_3 = "http://opendata.gosmonitor.ru/standard/2.3"
@@ -20,6 +20,15 @@ class Severity(str, Enum):
     INFO = "info"
 
 
+# A gettext function: an English message template (the msgid) in, its translation out.
+Translate = Callable[[str], str]
+
+
+def english(message: str) -> str:
+    """The identity :data:`Translate`: templates are written in English."""
+    return message
+
+
 @dataclass(frozen=True)
 class Location:
     """Where a problem was found: any of a URL, a 1-based line and an element/field name."""
@@ -28,27 +37,38 @@ class Location:
     line: Optional[int] = None
     element: Optional[str] = None
 
-    def __str__(self) -> str:
-        parts = [p for p in (self.url, f"line {self.line}" if self.line else None, self.element) if p]
-        return ", ".join(parts)
-
 
 @dataclass(frozen=True)
 class Problem:
-    """A finding about input: ``code`` is stable API (harvest errors, reports and tests key on it)."""
+    """A finding about input: ``code`` is stable API (harvest errors, reports and tests key on it).
+
+    ``template`` is the code's English message (see ``problems.define``) and ``params`` fill its placeholders;
+    the text exists only when rendered, in the reader's language (:meth:`message`). A param may itself be a
+    problem (why a candidate is no registry): it is rendered in the same language.
+    """
 
     code: str
     severity: Severity
-    message_ru: str
-    message_en: str
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict)
     location: Location = field(default_factory=Location)
 
-    def as_dict(self) -> dict:
+    def message(self, translate: Translate = english) -> str:
+        """The message in the language of ``translate``; the template as it is when the params do not fit it."""
+        text = translate(self.template)
+        params = {k: v.message(translate) if isinstance(v, Problem) else v for k, v in self.params.items()}
+        try:
+            return text.format(**params)
+        except (KeyError, IndexError, ValueError):
+            return text
+
+    def as_dict(self, translate: Translate = english) -> dict:
+        """JSON-ready: the code, severity, params and location that rebuild the problem, and its message."""
         return {
             "code": self.code,
             "severity": self.severity.value,
-            "message_ru": self.message_ru,
-            "message_en": self.message_en,
+            "params": {k: v.as_dict(translate) if isinstance(v, Problem) else v for k, v in self.params.items()},
+            "message": self.message(translate),
             "location": {k: v for k, v in vars(self.location).items() if v is not None},
         }
 

@@ -2,30 +2,39 @@
 
 Each module that reports problems defines its codes here at import time with :func:`define`, so one
 code always carries the same severity and wording, and :func:`catalogue` can list every code the library
-may emit (the harvester UI and the documentation read it).
+may emit (the harvester UI and the documentation read it). The wording is one English template, the gettext
+msgid of the project's catalogs (``i18n/*/LC_MESSAGES/ckanext-passport.po``): :func:`N_` marks it for
+extraction (babel's default keywords include ``N_``), and a problem is rendered in a reader's language only
+when it is shown (:meth:`Problem.message`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Mapping, Optional
 
-from .model import Location, Problem, Severity
+from .model import Location, Problem, Severity, Translate, english
+
+
+def N_(message: str) -> str:
+    """Marks a message for extraction without translating it: it is translated when a problem is shown."""
+    return message
 
 
 @dataclass(frozen=True)
 class ProblemKind:
     code: str
     severity: Severity
-    message_ru: str
-    message_en: str
+    message: str
 
 
 _KINDS: dict[str, ProblemKind] = {}
 
+SEVERITY_LABELS = {Severity.ERROR: N_("error"), Severity.WARNING: N_("warning"), Severity.INFO: N_("info")}
 
-def define(code: str, severity: Severity, message_ru: str, message_en: str) -> str:
-    """Register a code; messages may hold ``{name}`` placeholders filled by :func:`problem`."""
-    kind = ProblemKind(code, severity, message_ru, message_en)
+
+def define(code: str, severity: Severity, message: str) -> str:
+    """Register a code; the message may hold ``{name}`` placeholders filled by :func:`problem`."""
+    kind = ProblemKind(code, severity, message)
     existing = _KINDS.get(code)
     if existing is not None and existing != kind:
         raise ValueError(f"problem code {code!r} defined twice with different texts")
@@ -46,17 +55,38 @@ def problem(
     return Problem(
         code=code,
         severity=severity or kind.severity,
-        message_ru=_fill(kind.message_ru, params),
-        message_en=_fill(kind.message_en, params),
+        template=kind.message,
+        params=params,
         location=Location(url=url, line=line, element=element),
     )
 
 
-def _fill(template: str, params: dict[str, Any]) -> str:
-    try:
-        return template.format(**params)
-    except (KeyError, IndexError, ValueError):
-        return template
+def from_dict(data: Mapping[str, Any]) -> Optional[Problem]:
+    """A problem back from :meth:`Problem.as_dict`; ``None`` for a code no longer in the catalogue."""
+    kind = _KINDS.get(data.get("code", ""))
+    if kind is None:
+        return None
+    params = {}
+    for name, value in (data.get("params") or {}).items():
+        nested = from_dict(value) if isinstance(value, Mapping) else None
+        params[name] = nested or (value.get("message", "") if isinstance(value, Mapping) else value)
+    return Problem(
+        code=kind.code,
+        severity=Severity(data.get("severity") or kind.severity.value),
+        template=kind.message,
+        params=params,
+        location=Location(**(data.get("location") or {})),
+    )
+
+
+def severity_label(severity: Severity, translate: Translate = english) -> str:
+    return translate(SEVERITY_LABELS[severity])
+
+
+def where(location: Location, translate: Translate = english) -> str:
+    """Where a problem was found, in words: any of its URL, line and element."""
+    line = translate(N_("line {line}")).format(line=location.line) if location.line else None
+    return ", ".join(part for part in (location.url, line, location.element) if part)
 
 
 def catalogue() -> dict[str, ProblemKind]:

@@ -23,13 +23,12 @@ from rdflib import BNode, Graph, Namespace, URIRef
 
 from .decode import decode_bytes
 from .model import Problem, Severity
-from .problems import define, problem
+from .problems import N_, define, problem
 
 PARSE_FAILED = define(
     "rdfa.parse_failed",
     Severity.ERROR,
-    "Страница не разобрана парсером RDFa: {detail}",
-    "The RDFa parser failed on the page: {detail}",
+    N_("The RDFa parser failed on the page: {detail}"),
 )
 
 Node = Union[URIRef, BNode]

@@ -16,18 +16,17 @@ from .check import check_passport, score
 from .discover import discover_registry, names_file
 from .fetch import FetchPolicy, FetchResult, fetch, make_session
 from .fields import is_passport_file_name
-from .model import ParseResult, Problem, RegistryEntry, Severity
+from .model import ParseResult, Problem, RegistryEntry, Severity, Translate, english
 from .passport import FORMS as PASSPORT_FORMS
 from .passport import looks_like_data_file, parse_passport, passport_from_entry, passport_locations
-from .problems import define, problem
+from .problems import N_, define, problem, severity_label, where
 from .registry import FORMS as REGISTRY_FORMS
 from .registry import parse_registry
 from .serialize import to_jsonable
 
 PASSPORT_UNREACHABLE = define(
     "passport.unreachable", Severity.ERROR,
-    "паспорт набора «{identifier}» не удалось прочитать ни по одному адресу (проверено: {tried})",
-    "the passport of '{identifier}' could not be read at any address ({tried} tried)",
+    N_("the passport of '{identifier}' could not be read at any address ({tried} tried)"),
 )
 
 FetchOne = Callable[[str], FetchResult]
@@ -151,43 +150,51 @@ def _judged(checked: PassportCheck, result: ParseResult, entry: RegistryEntry, u
 
 # --- rendering ------------------------------------------------------------------------------------------
 
-def render_text(report: SiteReport) -> str:
-    lines = [f"Site: {report.url}"]
+def render_text(report: SiteReport, translate: Translate = english) -> str:
+    """The report as readable text in the language of ``translate`` (codes and URLs as they are)."""
+    _ = translate
+    lines = [_(N_("Site: {url}")).format(url=report.url)]
     if report.registry_url:
-        lines.append(f"Registry: {report.registry_url} ({report.registry_form}), {report.registry_size} datasets,"
-                     f" {len(report.passports)} checked")
-    lines += _problem_lines(report.problems, indent="  ")
+        lines.append(_(N_("Registry: {url} ({form}), {size} datasets, {checked} checked")).format(
+            url=report.registry_url, form=report.registry_form, size=report.registry_size,
+            checked=len(report.passports)))
+    lines += _problem_lines(report.problems, "  ", translate)
     for checked in report.passports:
-        lines += ["", f"Passport {checked.identifier or checked.link}: {checked.title}".rstrip(": ")]
+        lines += ["", _(N_("Passport {identifier}: {title}")).format(
+            identifier=checked.identifier or checked.link, title=checked.title).rstrip(": ")]
         if checked.score is None:
-            lines.append("  not read")
+            lines.append("  " + _(N_("not read")))
         else:
             where = ", ".join(part for part in (checked.form, checked.encoding) if part)
-            lines.append(f"  {checked.url} ({where}), score {checked.score}/100")
-        lines += _problem_lines(checked.problems, indent="  ")
-    lines += ["", _summary(report)]
+            lines.append("  " + _(N_("{url} ({where}), score {score}/100")).format(
+                url=checked.url, where=where, score=checked.score))
+        lines += _problem_lines(checked.problems, "  ", translate)
+    lines += ["", _summary(report, translate)]
     return "\n".join(lines) + "\n"
 
 
-def _problem_lines(problems: list[Problem], indent: str) -> list[str]:
+def _problem_lines(problems: list[Problem], indent: str, translate: Translate) -> list[str]:
     lines = []
     for found in problems:
-        where = str(found.location)
-        lines.append(f"{indent}{found.severity.value.upper()} {found.code}" + (f" ({where})" if where else ""))
-        lines.append(f"{indent}  en: {found.message_en}")
-        lines.append(f"{indent}  ru: {found.message_ru}")
+        place = where(found.location, translate)
+        lines.append(f"{indent}{severity_label(found.severity, translate).upper()} {found.code}"
+                     + (f" ({place})" if place else ""))
+        lines.append(f"{indent}  {found.message(translate)}")
     return lines
 
 
-def _summary(report: SiteReport) -> str:
+def _summary(report: SiteReport, translate: Translate) -> str:
     unread = sum(1 for checked in report.passports if checked.score is None)
     average = "-" if report.score is None else f"{report.score}/100"
-    return (f"Total: {len(report.passports)} passports checked, {unread} not read, average score {average}, "
-            f"{report.count(Severity.ERROR)} errors, {report.count(Severity.WARNING)} warnings")
+    return translate(N_(
+        "Total: {checked} passports checked, {unread} not read, average score {average}, {errors} errors, "
+        "{warnings} warnings"
+    )).format(checked=len(report.passports), unread=unread, average=average,
+              errors=report.count(Severity.ERROR), warnings=report.count(Severity.WARNING))
 
 
-def report_json(report: SiteReport) -> str:
-    document = {**to_jsonable(report), "score": report.score,
+def report_json(report: SiteReport, translate: Translate = english) -> str:
+    document = {**to_jsonable(report, translate), "score": report.score,
                 "errors": report.count(Severity.ERROR), "warnings": report.count(Severity.WARNING)}
     return json.dumps(document, ensure_ascii=False, indent=2)
 
@@ -218,7 +225,7 @@ def parse_file(path: Path, form: Optional[str] = None) -> tuple[str, ParseResult
     return "passport", passport
 
 
-def parse_json(path: Path, kind: str, result: ParseResult) -> str:
+def parse_json(path: Path, kind: str, result: ParseResult, translate: Translate = english) -> str:
     document = {"file": str(path), "kind": kind, "form": result.form, "encoding": result.encoding,
-                kind: to_jsonable(result.value), "problems": to_jsonable(result.problems)}
+                kind: to_jsonable(result.value), "problems": to_jsonable(result.problems, translate)}
     return json.dumps(document, ensure_ascii=False, indent=2)

@@ -12,19 +12,17 @@ from typing import IO, Iterator, Optional, Union
 from lxml import etree
 
 from .model import Problem, Severity
-from .problems import define, problem
+from .problems import N_, define, problem
 
 ENTITY_DECLARED = define(
     "xml.entity_declared",
     Severity.WARNING,
-    "Документ объявляет сущности XML (<!ENTITY>); они не раскрываются",
-    "The document declares XML entities (<!ENTITY>); they are not expanded",
+    N_("The document declares XML entities (<!ENTITY>); they are not expanded"),
 )
 NOT_WELL_FORMED = define(
     "xml.not_well_formed",
     Severity.ERROR,
-    "XML-документ не является правильно построенным: {detail}",
-    "The XML document is not well-formed: {detail}",
+    N_("The XML document is not well-formed: {detail}"),
 )
 
 _HARDENING = dict(

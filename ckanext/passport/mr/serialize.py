@@ -13,23 +13,29 @@ from .model import (
     DataVersion,
     MRDate,
     Passport,
+    Problem,
     Publisher,
     RegistryEntry,
     Severity,
     StructureField,
     StructureVersion,
+    Translate,
+    english,
 )
 
 
-def to_jsonable(value: Any) -> Any:
+def to_jsonable(value: Any, translate: Translate = english) -> Any:
+    """JSON-ready ``value``; problems carry their message in the language of ``translate``."""
+    if isinstance(value, Problem):
+        return value.as_dict(translate)
     if isinstance(value, MRDate):
         return {"text": value.text, "value": value.value.isoformat() if value.value else None}
     if isinstance(value, Severity):
         return value.value
     if is_dataclass(value):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in fields(value)}
+        return {f.name: to_jsonable(getattr(value, f.name), translate) for f in fields(value)}
     if isinstance(value, list):
-        return [to_jsonable(v) for v in value]
+        return [to_jsonable(v, translate) for v in value]
     return value
 
 

@@ -12,21 +12,19 @@ from typing import Any, Iterator
 from .csvrows import is_column_number_row, read_rows
 from .decode import decode_bytes
 from .model import ParseResult, Severity, StructureField
-from .problems import define, problem
+from .problems import N_, define, problem
 from .safexml import local_name, parse_xml
 from .sniff import sniff
 
 NO_FIELDS = define(
     "structure.no_fields",
     Severity.WARNING,
-    "В файле структуры не найдено ни одного поля",
-    "No field was found in the structure file",
+    N_("No field was found in the structure file"),
 )
 UNREADABLE = define(
     "structure.unreadable",
     Severity.ERROR,
-    "Файл структуры не читается: {reason}",
-    "The structure file cannot be read: {reason}",
+    N_("The structure file cannot be read: {reason}"),
 )
 
 _HEADER_WORDS = re.compile(r"^(field|name|наименование|название|поле|имя|№|n|no)", re.I)

@@ -29,7 +29,7 @@ from ..fields import (
     version_names,
 )
 from ..model import DataVersion, ParseResult, Passport, RegistryEntry, Severity
-from ..problems import define, problem
+from ..problems import N_, define, problem
 from ..sniff import sniff
 
 FORMS = {
@@ -46,20 +46,17 @@ MR30_FILES = ("meta.json", "meta.xml", "meta.csv")
 EMPTY = define(
     "passport.empty",
     Severity.ERROR,
-    "Паспорт пуст",
-    "The passport is empty",
+    N_("The passport is empty"),
 )
 UNKNOWN_FORM = define(
     "passport.unknown_form",
     Severity.ERROR,
-    "Формат паспорта не распознан",
-    "The passport's form was not recognised",
+    N_("The passport's form was not recognised"),
 )
 LINK_IS_DATA_FILE = define(
     "passport.link_is_data_file",
     Severity.WARNING,
-    "Ссылка реестра ведёт на файл данных, а не на паспорт; паспорт составлен по записи реестра",
-    "The registry links a data file, not a passport; the passport was made from the registry entry",
+    N_("The registry links a data file, not a passport; the passport was made from the registry entry"),
 )
 
 _DATA_EXTENSIONS = frozenset({

@@ -29,69 +29,57 @@ from ..fields import (
     structure_word,
 )
 from ..model import DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion
-from ..problems import define, problem
+from ..problems import N_, define, problem
 
 FORM = "meta.csv"
 
 MISSING_HEADER = define(
     "passport.csv_missing_header", Severity.WARNING,
-    "Нет строки заголовка «property,value»",
-    "The header row 'property,value' is missing",
+    N_("The header row 'property,value' is missing"),
 )
 MISSING_PROPERTY = define(
     "passport.csv_missing_property", Severity.WARNING,
-    "Обязательное поле паспорта «{name}» отсутствует или пусто",
-    "The required passport field '{name}' is missing or empty",
+    N_("The required passport field '{name}' is missing or empty"),
 )
 MISSING_IDENTIFIER = define(
     "passport.csv_missing_identifier", Severity.ERROR,
-    "В паспорте нет идентификатора набора данных",
-    "The passport has no dataset identifier",
+    N_("The passport has no dataset identifier"),
 )
 UNKNOWN_PROPERTY = define(
     "passport.csv_unknown_property", Severity.WARNING,
-    "Неизвестное поле паспорта «{name}»",
-    "Unknown passport field '{name}'",
+    N_("Unknown passport field '{name}'"),
 )
 PROPERTY_TYPO = define(
     "passport.csv_property_typo", Severity.WARNING,
-    "Поле «{name}» прочитано как «{meant}»",
-    "Field '{name}' was read as '{meant}'",
+    N_("Field '{name}' was read as '{meant}'"),
 )
 DUPLICATE_PROPERTY = define(
     "passport.csv_duplicate_property", Severity.WARNING,
-    "Поле «{name}» повторяется; используется первое значение",
-    "Field '{name}' is repeated; the first value is used",
+    N_("Field '{name}' is repeated; the first value is used"),
 )
 UNREADABLE_DATE = define(
     "passport.csv_unreadable_date", Severity.WARNING,
-    "Дата «{text}» в поле «{name}» не распознана",
-    "The date '{text}' in field '{name}' could not be read",
+    N_("The date '{text}' in field '{name}' could not be read"),
 )
 UNREADABLE_VERSION_KEY = define(
     "passport.csv_unreadable_version_key", Severity.WARNING,
-    "Имя версии «{name}» не соответствует шаблону data-<версия>-structure-<версия структуры>",
-    "The version name '{name}' does not follow data-<version>-structure-<structure version>",
+    N_("The version name '{name}' does not follow data-<version>-structure-<structure version>"),
 )
 NO_DATA_VERSIONS = define(
     "passport.csv_no_data_versions", Severity.WARNING,
-    "В паспорте нет ни одной ссылки на файл набора данных",
-    "The passport links no data file",
+    N_("The passport links no data file"),
 )
 NO_STRUCTURE_VERSIONS = define(
     "passport.csv_no_structure_versions", Severity.WARNING,
-    "В паспорте нет ни одной ссылки на файл структуры",
-    "The passport links no structure file",
+    N_("The passport links no structure file"),
 )
 UNQUOTED_VALUE = define(
     "passport.csv_unquoted_value", Severity.WARNING,
-    "Значение поля «{name}» содержит разделитель без кавычек; ячейки объединены",
-    "The value of field '{name}' holds an unquoted delimiter; the cells were joined",
+    N_("The value of field '{name}' holds an unquoted delimiter; the cells were joined"),
 )
 NOT_A_PASSPORT = define(
     "passport.csv_not_a_passport", Severity.ERROR,
-    "Файл CSV не похож на паспорт набора открытых данных",
-    "The CSV file does not look like an open data passport",
+    N_("The CSV file does not look like an open data passport"),
 )
 
 REQUIRED = (

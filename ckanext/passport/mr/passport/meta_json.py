@@ -32,27 +32,24 @@ from ..fields import (
     version_names,
 )
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
-from ..problems import define, problem
+from ..problems import N_, define, problem
 
 FORM = "meta.json"
 
 SCHEMA_VIOLATION = define(
     "schema.json_violation",
     Severity.WARNING,
-    "meta.json не соответствует meta-schema.json: {detail}",
-    "meta.json does not match meta-schema.json: {detail}",
+    N_("meta.json does not match meta-schema.json: {detail}"),
 )
 DAMAGED_JSON = define(
     "passport.json_damaged",
     Severity.ERROR,
-    "meta.json не является правильным JSON ({detail}); прочитано то, что удалось",
-    "meta.json is not valid JSON ({detail}); what could be read was read",
+    N_("meta.json is not valid JSON ({detail}); what could be read was read"),
 )
 NOT_AN_OBJECT = define(
     "passport.json_not_object",
     Severity.ERROR,
-    "meta.json должен содержать объект JSON",
-    "meta.json must hold a JSON object",
+    N_("meta.json must hold a JSON object"),
 )
 
 _DATA_KEYS = frozenset({"source", "created", "provenance", "valid", "structure", "format"})

@@ -26,7 +26,7 @@ from ..fields import (
     version_names,
 )
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
-from ..problems import define, problem
+from ..problems import N_, define, problem
 from ..safexml import child, child_texts, children, local_name, parse_xml
 
 FORM = "meta.xml"
@@ -34,14 +34,12 @@ FORM = "meta.xml"
 SCHEMA_VIOLATION = define(
     "schema.xsd_violation",
     Severity.WARNING,
-    "meta.xml не соответствует meta-schema.xsd: {detail}",
-    "meta.xml does not match meta-schema.xsd: {detail}",
+    N_("meta.xml does not match meta-schema.xsd: {detail}"),
 )
 UNEXPECTED_ROOT = define(
     "passport.unexpected_root",
     Severity.ERROR,
-    "Корневой элемент паспорта — <{root}>, ожидался <meta>",
-    "The passport's root element is <{root}>, expected <meta>",
+    N_("The passport's root element is <{root}>, expected <meta>"),
 )
 
 

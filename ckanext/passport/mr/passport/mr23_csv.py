@@ -15,7 +15,7 @@ from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join
 from ..csvform import parse_csv_form
 from ..fields import clean_mbox, clean_phone, file_format, newest_first, resolve, split_subject
 from ..model import STANDARD_2_3, DataVersion, ParseResult, Passport, Problem, Severity, StructureVersion
-from ..problems import define, problem
+from ..problems import N_, define, problem
 from .meta_csv import (
     DUPLICATE_PROPERTY,
     MISSING_IDENTIFIER,
@@ -32,13 +32,11 @@ FORM = "mr23.csv"
 
 ROW_NUMBER_MISMATCH = define(
     "passport.csv_row_number_mismatch", Severity.INFO,
-    "Строка {number} «{name}» по названию характеристики — строка {meant}",
-    "Row {number} '{name}' is row {meant} by its characteristic name",
+    N_("Row {number} '{name}' is row {meant} by its characteristic name"),
 )
 UNREADABLE_LINK = define(
     "passport.csv_unreadable_link", Severity.WARNING,
-    "«{text}» в строке «{name}» не похоже на ссылку",
-    "'{text}' in row '{name}' does not look like a link",
+    N_("'{text}' in row '{name}' does not look like a link"),
 )
 
 IDENTIFIER, TITLE, DESCRIPTION, CREATOR, PUBLISHER, PHONE, MBOX = range(1, 8)

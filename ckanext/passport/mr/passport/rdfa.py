@@ -28,7 +28,7 @@ from ..fields import (
     version_names,
 )
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
-from ..problems import define, problem
+from ..problems import N_, define, problem
 from ..rdfagraph import DC_ELEMENTS, DC_TERMS, Node, dc, dc_value, read_page, resource_key, standard_link
 
 FORM = "rdfa"
@@ -36,15 +36,13 @@ FORM = "rdfa"
 NOT_FOUND = define(
     "rdfa.not_found",
     Severity.ERROR,
-    "формат RDFa не обнаружен: на странице нет паспорта набора данных (dc:title с dc:hasPart или dc:conformsTo)",
-    "RDFa format not found: the page holds no dataset passport (dc:title with dc:hasPart or dc:conformsTo)",
+    N_("RDFa format not found: the page holds no dataset passport (dc:title with dc:hasPart or dc:conformsTo)"),
 )
 STRUCTURE_NOT_FOUND = define(
     "rdfa.structure_not_found",
     Severity.WARNING,
-    "Структура {structure} версии набора данных {version} не описана на странице; версия структуры взята из имени файла",
-    "The structure {structure} of data version {version} is not described on the page; "
-    "its version was taken from the file name",
+    N_("The structure {structure} of data version {version} is not described on the page; "
+       "its version was taken from the file name"),
 )
 
 # Properties that make a titled resource a dataset rather than, say, a registry row.

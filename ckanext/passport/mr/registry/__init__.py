@@ -12,7 +12,7 @@ from typing import BinaryIO, Callable, Iterable, Iterator, Optional, Union
 
 from ..fields import last_segment
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
-from ..problems import define, problem
+from ..problems import N_, define, problem
 from ..sniff import sniff
 from .entries import EMPTY, EntryChecker
 from .list_xml import iter_entries
@@ -36,14 +36,12 @@ _SNIFF_BYTES = 8192
 UNKNOWN_FORM = define(
     "registry.unknown_form",
     Severity.ERROR,
-    "Формат реестра не распознан",
-    "The registry's form was not recognised",
+    N_("The registry's form was not recognised"),
 )
 INCOMPLETE = define(
     "registry.incomplete",
     Severity.ERROR,
-    "Реестр прочитан не полностью ({cause}): записи после повреждения могли быть потеряны",
-    "The registry could not be read whole ({cause}): entries after the damage may be lost",
+    N_("The registry could not be read whole ({cause}): entries after the damage may be lost"),
 )
 # Findings a passport can live with but a registry cannot: a record whose broken quoting swallowed the lines
 # after it, or lines that are not in the file's encoding (a file cut mid-character, bytes appended to it). The

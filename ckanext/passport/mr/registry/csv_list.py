@@ -14,30 +14,26 @@ from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join
 from ..csvform import parse_csv_form
 from ..fields import standard_version
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
-from ..problems import define, problem
+from ..problems import N_, define, problem
 from .entries import EntryChecker
 
 FORM = "list.csv"
 
 MISSING_HEADER = define(
     "registry.csv_missing_header", Severity.WARNING,
-    "Нет строки заголовка «property,title,value,format»",
-    "The header row 'property,title,value,format' is missing",
+    N_("The header row 'property,title,value,format' is missing"),
 )
 MISSING_STANDARD_VERSION = define(
     "registry.csv_missing_standard_version", Severity.WARNING,
-    "В реестре нет строки standardversion",
-    "The registry has no standardversion row",
+    N_("The registry has no standardversion row"),
 )
 UNQUOTED_VALUE = define(
     "registry.csv_unquoted_value", Severity.WARNING,
-    "Название содержит разделитель без кавычек; ячейки объединены",
-    "The title holds an unquoted delimiter; the cells were joined",
+    N_("The title holds an unquoted delimiter; the cells were joined"),
 )
 NOT_A_REGISTRY = define(
     "registry.csv_not_a_registry", Severity.ERROR,
-    "Файл CSV не похож на реестр открытых данных",
-    "The CSV file does not look like an open data registry",
+    N_("The CSV file does not look like an open data registry"),
 )
 
 _HEADER = ("property", "title", "value", "format")

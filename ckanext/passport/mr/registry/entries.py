@@ -10,31 +10,27 @@ from typing import Optional
 
 from ..fields import ABSOLUTE_LINK as _ABSOLUTE, identifier_from_link, resolve
 from ..model import Problem, RegistryEntry, Severity
-from ..problems import define, problem
+from ..problems import N_, define, problem
 
 MISSING_LINK = define(
     "registry.entry_missing_link",
     Severity.WARNING,
-    "В записи реестра «{name}» нет ссылки на паспорт; запись пропущена",
-    "Registry entry '{name}' has no passport link; it was skipped",
+    N_("Registry entry '{name}' has no passport link; it was skipped"),
 )
 MISSING_IDENTIFIER = define(
     "registry.entry_missing_identifier",
     Severity.WARNING,
-    "В записи реестра нет идентификатора; взят из ссылки: {identifier}",
-    "A registry entry has no identifier; it was taken from the link: {identifier}",
+    N_("A registry entry has no identifier; it was taken from the link: {identifier}"),
 )
 EMPTY = define(
     "registry.empty",
     Severity.ERROR,
-    "Реестр открытых данных пуст",
-    "The open data registry is empty",
+    N_("The open data registry is empty"),
 )
 DUPLICATE_IDENTIFIER = define(
     "registry.duplicate_identifier",
     Severity.WARNING,
-    "Идентификатор «{identifier}» повторяется в реестре; повтор пропущен",
-    "Identifier '{identifier}' appears again in the registry; the repeat was skipped",
+    N_("Identifier '{identifier}' appears again in the registry; the repeat was skipped"),
 )
 
 

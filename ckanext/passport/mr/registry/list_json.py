@@ -7,21 +7,19 @@ from typing import Any
 from ..decode import decode_bytes
 from ..fields import field_key, plain_text, salvage_json, standard_version
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
-from ..problems import define, problem
+from ..problems import N_, define, problem
 
 FORM = "list.json"
 
 DAMAGED_JSON = define(
     "registry.json_damaged",
     Severity.ERROR,
-    "list.json не является правильным JSON ({detail}); прочитано то, что удалось",
-    "list.json is not valid JSON ({detail}); what could be read was read",
+    N_("list.json is not valid JSON ({detail}); what could be read was read"),
 )
 UNEXPECTED_SHAPE = define(
     "registry.json_unexpected_shape",
     Severity.ERROR,
-    "list.json должен быть объектом JSON со списком «meta»",
-    "list.json must be a JSON object with a 'meta' list",
+    N_("list.json must be a JSON object with a 'meta' list"),
 )
 
 _SECTIONS = {"meta": ("array", frozenset({"identifier", "title", "link", "format"}))}

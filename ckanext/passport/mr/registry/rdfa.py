@@ -15,7 +15,7 @@ from rdflib.namespace import RDF
 
 from ..fields import identifier_from_link, is_data_file_name, standard_version
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
-from ..problems import define, problem
+from ..problems import N_, define, problem
 from ..rdfagraph import DC_TERMS, Node, dc, dc_value, document_order, link_texts, read_page, resource_key, standard_link
 
 FORM = "rdfa"
@@ -23,8 +23,7 @@ FORM = "rdfa"
 HTML_ERROR_PAGE = define(
     "registry.html_error_page",
     Severity.ERROR,
-    "Получена HTML-страница без реестра открытых данных в формате RDFa (dc:Collection с dc:hasPart)",
-    "An HTML page without an RDFa open data registry (dc:Collection with dc:hasPart) was received",
+    N_("An HTML page without an RDFa open data registry (dc:Collection with dc:hasPart) was received"),
 )
 
 

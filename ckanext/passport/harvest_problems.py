@@ -1,0 +1,66 @@
+"""The codes the harvest adds to the MR library's (``mr.problems``): a source's config refused, and what a job
+refused to do. Defined in the same catalogue, so one list holds every code a harvest can write; pure, like
+``mr/``, so the catalogue can be read without CKAN.
+"""
+from __future__ import annotations
+
+from ckanext.passport.mr.model import Severity
+from ckanext.passport.mr.problems import N_, define
+
+# A source's config (shown on the source form, in the reader's language).
+CONFIG_INVALID = define("config.invalid", Severity.ERROR, N_("Invalid configuration: {errors}"))
+USER_SYSADMIN_ONLY = define(
+    "config.user_sysadmin_only", Severity.ERROR,
+    N_("Only a sysadmin may choose the user that harvests run as (option 'user')."),
+)
+CREATE_ORGANIZATIONS_SYSADMIN_ONLY = define(
+    "config.create_organizations_sysadmin_only", Severity.ERROR,
+    N_("Only a sysadmin may let a source create organizations (option 'create_organizations')."),
+)
+PRIVATE_ADDRESSES_SYSADMIN_ONLY = define(
+    "config.private_addresses_sysadmin_only", Severity.ERROR,
+    N_("Only a sysadmin may allow harvesting private addresses."),
+)
+EDITORIAL_STATE_NOT_ALLOWED = define(
+    "config.editorial_state_not_allowed", Severity.ERROR,
+    N_("The site does not let new records start as '{state}' (ckanext.passport.initial_states)."),
+)
+EDITORIAL_STATE_SYSADMIN_ONLY = define(
+    "config.editorial_state_sysadmin_only", Severity.ERROR,
+    N_("Only a sysadmin may let harvested records start as '{state}' (option 'default_editorial_state')."),
+)
+ABOVE_SITE_LIMIT = define(
+    "config.above_site_limit", Severity.ERROR,
+    N_("'{option}' may be at most {limit} (the site's setting {setting})."),
+)
+ORGANIZATION_UNKNOWN = define(
+    "config.organization_unknown", Severity.ERROR, N_("There is no organization '{organization}'."),
+)
+ORGANIZATION_NOT_ALLOWED = define(
+    "config.organization_not_allowed", Severity.ERROR,
+    N_("You may not create datasets in the organization '{organization}', so a source may not harvest "
+       "into it on your behalf."),
+)
+
+# A job's refusals (gather and import errors).
+REGISTRY_EMPTY = define(
+    "harvest.registry_empty", Severity.ERROR,
+    N_("The registry lists no datasets now (it listed {largest}); nothing was deleted"),
+)
+REGISTRY_INCOMPLETE = define(
+    "harvest.registry_incomplete", Severity.ERROR,
+    N_("The registry was not read whole ({codes}), so the {gone} datasets missing from it were not deleted"),
+)
+MASS_DELETION = define(
+    "harvest.mass_deletion", Severity.ERROR,
+    N_("{gone} datasets are gone from the registry, which lists {kept} now and up to {largest} in recent "
+       "harvests: more than max_delete_ratio={max_ratio}; nothing was deleted"),
+)
+IDENTIFIER_TAKEN = define(
+    "harvest.identifier_taken", Severity.ERROR,
+    N_("The identifier {identifier} belongs to the record {name} ({title}) of another source or of the portal; "
+       "this entry was not imported and that record was left as it is"),
+)
+INVALID_DATASET = define(
+    "harvest.invalid_dataset", Severity.ERROR, N_("The dataset was refused by validation: {details}"),
+)
