@@ -12,9 +12,12 @@ from typing import Any, Optional
 
 import jsonschema
 
+from ckanext.passport import harvest_problems as codes
 from ckanext.passport import settings
 from ckanext.passport.catalog.workflow import STARTING_STATES
 from ckanext.passport.mr.fetch import FetchPolicy
+from ckanext.passport.mr.model import Problem
+from ckanext.passport.mr.problems import problem
 
 PASSPORT_FORMS = ("meta.json", "meta.xml", "meta.csv", "mr23.csv", "rdfa")
 INDEX_COMMITS = ("soft", "hard")
@@ -54,29 +57,49 @@ _VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 SITE_LIMITS = ("timeout", "max_file_size")
 
 
-def config_errors(text: str) -> list[str]:
-    """Readable problems with a source config (empty when it is valid). Never raises."""
+def config_errors(text: str) -> list[Problem]:
+    """What is wrong with a source config, one ``config.reason_*`` finding each (empty when it is valid).
+
+    Never raises. Each becomes the ``errors`` of a ``config.invalid`` refusal, in the reader's language.
+    """
     if not (text or "").strip():
         return []
     try:
         data = json.loads(text)
     except ValueError as error:
-        return [f"not valid JSON: {error}"]
-    errors = []
-    for error in sorted(_VALIDATOR.iter_errors(data), key=lambda e: list(e.absolute_path)):
-        where = ".".join(str(p) for p in error.absolute_path)
-        if error.validator == "not":
-            errors.append("use either 'organization' or 'create_organizations', not both")
-        elif error.validator == "additionalProperties":
-            errors.append(f"unknown option: {error.message.split(chr(39))[1]}")
-        else:
-            errors.append(f"{where or 'config'}: {error.message}")
-    if isinstance(data, dict) and isinstance(data.get("encoding"), str):
+        return [problem(codes.REASON_NOT_JSON, row=getattr(error, "lineno", 1), column=getattr(error, "colno", 1))]
+    if not isinstance(data, dict):
+        return [problem(codes.REASON_NOT_OBJECT)]
+    found = [_reason(error) for error in sorted(_VALIDATOR.iter_errors(data), key=lambda e: list(e.absolute_path))]
+    if isinstance(data.get("encoding"), str):
         try:
             codecs.lookup(data["encoding"])
         except LookupError:
-            errors.append(f"encoding: unknown encoding {data['encoding']!r}")
-    return errors
+            found.append(problem(codes.REASON_UNKNOWN_ENCODING, encoding=data["encoding"]))
+    return found
+
+
+def _reason(error: jsonschema.ValidationError) -> Problem:
+    option = ".".join(str(part) for part in error.absolute_path)
+    rule = error.validator_value
+    if not option:
+        if error.validator == "not":
+            return problem(codes.REASON_ORGANIZATION_OR_CREATE)
+        unknown = sorted(set(error.instance) - set(SCHEMA["properties"]))
+        return problem(codes.REASON_UNKNOWN_OPTION, option=", ".join(unknown))
+    if error.validator == "enum":
+        return problem(codes.REASON_NOT_ONE_OF, option=option, choices=", ".join(map(str, rule)))
+    if error.validator == "type":
+        return problem(codes.REASON_WRONG_TYPE, option=option, kind=rule)
+    if error.validator == "minimum":
+        return problem(codes.REASON_TOO_SMALL, option=option, limit=rule)
+    if error.validator == "exclusiveMinimum":
+        return problem(codes.REASON_NOT_ABOVE, option=option, limit=rule)
+    if error.validator == "maximum":
+        return problem(codes.REASON_TOO_LARGE, option=option, limit=rule)
+    if error.validator == "pattern":
+        return problem(codes.REASON_NOT_HTTP, option=option)
+    return problem(codes.REASON_NOT_ALLOWED, option=option)
 
 
 def above_site_limits(data: dict[str, Any], site: dict[str, Any]) -> list[tuple[str, float, str]]:

@@ -9,6 +9,35 @@ from ckanext.passport.mr.problems import N_, define
 
 # A source's config (shown on the source form, in the reader's language).
 CONFIG_INVALID = define("config.invalid", Severity.ERROR, N_("Invalid configuration: {errors}"))
+# What is invalid about it: each the ``errors`` of one config.invalid finding.
+REASON_NOT_JSON = define(
+    "config.reason_not_json", Severity.INFO, N_("it is not valid JSON (line {row}, column {column})"),
+)
+REASON_NOT_OBJECT = define("config.reason_not_object", Severity.INFO, N_("it must be a JSON object"))
+REASON_UNKNOWN_OPTION = define("config.reason_unknown_option", Severity.INFO, N_("unknown option '{option}'"))
+REASON_ORGANIZATION_OR_CREATE = define(
+    "config.reason_organization_or_create", Severity.INFO,
+    N_("use either 'organization' or 'create_organizations', not both"),
+)
+REASON_NOT_ONE_OF = define(
+    "config.reason_not_one_of", Severity.INFO, N_("'{option}' must be one of: {choices}"),
+)
+REASON_WRONG_TYPE = define(
+    "config.reason_wrong_type", Severity.INFO, N_("'{option}' must be a JSON {kind}"),
+)
+REASON_TOO_SMALL = define("config.reason_too_small", Severity.INFO, N_("'{option}' must be at least {limit}"))
+REASON_NOT_ABOVE = define("config.reason_not_above", Severity.INFO, N_("'{option}' must be greater than {limit}"))
+REASON_TOO_LARGE = define("config.reason_too_large", Severity.INFO, N_("'{option}' must be at most {limit}"))
+REASON_NOT_HTTP = define(
+    "config.reason_not_http", Severity.INFO, N_("'{option}' must be an http:// or https:// address"),
+)
+REASON_NOT_ALLOWED = define(
+    "config.reason_not_allowed", Severity.INFO,
+    N_("'{option}' has a value that is not allowed (see the harvest source configuration page)"),
+)
+REASON_UNKNOWN_ENCODING = define(
+    "config.reason_unknown_encoding", Severity.INFO, N_("unknown text encoding '{encoding}'"),
+)
 USER_SYSADMIN_ONLY = define(
     "config.user_sysadmin_only", Severity.ERROR,
     N_("Only a sysadmin may choose the user that harvests run as (option 'user')."),

@@ -90,7 +90,7 @@ class PassportHarvester(HarvesterBase):
         """
         errors = config_errors(config)
         if errors:
-            refusals = [problem(codes.CONFIG_INVALID, errors="; ".join(errors))]
+            refusals = [problem(codes.CONFIG_INVALID, errors=error) for error in errors]
         else:
             refusals = _config_refusals(json.loads(config) if config else {}, _acting_user())
         if refusals:

@@ -34,21 +34,42 @@ def test_every_documented_option_is_accepted():
 
 
 @pytest.mark.parametrize(
-    "config, expected",
+    "config, code, message",
     [
-        ("{not json", "not valid JSON"),
-        ('{"colour": "red"}', "unknown option: colour"),
-        ('{"timeout": -1}', "timeout:"),
-        ('{"formats": ["meta.yaml"]}', "formats.0:"),
-        ('{"encoding": "klingon-8"}', "unknown encoding"),
-        ('{"registry_url": "ftp://example.ru/list.csv"}', "registry_url:"),
-        ('{"organization": "a", "create_organizations": true}', "either 'organization' or 'create_organizations'"),
-        ('{"max_delete_ratio": 2}', "max_delete_ratio:"),
-        ('{"index_commit": "sometimes"}', "index_commit:"),
+        ("{not json", "config.reason_not_json", "it is not valid JSON (line 1, column 2)"),
+        ("[]", "config.reason_not_object", "it must be a JSON object"),
+        ('{"colour": "red"}', "config.reason_unknown_option", "unknown option 'colour'"),
+        ('{"timeout": -1}', "config.reason_not_above", "'timeout' must be greater than 0"),
+        ('{"timeout": "10"}', "config.reason_wrong_type", "'timeout' must be a JSON number"),
+        ('{"formats": ["meta.yaml"]}', "config.reason_not_one_of",
+         "'formats.0' must be one of: meta.json, meta.xml, meta.csv, mr23.csv, rdfa"),
+        ('{"encoding": "klingon-8"}', "config.reason_unknown_encoding", "unknown text encoding 'klingon-8'"),
+        ('{"registry_url": "ftp://example.ru/list.csv"}', "config.reason_not_http",
+         "'registry_url' must be an http:// or https:// address"),
+        ('{"organization": "a", "create_organizations": true}', "config.reason_organization_or_create",
+         "use either 'organization' or 'create_organizations', not both"),
+        ('{"max_delete_ratio": 2}', "config.reason_too_large", "'max_delete_ratio' must be at most 1"),
+        ('{"max_file_size": 10}', "config.reason_too_small", "'max_file_size' must be at least 1024"),
+        ('{"index_commit": "sometimes"}', "config.reason_not_one_of", "'index_commit' must be one of: soft, hard"),
+        ('{"formats": []}', "config.reason_not_allowed", "'formats' has a value that is not allowed"),
     ],
 )
-def test_bad_config_gets_a_readable_error(config, expected):
-    assert any(expected in error for error in config_errors(config))
+def test_bad_config_gets_a_coded_readable_error(config, code, message):
+    found = config_errors(config)
+    assert [(error.code, error.message()[:len(message)]) for error in found] == [(code, message)]
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("cs", "Neplatná konfigurace: neznámá volba 'colour'"),
+    ("ru", "Неверная конфигурация: неизвестный параметр 'colour'"),
+])
+def test_a_config_error_reads_in_the_readers_language(lang, expected):
+    from ckanext.passport import harvest_problems as codes
+    from ckanext.passport.mr.problems import problem
+    from ckanext.passport.mr.translation import translator
+
+    reason = config_errors('{"colour": "red"}')[0]
+    assert problem(codes.CONFIG_INVALID, errors=reason).message(translator(lang)) == expected
 
 
 def test_site_options_are_defaults_and_the_source_overrides_them():
@@ -103,7 +124,7 @@ class TestThroughTheApi:
 
         response = self._create(app, factories.SysadminWithToken(), {"colour": "red"})
         assert response.status_code == 409
-        assert "unknown option: colour" in response.body
+        assert "[config.invalid] Invalid configuration: unknown option 'colour'" in response.json["error"]["config"][0]
 
     def test_skipping_review_needs_the_sites_consent(self, app):
         from ckan.tests import factories
