@@ -6,6 +6,7 @@ consumer, fetch consumer and periodic `ckan harvester run` (separate processes) 
 from __future__ import annotations
 
 import re
+import shutil
 import time
 
 import pytest
@@ -84,3 +85,15 @@ def test_a_source_made_in_the_form_is_harvested_and_reharvested_from_its_page(
     expect_counts(page, updated=1, not_modified=5, added=0, error=0)
     page.goto("/dataset/7709876545-pharmacies")
     expect(page.locator("h1").first).to_contain_text("Аптеки района (новое)")
+
+    # A passport the site stops serving: the job reports it, and a Czech admin reads why in Czech.
+    shutil.rmtree(demo_site.root / "opendata" / "5027123457-bustops")
+    reharvest(page, source)
+    wait_for_finished_job(page, source, harvest_machinery)
+    expect_counts(page, error=1, updated=0, added=0, deleted=0)
+    page.goto("/cs/harvest/mr-site-of-the-district/job/last")
+    report = page.locator("body")
+    expect(report).to_contain_text("5027123457-bustops")
+    expect(report).to_contain_text("[fetch.not_found] chyba: soubor nebyl nalezen (HTTP 404)")
+    page.goto("/dataset/5027123457-bustops")
+    expect(page.locator("h1").first).to_be_visible()
