@@ -53,7 +53,10 @@ def test_check_prints_json_on_request(site):
     assert document["passports"][0]["problems"][0]["message_ru"].startswith("Файл смешивает кодировки")
 
 
-def test_check_refuses_a_local_site_without_allow_private(site):
+def test_check_refuses_a_local_site_without_allow_private(site, monkeypatch):
+    import ckan.plugins.toolkit as tk
+
+    monkeypatch.setitem(tk.config, "ckanext.passport.allow_private_addresses", False)
     result = run("check", site, "--format", "json")
 
     document = json.loads(result.output)
