@@ -8,8 +8,8 @@ PYTHON ?= python3.11
 DEFAULT_CKAN_VERSION := 2.11.6
 CKAN_VERSION ?= $(DEFAULT_CKAN_VERSION)
 CKAN_REQUIREMENTS := requirements/ckan-$(CKAN_VERSION).txt
-# Each CKAN version has its own virtualenv, test and bench databases and Solr core (whose schema is that CKAN's),
-# so that one version's migrations never touch another's database; the default keeps the plain names.
+# Each CKAN version has its own virtualenv, test database and Solr core (whose schema is that CKAN's), so that
+# one version's migrations never touch another's database; the default keeps the plain names.
 ifeq ($(CKAN_VERSION),$(DEFAULT_CKAN_VERSION))
 VENV := .venv
 DB_SUFFIX :=
