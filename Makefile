@@ -2,9 +2,23 @@
 #   make demo   install, start services, serve CKAN with the demo at http://127.0.0.1:5000
 #   make test   install, start services, run the whole suite
 #   make stop   stop what this Makefile started
+# On another supported CKAN: `make test CKAN_VERSION=2.12.0` (one requirements/ckan-<version>.txt per version).
 SHELL := /bin/bash
 PYTHON ?= python3.11
+DEFAULT_CKAN_VERSION := 2.11.6
+CKAN_VERSION ?= $(DEFAULT_CKAN_VERSION)
+CKAN_REQUIREMENTS := requirements/ckan-$(CKAN_VERSION).txt
+# Each CKAN version has its own virtualenv, test database and Solr core (whose schema is that CKAN's), so that
+# one version's migrations never touch another's database; the default keeps the plain names.
+ifeq ($(CKAN_VERSION),$(DEFAULT_CKAN_VERSION))
 VENV := .venv
+DB_SUFFIX :=
+SOLR_CORE := ckan
+else
+VENV := .venv-ckan-$(CKAN_VERSION)
+DB_SUFFIX := _$(subst .,_,$(CKAN_VERSION))
+SOLR_CORE := ckan-$(CKAN_VERSION)
+endif
 BIN := $(VENV)/bin
 RUN := dev/run
 CKAN := $(BIN)/ckan
@@ -12,34 +26,45 @@ TEST_INI := test.ini
 DEMO_INI := dev/ckan.ini
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# test.ini names the default version's database and core; CKAN reads these variables over it.
+DB_URL := postgresql://ckan:ckan@127.0.0.1:5433
+TEST_ENV := CKAN_SQLALCHEMY_URL=$(DB_URL)/ckan_test$(DB_SUFFIX) CKAN_SOLR_URL=http://127.0.0.1:8983/solr/$(SOLR_CORE)
+SERVICES_ENV := VENV=$(CURDIR)/$(VENV) SOLR_CORE=$(SOLR_CORE) DATABASES="ckan_dev ckan_test$(DB_SUFFIX) ckan_bench"
 
-.PHONY: demo test test-fast stop services install db-test db-demo bench i18n serve clean
+.PHONY: demo test test-fast stop services install db-test db-demo default-version bench i18n serve clean
 
 install: $(STAMP)
 
+$(CKAN_REQUIREMENTS):
+	@echo "CKAN $(CKAN_VERSION) is not supported: supported are $(patsubst requirements/ckan-%.txt,%,$(wildcard requirements/ckan-*.txt))"; exit 1
+
 # Re-installs only when the requirement files or the package metadata change.
-$(STAMP): requirements.txt dev-requirements.txt pyproject.toml setup.cfg
+$(STAMP): $(CKAN_REQUIREMENTS) requirements.txt dev-requirements.txt pyproject.toml setup.cfg
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is required (Debian: apt-get install python3.11 python3.11-venv)"; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip wheel setuptools
-	$(BIN)/pip install -q -r requirements.txt -r dev-requirements.txt
+	$(BIN)/pip install -q -r $(CKAN_REQUIREMENTS) -r requirements.txt -r dev-requirements.txt
 	$(BIN)/pip install -q --no-deps -e .
 	@dev/system-packages.sh
 	@touch $@
 
 services: $(STAMP)
-	@dev/services.sh start
+	@$(SERVICES_ENV) dev/services.sh start
 
 db-test: services
-	@CKAN_INI=$(TEST_INI) $(CKAN) db init >/dev/null
-	@CKAN_INI=$(TEST_INI) $(CKAN) db pending-migrations --apply >/dev/null
+	@$(TEST_ENV) CKAN_INI=$(TEST_INI) $(CKAN) db init >/dev/null
+	@$(TEST_ENV) CKAN_INI=$(TEST_INI) $(CKAN) db pending-migrations --apply >/dev/null
 
-db-demo: services
+# The demo (database ckan_dev, dev/demo.sh) and the benchmarks (ckan_bench) run on the default CKAN version only.
+default-version:
+	@[ "$(CKAN_VERSION)" = "$(DEFAULT_CKAN_VERSION)" ] || { echo "make demo and make bench run on CKAN $(DEFAULT_CKAN_VERSION) only"; exit 1; }
+
+db-demo: default-version services
 	@CKAN_INI=$(DEMO_INI) $(CKAN) db init >/dev/null
 	@CKAN_INI=$(DEMO_INI) $(CKAN) db pending-migrations --apply >/dev/null
 
 test: db-test
-	$(BIN)/python -m pytest --ckan-ini=$(TEST_INI) tests $(PYTEST_ARGS)
+	$(TEST_ENV) $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) tests $(PYTEST_ARGS)
 
 # The quick loop: the MR formats library alone, no services, no CKAN.
 test-fast: $(STAMP)
@@ -53,8 +78,8 @@ stop:
 	@dev/services.sh stop
 
 # Benchmarks get a database of their own (ckan_bench): the test suite empties ckan_test constantly.
-BENCH_ENV := CKAN_SQLALCHEMY_URL=postgresql://ckan:ckan@127.0.0.1:5433/ckan_bench CKAN_SITE_ID=bench
-bench: services
+BENCH_ENV := CKAN_SQLALCHEMY_URL=$(DB_URL)/ckan_bench CKAN_SITE_ID=bench
+bench: default-version services
 	@$(BENCH_ENV) CKAN_INI=$(TEST_INI) $(CKAN) db init >/dev/null
 	@$(BENCH_ENV) CKAN_INI=$(TEST_INI) $(CKAN) db pending-migrations --apply >/dev/null
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BENCH_ENV) $(BIN)/python $$b || exit 1; done
@@ -66,4 +91,4 @@ i18n: $(STAMP)
 	$(BIN)/pybabel -q compile -D ckanext-passport -d $(I18N) --statistics
 
 clean: stop
-	rm -rf $(RUN) $(VENV) dev/solr/target
+	rm -rf $(RUN) .venv .venv-ckan-* dev/solr/target

@@ -2,11 +2,16 @@
 # Local services for development and tests: PostgreSQL, Redis and a real Solr 9 with CKAN's schema.
 # Each binds to 127.0.0.1, has a pid file under dev/run/ and a readiness wait; `start` is idempotent and
 # `stop` stops only what this script started.
+# `start` also makes what one CKAN version needs (the Makefile passes them): the DATABASES, and the Solr core
+# SOLR_CORE with the schema of the CKAN installed in VENV (CKAN 2.11 refuses 2.12's schema, so each version
+# has a core of its own).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUN="$ROOT/dev/run"
-VENV="$ROOT/.venv"
+VENV=${VENV:-"$ROOT/.venv"}
+SOLR_CORE=${SOLR_CORE:-ckan}
+DATABASES=${DATABASES:-ckan_dev ckan_test ckan_bench}
 PG_PORT=${PG_PORT:-5433}
 REDIS_PORT=${REDIS_PORT:-6380}
 SOLR_PORT=${SOLR_PORT:-8983}
@@ -55,7 +60,7 @@ start_postgres() {
   head -n 1 "/var/lib/postgresql/$v/$PG_CLUSTER/postmaster.pid" > "$RUN/postgres.pid"
   as_postgres psql -q -p "$PG_PORT" -tc "SELECT 1 FROM pg_roles WHERE rolname='ckan'" | grep -q 1 \
     || as_postgres psql -q -p "$PG_PORT" -c "CREATE ROLE ckan LOGIN PASSWORD 'ckan'"
-  for db in ckan_dev ckan_test ckan_bench; do
+  for db in $DATABASES; do
     as_postgres psql -q -p "$PG_PORT" -tc "SELECT 1 FROM pg_database WHERE datname='$db'" | grep -q 1 \
       || as_postgres createdb -p "$PG_PORT" -O ckan -E utf-8 "$db"
   done
@@ -86,7 +91,10 @@ stop_redis() {
   rm -f "$RUN/redis.pid"
 }
 
-solr_ping() { curl -fsS "http://127.0.0.1:$SOLR_PORT/solr/ckan/admin/ping?wt=json" | grep -q '"OK"'; }
+solr_ping() { curl -fsS "http://127.0.0.1:$SOLR_PORT/solr/$SOLR_CORE/admin/ping?wt=json" | grep -q '"OK"'; }
+solr_has_core() {
+  curl -fsS "http://127.0.0.1:$SOLR_PORT/solr/admin/cores?action=STATUS&core=$SOLR_CORE&wt=json" | grep -q '"instanceDir"'
+}
 
 start_solr() {
   apt_install openjdk-17-jre-headless maven curl
@@ -96,20 +104,25 @@ start_solr() {
     (cd "$ROOT/dev/solr" && mvn -q -B package -DskipTests)
   fi
   # The core is configured from the installed CKAN's own schema.xml, copied fresh so a CKAN upgrade takes effect.
-  local schema
+  local schema core="$RUN/solr/home/$SOLR_CORE"
   schema=$("$VENV/bin/python" -c 'import ckan, os; print(os.path.join(os.path.dirname(ckan.__file__), "config/solr/schema.xml"))')
-  mkdir -p "$RUN/solr/home/ckan/conf"
+  mkdir -p "$core/conf"
   cp "$ROOT/dev/solr/home/solr.xml" "$RUN/solr/home/"
-  cp "$ROOT/dev/solr/home/ckan/core.properties" "$RUN/solr/home/ckan/"
-  cp "$ROOT"/dev/solr/home/ckan/conf/* "$RUN/solr/home/ckan/conf/"
-  cp "$schema" "$RUN/solr/home/ckan/conf/schema.xml"
+  cp "$ROOT"/dev/solr/home/ckan/conf/* "$core/conf/"
+  cp "$schema" "$core/conf/schema.xml"
   if ! alive "$RUN/solr.pid"; then
+    # Solr finds every core laid out so far when it starts.
+    cp "$ROOT/dev/solr/home/ckan/core.properties" "$core/"
     (cd "$RUN/solr" || exit 1; exec nohup java -Xmx"$SOLR_HEAP" -Dsolr.log.dir="$RUN/solr" \
       -cp "$jar:$ROOT/dev/solr/target/lib/*" ckanext.passport.dev.SolrServer "$RUN/solr/home" "$SOLR_PORT" \
       > "$RUN/solr.log" 2>&1 & echo $! > "$RUN/solr.pid")
+  elif ! solr_has_core; then
+    # A running Solr takes a new core through its CoreAdmin API, which writes the core's core.properties.
+    log "creating Solr core $SOLR_CORE"
+    curl -fsS -o /dev/null "http://127.0.0.1:$SOLR_PORT/solr/admin/cores?action=CREATE&name=$SOLR_CORE&instanceDir=$SOLR_CORE&config=solrconfig.xml&schema=schema.xml&dataDir=data"
   fi
   wait_for 120 Solr solr_ping || { tail -n 30 "$RUN/solr.log"; return 1; }
-  log "Solr ready on http://127.0.0.1:$SOLR_PORT/solr/ckan"
+  log "Solr ready on http://127.0.0.1:$SOLR_PORT/solr/$SOLR_CORE"
 }
 
 stop_solr() {

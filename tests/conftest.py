@@ -51,6 +51,14 @@ def clean_db(reset_db, migrate_db_for):
     _reset_with_plugin_tables(reset_db, migrate_db_for)
 
 
+def _unload_plugins() -> None:
+    """What CKAN's own ``with_plugins`` does after a test: CKAN 2.11 keeps its system plugins loaded
+    (``unload_non_system_plugins``); CKAN 2.12 has none and unloads them all."""
+    import ckan.plugins
+
+    getattr(ckan.plugins, "unload_non_system_plugins", ckan.plugins.unload_all)()
+
+
 @pytest.fixture(scope="module")
 def stack_once(reset_db, migrate_db_for, reset_index):
     """Plugins loaded and a clean database and index once for a whole module.
@@ -63,7 +71,7 @@ def stack_once(reset_db, migrate_db_for, reset_index):
     _reset_with_plugin_tables(reset_db, migrate_db_for)
     reset_index()
     yield
-    ckan.plugins.unload_non_system_plugins()
+    _unload_plugins()
 
 
 @pytest.fixture(scope="module")

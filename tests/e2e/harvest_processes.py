@@ -35,7 +35,7 @@ class HarvestProcesses:
         self.groups: dict[str, subprocess.Popen] = {}
 
     def start(self) -> "HarvestProcesses":
-        env = {**os.environ, "CKAN_INI": str(self.ini)}
+        env = {**os.environ, "CKAN_INI": str(self.ini), "CKAN": CKAN}  # CKAN: the command harvest-cron.sh runs
         for name, command in COMMANDS.items():
             with (self.logs / f"{name}.log").open("wb") as log:
                 self.groups[name] = subprocess.Popen(

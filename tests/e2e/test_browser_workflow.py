@@ -8,7 +8,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import pytest
-from browser_walk import EDITORS_ORG, PASSWORD, sign_in
+from browser_walk import EDITORS_ORG, PASSWORD, save_dataset_form, sign_in
 from ckan.tests import factories
 from playwright.sync_api import Browser, Page, expect
 
@@ -82,7 +82,7 @@ def test_a_record_goes_from_draft_to_published_and_gets_public_feedback(browser:
     expect(curator.locator(".passport-history")).to_contain_text("Doplňte odkaz na licenci")
     curator.goto(record.replace("/dataset/", "/dataset/edit/"))
     curator.fill("#field-license_url", "https://creativecommons.org/licenses/by/4.0/")
-    curator.click("button[name=save]")
+    save_dataset_form(curator)
     curator.wait_for_url(f"**{record}")
     expect_state(curator, "returned")
     take_transition(curator, "submitted", "Odkaz doplněn")

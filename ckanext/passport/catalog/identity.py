@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+from sqlalchemy import select
+from sqlalchemy.sql.expression import ColumnElement
+
 import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import missing
@@ -26,19 +29,27 @@ def holders(identifier: str, excluding: Optional[str] = None) -> list[model.Pack
     identifier = identifier.strip()
     if not identifier:
         return []
-    field = settings.identifier_field()
-    query = model.Session.query(model.Package).filter(model.Package.state == model.State.ACTIVE)
-    if field in model.package_table.c:
-        query = query.filter(model.package_table.c[field] == identifier)
-    else:
-        query = (
-            query.join(model.PackageExtra, model.PackageExtra.package_id == model.Package.id)
-            .filter(model.PackageExtra.key == field)
-            .filter(model.PackageExtra.value == identifier)
-        )
+    query = model.Session.query(model.Package).filter(
+        model.Package.state == model.State.ACTIVE, _holds(settings.identifier_field(), identifier)
+    )
     if excluding:
         query = query.filter(model.Package.id != excluding)
     return query.order_by(model.Package.metadata_created, model.Package.id).all()
+
+
+def _holds(field: str, identifier: str) -> ColumnElement[bool]:
+    """The condition "a dataset holds ``identifier`` in ``field``", wherever this CKAN stores the field: a core
+    column, the JSONB ``package.extras`` column (CKAN 2.12), or the ``package_extra`` rows (CKAN 2.11)."""
+    columns = model.package_table.c
+    if field in columns:
+        return columns[field] == identifier
+    if "extras" in columns:
+        return columns["extras"][field].astext == identifier
+    return model.Package.id.in_(
+        select(model.PackageExtra.package_id).where(
+            model.PackageExtra.key == field, model.PackageExtra.value == identifier
+        )
+    )
 
 
 def identifier_unique(key: tuple, data: dict, errors: dict, context: dict) -> None:
