@@ -13,6 +13,7 @@ from typing import Any, Iterator, Optional
 from flask import Response, request, stream_with_context
 
 from ckanext.passport import settings
+from ckanext.passport.mapping import PublishOptions
 from ckanext.passport.mr.model import RegistryEntry
 from ckanext.passport.mr.writers.passport import write_passport
 from ckanext.passport.mr.writers.registry import STREAMS
@@ -38,8 +39,8 @@ def passport_response(dataset: dict[str, Any], form: str) -> Response:
     return _finish(response, form, _modified(dataset.get("metadata_modified")))
 
 
-def registry_entry(dataset: dict[str, Any]) -> RegistryEntry:
-    passport = links.published_passport(dataset)
+def registry_entry(dataset: dict[str, Any], options: Optional[PublishOptions] = None) -> RegistryEntry:
+    passport = links.listed_passport(dataset, options)
     return RegistryEntry(
         identifier=passport.identifier,
         title=passport.title,
@@ -49,7 +50,8 @@ def registry_entry(dataset: dict[str, Any]) -> RegistryEntry:
 
 
 def iter_entries(q: str = "") -> Iterator[RegistryEntry]:
-    return map(registry_entry, search.iter_datasets(q))
+    options = links.listing_options()
+    return (registry_entry(dataset, options) for dataset in search.iter_datasets(q))
 
 
 def registry_response(form: str) -> Response:

@@ -6,6 +6,7 @@ export and the name a request asks for are computed by the same function and alw
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
@@ -58,11 +59,16 @@ def _version_url(identifier: str, file_name: str) -> str:
     return tk.url_for(f"{BLUEPRINT}.version_file", identifier=identifier, file_name=file_name, _external=True)
 
 
+def listing_options() -> PublishOptions:
+    """How this portal names and lists its passports (identifier field, standard), without version links:
+    what lists a passport (the registry, the index) shows no version, so none is made."""
+    return PublishOptions(identifier_field=settings.identifier_field(), standard_version=settings.standard_version_url())
+
+
 def publish_options() -> PublishOptions:
-    """How this portal publishes: configured identifier field and standard, versions behind permanent links."""
-    return PublishOptions(
-        identifier_field=settings.identifier_field(),
-        standard_version=settings.standard_version_url(),
+    """How this portal publishes a passport: as listed, with its versions behind permanent links."""
+    return replace(
+        listing_options(),
         data_link=lambda identifier, version: _version_url(identifier, data_file_name(version)),
         structure_link=lambda identifier, version: _version_url(identifier, structure_file_name(version)),
     )
@@ -71,6 +77,12 @@ def publish_options() -> PublishOptions:
 def published_passport(dataset: dict[str, Any]) -> Passport:
     """The passport of a dataset as this portal publishes it (permanent version links)."""
     return dataset_to_passport(dataset, publish_options())
+
+
+def listed_passport(dataset: dict[str, Any], options: Optional[PublishOptions] = None) -> Passport:
+    """The passport of a dataset as far as a listing shows it; ``options`` from :func:`listing_options`, read
+    once for a whole listing."""
+    return dataset_to_passport(dataset, options or listing_options())
 
 
 def is_publishable(passport: Passport) -> bool:

@@ -36,7 +36,7 @@ def index_publication(pkg_dict: dict[str, Any]) -> dict[str, Any]:
     """
     if pkg_dict.get("type") != PUBLISHED_TYPE:
         return pkg_dict
-    passport = links.published_passport(json.loads(pkg_dict["validated_data_dict"]))
+    passport = links.listed_passport(json.loads(pkg_dict["validated_data_dict"]))
     pkg_dict[IDENTIFIER_INDEX_FIELD] = passport.identifier
     pkg_dict[PUBLISHABLE_INDEX_FIELD] = str(links.is_publishable(passport)).lower()
     pkg_dict[FORMAT_INDEX_FIELD] = passport.format
@@ -70,7 +70,7 @@ def find_dataset(identifier: str) -> Optional[dict[str, Any]]:
         dataset = tk.get_action("package_show")(anonymous_context(), {"id": identifier})
     except (tk.ObjectNotFound, tk.NotAuthorized):
         return None
-    publishable = dataset["type"] == PUBLISHED_TYPE and links.is_publishable(links.published_passport(dataset))
+    publishable = dataset["type"] == PUBLISHED_TYPE and links.is_publishable(links.listed_passport(dataset))
     return dataset if publishable else None
 
 
