@@ -186,11 +186,12 @@ class PassportHarvester(HarvesterBase):
         # parse and conformance findings are kept on the object (extra "findings", and its content) and in
         # the dataset's conformance score; only hostile input is an error here.
         findings = []
+        stored_language = site_translate()
         for found, repeats in grouped(read.problems + report.problems):
             if found.code in PROMOTED_TO_ERROR:
                 save_object_error(found, harvest_object, "Fetch", repeats)
             else:
-                findings.append(line(found, repeats, site_translate()))
+                findings.append(line(found, repeats, stored_language))
         _set_extras(harvest_object, findings=json.dumps(findings, ensure_ascii=False))
         if config.fetch_structures:
             _attach_structure_fields(read.value, config, harvest_object)
