@@ -78,6 +78,19 @@ if ! "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$SOURCE" >/dev
 fi
 
 # The harvest machinery: jobs created from the web (Reharvest) or the API start and finish by themselves.
+# The Czech records the demo's local catalog (LKOD, /lkod/catalog) publishes; created once, then the curators'.
+LKOD_ORG=demo-lkod
+if ! "$BIN/ckanapi" action organization_show -c "$CKAN_INI" id="$LKOD_ORG" >/dev/null 2>&1; then
+  "$BIN/ckanapi" action organization_create -c "$CKAN_INI" name="$LKOD_ORG" title="Demo Czech publishers" >/dev/null
+fi
+while IFS= read -r record; do
+  name=$("$BIN/python" -c 'import json, sys; print(json.loads(sys.argv[1])["name"])' "$record")
+  "$BIN/ckanapi" action package_show -c "$CKAN_INI" id="$name" >/dev/null 2>&1 && continue
+  "$BIN/python" -c 'import json, sys; r = json.loads(sys.argv[1]); r["owner_org"] = sys.argv[2]; print(json.dumps(r))' \
+    "$record" "$LKOD_ORG" | "$BIN/ckanapi" action package_create -c "$CKAN_INI" -i > "$RUN/demo-records.log" 2>&1 \
+    || { echo "The demo record $name was refused:"; tail -n 20 "$RUN/demo-records.log"; exit 1; }
+done < "$ROOT/dev/demo-records.jsonl"
+
 start gather-consumer "$BIN/ckan" harvester gather-consumer
 start fetch-consumer "$BIN/ckan" harvester fetch-consumer
 start harvest-cron "$ROOT/dev/harvest-cron.sh" "$HARVEST_RUN_EVERY"
@@ -119,6 +132,7 @@ cat <<TXT
 CKAN demo is running at http://127.0.0.1:$PORT
   harvested the demo MR site at http://127.0.0.1:$SITE_PORT/opendata/ ($datasets datasets): http://127.0.0.1:$PORT/harvest/$SOURCE
   harvest processes: gather consumer, fetch consumer, \`ckan harvester run\` every 10 s, \`ckan jobs worker\`
+  local catalog for the national catalog (LKOD, DCAT-AP-CZ): http://127.0.0.1:$PORT/lkod/catalog (about it: /lkod/)
   sysadmin login: $ADMIN / $PASSWORD
   logs: dev/run/*.log        stop the processes: dev/demo.sh stop        and the services too: make stop
 TXT
