@@ -3,9 +3,10 @@
 The JSON-LD has the shape of the norm's examples: ``"@context"`` is the official URL, nodes use the Czech
 terms (``iri``, ``typ``, ``název`` …), texts are language maps, distributions and their services are nested in
 the dataset. It is compacted here from the graph that ``graph_out`` writes, by the context's own term
-definitions: a general JSON-LD compactor (PyLD) picks the shortest of two terms defined alike, so it would
-write a EuroVoc concept as ``téma`` and a RÚIAN element as ``geografické_území``, which the norm's schema
-rejects; it is also some twenty times slower than this walk.
+definitions. A general JSON-LD framer (PyLD 3.3) does not give the norm's shape: it picks one term for a
+property defined under several, so EuroVoc concepts land in ``téma`` (the schema wants ``koncept_euroVoc``),
+and it writes one value where the schema wants an array (``prvek_rúian``); it also took 8.8 ms for a typical
+record where this walk takes 2.1 ms (measured 2026-12-01, docs/lkod-mapping.md).
 """
 from __future__ import annotations
 
