@@ -26,8 +26,10 @@ def _group_headings(page: str) -> list[str]:
 @pytest.mark.parametrize(
     "language, headings",
     [
-        ("cs", ["Poskytovatel dat", "Podmínky užití dat", "Vazba na ISVS a ISDP", "Klasifikace záznamu", "Geografické území"]),
-        ("ru", ["Поставщик данных", "Условия использования", "Связь с ISVS и ISDP", "Классификация", "Территория"]),
+        ("cs", ["Poskytovatel dat", "Podmínky užití dat", "Vazba na ISVS a ISDP", "Klasifikace záznamu",
+                "Geografické území", "Národní katalog (LKOD)"]),
+        ("ru", ["Поставщик данных", "Условия использования", "Связь с ISVS и ISDP", "Классификация", "Территория",
+                "Национальный каталог (LKOD)"]),
     ],
 )
 def test_form_groups_the_record_parts_in_the_reader_language(app, curator, language, headings):
