@@ -13,8 +13,7 @@ from typing import Any, Iterable, Mapping, Optional
 from rdflib import RDF, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.term import Node
 
-from ckanext.passport.catalog import vocab
-from ckanext.passport.catalog.conditions import effective_conditions
+from ckanext.passport.catalog import conditions, vocab
 from ckanext.passport.lkod import iris
 
 DCAT = Namespace("http://www.w3.org/ns/dcat#")
@@ -30,7 +29,7 @@ PREFIXES = {
 # The record's language toward NKOD: the LKOD publishes Czech records (see docs/lkod-mapping.md).
 LANGUAGE = "cs"
 SERVICE_SOURCE_TYPES = ("web_service", "api", "sparql_endpoint")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?![\d])")
 
 
 def bind_prefixes(graph: Graph) -> None:
@@ -48,9 +47,16 @@ def _iri(graph: Graph, subject: Node, predicate: URIRef, value: Optional[str]) -
         graph.add((subject, predicate, URIRef(value)))
 
 
+def date_part(value: Any) -> Optional[str]:
+    """``YYYY-MM-DD`` of a date or date-time text (an ISO date, an ``xsd:date`` with a zone, a date-time)."""
+    text = str(value).strip() if value is not None else ""
+    return text[:10] if _DATE.match(text) else None
+
+
 def _date(graph: Graph, subject: Node, predicate: URIRef, value: Any) -> None:
-    if isinstance(value, str) and _DATE.fullmatch(value.strip()[:10]):
-        graph.add((subject, predicate, Literal(value.strip()[:10], datatype=XSD.date)))
+    date = date_part(value) if isinstance(value, str) else None
+    if date:
+        graph.add((subject, predicate, Literal(date, datatype=XSD.date)))
 
 
 def _urls(value: Any) -> list[str]:
@@ -145,7 +151,7 @@ def _add_distribution(graph: Graph, dataset: Mapping[str, Any], resource: Mappin
     graph.add((dataset_ref, DCAT.distribution, distribution))
     graph.add((distribution, RDF.type, DCAT.Distribution))
     _text(graph, distribution, DCT.title, resource.get("name"))
-    _conditions(graph, distribution, effective_conditions(dict(dataset), dict(resource)))
+    _conditions(graph, distribution, conditions.effective_conditions(dataset, resource))
     _iri(graph, distribution, DCAT.accessURL, url)
     _hvd(graph, distribution, dataset, with_category=False)
     if is_service(resource):
@@ -165,15 +171,15 @@ def _add_distribution(graph: Graph, dataset: Mapping[str, Any], resource: Mappin
     _iri(graph, distribution, DCT.conformsTo, next(iter(_urls(resource.get("schema_urls"))), None))
 
 
-def _conditions(graph: Graph, distribution: URIRef, conditions: Mapping[str, str]) -> None:
+def _conditions(graph: Graph, distribution: URIRef, values: Mapping[str, str]) -> None:
     node = BNode()
     graph.add((distribution, iris.PU.specifikace, node))
     graph.add((node, RDF.type, iris.PU.Specifikace))
     for field, part in iris.CONDITION_PARTS.items():
-        _iri(graph, node, URIRef(part), iris.condition_iri(field, conditions.get(field)))
-    for field, author in iris.AUTHOR_OF.items():
-        if conditions.get(field) == "cc-by-4.0":
-            _text(graph, node, URIRef(iris.CONDITION_AUTHORS[author]), conditions.get(author))
+        _iri(graph, node, URIRef(part), iris.condition_iri(field, values.get(field)))
+    for field, author in conditions.AUTHOR_OF.items():
+        if values.get(field) == conditions.CC_BY_4:
+            _text(graph, node, URIRef(iris.CONDITION_AUTHORS[author]), values.get(author))
 
 
 def _add_service(
