@@ -92,13 +92,15 @@ def compact(graph: Graph, root: Node) -> dict[str, Any]:
 
 
 def _node(graph: Graph, node: Node, ancestors: frozenset[Node], terms: _Terms) -> dict[str, Any]:
-    types = [str(value) for value in graph.objects(node, RDF.type)]
+    statements = list(graph.predicate_objects(node))
+    types = [str(value) for predicate, value in statements if predicate == RDF.type]
+    type_set = frozenset(types)
     values: dict[str, list[Any]] = {}
     languages: dict[str, dict[str, list[str]]] = {}
-    for predicate, value in graph.predicate_objects(node):
+    for predicate, value in statements:
         if predicate == RDF.type:
             continue
-        term = terms.term(str(predicate), value, frozenset(types))
+        term = terms.term(str(predicate), value, type_set)
         if term is None:
             continue
         if isinstance(value, Literal) and value.language:
@@ -141,6 +143,7 @@ def dataset_document(dataset_dict: Mapping[str, Any]) -> dict[str, Any]:
 
 def dataset_turtle(dataset_dict: Mapping[str, Any]) -> str:
     graph, _ = graph_out.dataset_graph(dataset_dict)
+    graph_out.bind_prefixes(graph)
     return graph.serialize(format="turtle")
 
 
@@ -152,4 +155,5 @@ def catalog_header(catalog_dict: Mapping[str, Any]) -> dict[str, Any]:
 def catalog_header_turtle(catalog_dict: Mapping[str, Any]) -> str:
     """The catalog's triples in Turtle (prefixes first); ``dcat:dataset`` triples may follow it."""
     graph, _ = graph_out.catalog_graph(catalog_dict)
+    graph_out.bind_prefixes(graph)
     return graph.serialize(format="turtle")
