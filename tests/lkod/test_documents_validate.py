@@ -100,3 +100,9 @@ def test_the_catalog_header_names_its_publisher_contact_and_homepage():
     assert header["kontaktní_bod"]["e-mail"] == "mailto:opendata@example.cz"
     assert header["domovská_stránka"] == "https://data.example.cz/"
     assert header["název"] == {"cs": CATALOG["title"]}
+
+
+def test_an_hvd_record_served_by_a_documented_service_alone_validates_against_the_hvd_schema():
+    record = lkod_record(hvd_category=HVD_CATEGORY, documentation_url="")
+    record["resources"] = [record["resources"][1]]
+    assert errors("datová-sada-hvd.json", jsonld.dataset_document(record)) == []

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 from catalog_records import ROSSTAT_INN
-from lkod_records import lkod_record
+from lkod_records import HVD_CATEGORY, lkod_record
 
 from ckanext.passport.lkod.eligibility import reasons
 from ckanext.passport.mr.translation import translator
@@ -96,3 +96,16 @@ def test_every_reason_reads_in_czech_and_russian(lang):
     for problem in reasons(record):
         assert problem.message(translate) != problem.message(), problem.code
         assert "{" not in problem.message(translate)
+
+
+def test_an_hvd_record_served_only_by_an_undocumented_service_needs_documentation():
+    record = lkod_record(hvd_category=HVD_CATEGORY, documentation_url="")
+    record["resources"] = [record["resources"][1]]
+    record["resources"][0]["format_docs"] = []
+    assert codes(record) == [("lkod.missing_field", {"field": "documentation_url"})]
+    record["resources"][0]["format_docs"] = ["https://data.example.cz/sparql/napoveda"]
+    assert codes(record) == []
+
+
+def test_an_hvd_record_with_a_file_distribution_needs_no_documentation():
+    assert codes(lkod_record(hvd_category=HVD_CATEGORY, documentation_url="")) == []

@@ -53,8 +53,18 @@ def _missing_fields(dataset: Mapping[str, Any]) -> list[str]:
         "accrual_periodicity": iris.frequency_iri(dataset.get("accrual_periodicity")) is not None,
         "spatial_area": iris.territory_iri(dataset.get("spatial_area")) is not None,
         "resources": bool(_distributions(dataset)),
+        "documentation_url": not graph_out.is_hvd(dataset) or _hvd_distribution(dataset),
     }
     return [field for field, present in checks.items() if not present]
+
+
+def _hvd_distribution(dataset: Mapping[str, Any]) -> bool:
+    # The HVD schema wants a file distribution, or a service with documentation (its format_docs, else the
+    # dataset's documentation_url: graph_out's rule); with no distribution at all "resources" is the reason.
+    distributions = _distributions(dataset)
+    return not distributions or any(
+        not graph_out.is_service(resource) or graph_out.service_pages(dataset, resource) for resource in distributions
+    )
 
 
 def _missing_resource_fields(dataset: Mapping[str, Any], resource: Mapping[str, Any]) -> list[str]:

@@ -182,6 +182,11 @@ def _conditions(graph: Graph, distribution: URIRef, values: Mapping[str, str]) -
             _text(graph, node, URIRef(iris.CONDITION_AUTHORS[author]), values.get(author))
 
 
+def service_pages(dataset: Mapping[str, Any], resource: Mapping[str, Any]) -> list[str]:
+    """A data service's documentation: the resource's format documentation, else the dataset's documentation."""
+    return _urls(resource.get("format_docs")) or _urls(dataset.get("documentation_url"))
+
+
 def _add_service(
     graph: Graph, dataset: Mapping[str, Any], resource: Mapping[str, Any], distribution: URIRef, url: Optional[str]
 ) -> None:
@@ -194,7 +199,7 @@ def _add_service(
         _iri(graph, service, DCT.conformsTo, iris.SPARQL_PROTOCOL)
     for schema in _urls(resource.get("schema_urls")):
         _iri(graph, service, DCT.conformsTo, schema)
-    for page in _urls(resource.get("format_docs")) or _urls(dataset.get("documentation_url")):
+    for page in service_pages(dataset, resource):
         _iri(graph, service, FOAF.page, page)
     _contact_point(graph, service, dataset.get("publisher_name"), dataset.get("publisher_email"))
     _hvd(graph, service, dataset, with_category=True)
