@@ -162,3 +162,17 @@ def test_a_date_time_gives_its_date_and_text_that_is_no_date_nothing():
     document["časové_pokrytí"] = {"typ": "Časový interval", "začátek": "2019-01-01+01:00", "konec": "konec roku"}
     (dataset,) = parsed(parse_jsonld(json.dumps(document)))
     assert (dataset["temporal_start"], dataset["temporal_end"]) == ("2019-01-01", "")
+
+
+def test_a_graph_of_the_wrong_shapes_reads_as_empty_fields_without_an_error():
+    dataset = URIRef("https://lkod.example.cz/ds/1")
+    graph = rdflib.Graph().parse(format="turtle", data=f"""
+        @prefix dcat: <http://www.w3.org/ns/dcat#> . @prefix dct: <http://purl.org/dc/terms/> .
+        <{dataset}> a dcat:Dataset ; dct:title <https://not.a.text/> ; dct:publisher "00025593" ;
+            dcat:contactPoint "nobody" ; dct:temporal "2020" ; dcat:distribution "a file", <https://lkod.example.cz/d/1> .
+        <https://lkod.example.cz/d/1> dcat:accessURL "https://as.text/only" ; dct:format "CSV" .
+    """)
+    (parsed_dataset,) = parsed(graph)
+    assert (parsed_dataset["title"], parsed_dataset["publisher_id"], parsed_dataset["temporal_start"]) == ("", "", "")
+    assert [resource["url"] for resource in parsed_dataset["resources"]] == ["", ""]
+    assert parsed_dataset["resources"][1]["format"] == "CSV"
