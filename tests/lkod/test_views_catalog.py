@@ -7,6 +7,7 @@ import pytest
 import rdflib
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
+from schema_registry import errors
 from views_support import CATALOG_URL, CONTEXT_URL, KINDS, LKOD_CONFIG, SITE, create
 
 from ckanext.passport.lkod import catalog_stream
@@ -143,3 +144,13 @@ def test_a_record_is_indexed_with_whether_it_is_eligible(records):
     found = call_action("package_search", fq=f"+{catalog_stream.ELIGIBLE_INDEX_FIELD}:true",
                         include_private=True, fl=["name"])
     assert [record["name"] for record in found["results"]] == ["eligible"]
+
+
+# The norm's schema accepts only https:// dataset IRIs: the portal's public address must be one.
+@pytest.mark.ckan_config("ckan.site_url", "https://data.example.cz")
+def test_the_catalog_document_validates_against_the_official_schema(app, records):
+    document = json.loads(app.get("/lkod/catalog").data)
+
+    assert document["datová_sada"] == [f"https://data.example.cz/lkod/dataset/{records['eligible']['id']}"]
+    assert document["iri"] == "https://data.example.cz/lkod/catalog"
+    assert errors("katalog.json", document) == []

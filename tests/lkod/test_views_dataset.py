@@ -7,6 +7,7 @@ import pytest
 import rdflib
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
+from schema_registry import errors
 from views_support import CONTEXT_URL, LKOD_CONFIG, SITE, create, token
 
 pytestmark = list(LKOD_CONFIG)
@@ -125,3 +126,11 @@ def test_the_same_document_is_not_sent_twice(app, eligible):
 
     assert again.status_code == 304
     assert first.headers["Last-Modified"]
+
+
+@pytest.mark.ckan_config("ckan.site_url", "https://data.example.cz")
+def test_the_served_document_validates_against_the_official_schema(app, eligible):
+    document = json.loads(app.get(f"/lkod/dataset/{eligible['id']}").data)
+
+    assert document["iri"] == f"https://data.example.cz/lkod/dataset/{eligible['id']}"
+    assert errors("datová-sada.json", document) == []
