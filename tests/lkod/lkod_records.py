@@ -9,6 +9,9 @@ from typing import Any
 
 from catalog_records import complete_record, complete_resource
 
+from ckanext.passport.catalog.conditions import effective_conditions
+from ckanext.passport.lkod import graph_out, iris
+
 SITE_URL = "https://data.example.cz"
 DATASET_ID = "4f1c3a0e-6b1d-4b8a-9a43-0c9e8d7f6a51"
 FILE_ID = "9b2d7e10-1c3f-4e5a-8b6c-7d8e9f0a1b2c"
@@ -51,3 +54,43 @@ def lkod_record(**overrides: Any) -> dict[str, Any]:
     record.pop("tag_string")
     record.update(overrides)
     return record
+
+
+def lkod_fields(record: dict) -> dict:
+    """The fields the LKOD mapping carries, as the record states them (conditions as they hold per resource)."""
+    resources = []
+    for resource in record["resources"]:
+        service = resource["source_type"] in graph_out.SERVICE_SOURCE_TYPES
+        resources.append({
+            "lkod_iri": iris.distribution_iri(record["id"], resource["id"]),
+            "url": resource["url"],
+            "name": resource["name"],
+            "source_type": resource["source_type"],
+            "format": resource.get("format") or "",
+            "mimetype": resource.get("mimetype") or "",
+            "mimetype_inner": resource.get("mimetype_inner") or "",
+            # A file distribution carries one schema (the norm's "schéma"); a service its documentation.
+            "schema_urls": (resource.get("schema_urls") or [])[:1],
+            "format_docs": (resource.get("format_docs") or []) if service else [],
+            **effective_conditions(record, resource),
+        })
+    return {
+        "lkod_iri": iris.dataset_iri(record["id"]),
+        "title": record["title"],
+        "notes": record["notes"],
+        "tags": [{"name": tag["name"]} for tag in record["tags"]],
+        "publisher_id_scheme": record["publisher_id_scheme"],
+        "publisher_id": record["publisher_id"],
+        "publisher_name": record["publisher_name"],
+        "publisher_email": record["publisher_email"],
+        "data_themes": record["data_themes"],
+        "accrual_periodicity": record["accrual_periodicity"],
+        # The district CZ0642 is written as its region (no reliable RÚIAN okres code): it comes back as CZ064.
+        "spatial_area": "CZ064",
+        "eurovoc": [{"uri": item["uri"]} for item in record["eurovoc"]],
+        "temporal_start": record["temporal_start"],
+        "temporal_end": record["temporal_end"],
+        "documentation_url": record["documentation_url"],
+        "hvd_category": record.get("hvd_category") or "",
+        "resources": resources,
+    }

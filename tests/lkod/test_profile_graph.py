@@ -7,7 +7,7 @@ import ckan.plugins.toolkit as tk
 import pytest
 import rdflib
 from lkod_records import HVD_CATEGORY, SITE_URL, lkod_record
-from rdflib import RDF, XSD, BNode, Literal, URIRef
+from rdflib import RDF, BNode, Literal, URIRef
 
 from ckanext.passport.lkod import iris, jsonld
 from ckanext.passport.lkod.graph_out import DCAT, DCATAP, DCT, FOAF, VCARD
@@ -107,8 +107,8 @@ def test_a_service_resource_is_a_data_service_whose_endpoint_is_the_access_url()
 def test_temporal_coverage_dates_are_xsd_dates():
     graph, dataset = graph_of(lkod_record())
     period = graph.value(dataset, DCT.temporal)
-    assert graph.value(period, DCAT.startDate) == Literal("2024-01-01", datatype=XSD.date)
-    assert graph.value(period, DCAT.endDate) == Literal("2024-12-31", datatype=XSD.date)
+    assert graph.value(period, DCAT.startDate) == Literal("2024-01-01", datatype=rdflib.XSD.date)
+    assert graph.value(period, DCAT.endDate) == Literal("2024-12-31", datatype=rdflib.XSD.date)
 
 
 def test_the_contact_point_is_a_vcard_with_a_mailto_iri():

@@ -4,25 +4,30 @@ from __future__ import annotations
 import ckan.plugins.toolkit as tk
 import pytest
 
-from ckanext.passport.catalog import vocab
+from ckanext.passport.catalog import conditions, vocab
 from ckanext.passport.lkod import iris
 
 
-@pytest.mark.parametrize("code", iris.DATA_THEMES)
-def test_a_data_theme_code_and_its_iri_map_both_ways(code):
-    assert iris.theme_code(iris.theme_iri(code)) == code
-    assert iris.theme_iri(code) == f"http://publications.europa.eu/resource/authority/data-theme/{code}"
+def test_every_data_theme_code_and_its_iri_map_both_ways():
+    codes = [concept.key for concept in vocab.vocabulary(vocab.DATA_THEMES)]
+    assert len(codes) == 14
+    for code in codes:
+        assert iris.theme_iri(code) == f"http://publications.europa.eu/resource/authority/data-theme/{code}"
+        assert iris.theme_code(iris.theme_iri(code)) == code
+
+
+def test_every_frequency_code_and_its_iri_map_both_ways():
+    codes = [concept.key for concept in vocab.vocabulary(vocab.FREQUENCY)]
+    assert {"ANNUAL", "MONTHLY", "IRREG", "UNKNOWN", "WEEKLY_3", "UPDATE_CONT"} <= set(codes)
+    for code in codes:
+        assert iris.frequency_iri(code) == f"http://publications.europa.eu/resource/authority/frequency/{code}"
+        assert iris.frequency_code(iris.frequency_iri(code)) == code
 
 
 def test_an_unknown_theme_or_frequency_has_no_iri_and_no_code():
     assert iris.theme_iri("SPORT") is None
     assert iris.theme_code("http://publications.europa.eu/resource/authority/data-theme/SPORT") is None
     assert iris.frequency_iri("SOMETIMES") is None
-
-
-@pytest.mark.parametrize("code", ["ANNUAL", "MONTHLY", "IRREG", "UNKNOWN", "WEEKLY_3", "UPDATE_CONT"])
-def test_a_frequency_code_and_its_iri_map_both_ways(code):
-    assert iris.frequency_code(iris.frequency_iri(code)) == code
 
 
 def test_the_country_maps_to_ruian_stat_1_and_back():
@@ -85,6 +90,11 @@ def test_each_condition_code_maps_to_its_iri_and_back(field):
     for code, iri in iris.CONDITION_VALUES[field].items():
         assert iris.condition_iri(field, code) == iri
         assert iris.condition_code(field, iri) == code
+
+
+def test_every_condition_code_the_record_allows_has_an_iri():
+    for field, codes in conditions.CHOICES.items():
+        assert all(iris.condition_iri(field, code) for code in codes), field
 
 
 def test_the_portal_s_iris_hang_off_its_site_url(monkeypatch):

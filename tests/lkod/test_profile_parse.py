@@ -8,11 +8,10 @@ import ckan.plugins.toolkit as tk
 import pytest
 import rdflib
 from ckanext.dcat.processors import RDFParser
-from lkod_records import HVD_CATEGORY, SITE_URL, lkod_record
+from lkod_records import HVD_CATEGORY, SITE_URL, lkod_fields, lkod_record
 from rdflib import URIRef
 
-from ckanext.passport.catalog.conditions import effective_conditions
-from ckanext.passport.lkod import graph_in, graph_out, iris, jsonld
+from ckanext.passport.lkod import graph_in, iris, jsonld
 from ckanext.passport.lkod.context import parse_jsonld
 from ckanext.passport.lkod.profile import DcatApCzProfile
 
@@ -109,46 +108,6 @@ def test_the_turtle_example_reads_as_the_json_ld_one():
     assert {k: v for k, v in from_turtle.items() if k != "tags"} == {k: v for k, v in from_json.items() if k != "tags"}
 
 
-def lkod_fields(record: dict) -> dict:
-    """The fields the LKOD mapping carries, as the record states them (conditions as they hold per resource)."""
-    resources = []
-    for resource in record["resources"]:
-        service = resource["source_type"] in graph_out.SERVICE_SOURCE_TYPES
-        resources.append({
-            "lkod_iri": iris.distribution_iri(record["id"], resource["id"]),
-            "url": resource["url"],
-            "name": resource["name"],
-            "source_type": resource["source_type"],
-            "format": resource["format"],
-            "mimetype": resource["mimetype"],
-            "mimetype_inner": resource["mimetype_inner"],
-            # A file distribution carries one schema (the norm's "schéma"); a service its documentation.
-            "schema_urls": resource["schema_urls"][:1],
-            "format_docs": resource["format_docs"] if service else [],
-            **effective_conditions(record, resource),
-        })
-    return {
-        "lkod_iri": iris.dataset_iri(record["id"]),
-        "title": record["title"],
-        "notes": record["notes"],
-        "tags": record["tags"],
-        "publisher_id_scheme": record["publisher_id_scheme"],
-        "publisher_id": record["publisher_id"],
-        "publisher_name": record["publisher_name"],
-        "publisher_email": record["publisher_email"],
-        "data_themes": record["data_themes"],
-        "accrual_periodicity": record["accrual_periodicity"],
-        # The district CZ0642 is written as its region (no reliable RÚIAN okres code): it comes back as CZ064.
-        "spatial_area": "CZ064",
-        "eurovoc": [{"uri": item["uri"]} for item in record["eurovoc"]],
-        "temporal_start": record["temporal_start"],
-        "temporal_end": record["temporal_end"],
-        "documentation_url": record["documentation_url"],
-        "hvd_category": record["hvd_category"],
-        "resources": resources,
-    }
-
-
 @pytest.mark.parametrize("hvd_category", ["", HVD_CATEGORY])
 def test_graph_from_dataset_then_parse_dataset_gives_the_same_record_fields(hvd_category):
     record = lkod_record(hvd_category=hvd_category)
@@ -196,3 +155,10 @@ def test_a_publisher_outside_rpp_fills_no_publisher_identifier():
     document["poskytovatel"] = "https://example.org/agency"
     (dataset,) = parsed(parse_jsonld(json.dumps(document)))
     assert (dataset["publisher_id_scheme"], dataset["publisher_id"]) == ("", "")
+
+
+def test_a_date_time_gives_its_date_and_text_that_is_no_date_nothing():
+    document = jsonld.dataset_document(lkod_record())
+    document["časové_pokrytí"] = {"typ": "Časový interval", "začátek": "2019-01-01+01:00", "konec": "konec roku"}
+    (dataset,) = parsed(parse_jsonld(json.dumps(document)))
+    assert (dataset["temporal_start"], dataset["temporal_end"]) == ("2019-01-01", "")
