@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Optional
+from typing import Any, Iterator, Optional, Union
 
 import ckan.plugins.toolkit as tk
 from flask import Blueprint, Response, redirect, request, stream_template, stream_with_context
+from werkzeug.wrappers import Response as HTTPResponse
 
 from ckanext.passport import settings
 from ckanext.passport.language import reader_translate
@@ -41,7 +42,7 @@ PREFLIGHT_HEADERS = {
 
 
 @lkod.after_request
-def cross_origin(response: Response) -> Response:
+def cross_origin(response: HTTPResponse) -> HTTPResponse:
     """Every /lkod/ answer, errors and redirects included, may be read by any site's scripts."""
     response.headers.update(CORS_HEADERS)
     if request.method == "OPTIONS":
@@ -61,7 +62,7 @@ def wanted_form() -> str:
     return "ttl" if best == TURTLE else "jsonld"
 
 
-def _document(body: str, form: str) -> Response:
+def _document(body: Union[str, Iterator[bytes]], form: str) -> Response:
     response = Response(body, content_type=CONTENT_TYPES[form])
     response.vary.add("Accept")
     return response
@@ -90,7 +91,7 @@ def index() -> Response:
 
 
 @lkod.route("/catalog")
-def catalog() -> Response:
+def catalog() -> HTTPResponse:
     """The catalog document, streamed: its header, then every listed record's IRI."""
     form = wanted_form()
     options = settings.lkod_catalog()
@@ -105,7 +106,7 @@ def catalog() -> Response:
 
 
 @lkod.route("/dataset/<dataset_id>")
-def dataset(dataset_id: str) -> Response:
+def dataset(dataset_id: str) -> HTTPResponse:
     form = wanted_form()
     found, preview = _readable(dataset_id)
     body = jsonld.dataset_turtle(found) if form == "ttl" else _json(jsonld.dataset_document(found))
@@ -119,7 +120,7 @@ def dataset(dataset_id: str) -> Response:
 
 
 @lkod.route("/dataset/<dataset_id>/<any(distribution, service):part>/<resource_id>")
-def dataset_part(dataset_id: str, part: str, resource_id: str) -> Response:
+def dataset_part(dataset_id: str, part: str, resource_id: str) -> HTTPResponse:
     """A distribution's (or data service's) IRI dereferences to its dataset's document, which describes it:
     303 See Other, so one document per dataset is built, cached and validated."""
     found, _ = _readable(dataset_id)
@@ -161,7 +162,7 @@ def _shown(context: dict[str, Any], dataset_id: str) -> Optional[dict[str, Any]]
     return found
 
 
-def _public(response: Response, newest: Optional[str]) -> Response:
+def _public(response: Response, newest: Optional[str]) -> HTTPResponse:
     modified = modified_time(newest)
     if modified is not None:
         response.last_modified = modified
