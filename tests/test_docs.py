@@ -66,7 +66,7 @@ def test_every_declared_option_is_documented_and_no_other():
         for option in group["options"]
     }
     text = (ROOT / "docs" / "configuration.md").read_text("utf-8")
-    documented = set(re.findall(r"^\| `(ckanext\.passport\.[a-z_]+)` \|", text, re.MULTILINE))
+    documented = set(re.findall(r"^\| `(ckanext\.passport\.[a-z_.]+)` \|", text, re.MULTILINE))
     assert sorted(documented) == sorted(declared)
 
 

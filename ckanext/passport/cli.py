@@ -1,10 +1,12 @@
-"""``ckan passport …`` commands: thin wrappers over :mod:`ckanext.passport.mr.report`.
+"""``ckan passport …`` commands: thin wrappers over :mod:`ckanext.passport.mr.report` (and, for ``lkod
+ registration``, :mod:`ckanext.passport.lkod.registration`).
 
 The fetch limits come from the site's options (:mod:`ckanext.passport.settings`), as for a harvest; the
 command's own options override them.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Optional
 
@@ -65,3 +67,26 @@ def parse(file: Path, form: Optional[str], lang: str) -> None:
     kind, result = report.parse_file(file, form)
     click.echo(report.parse_json(file, kind, result, translator(lang)))
     raise SystemExit(0 if result.value is not None else 1)
+
+
+@passport.group("lkod")
+def lkod_group() -> None:
+    """The portal as a Czech local open-data catalog (LKOD)."""
+
+
+@lkod_group.command("registration")
+def registration() -> None:
+    """Print the JSON-LD document that registers this portal's catalog in NKOD.
+
+    Exits with status 1, printing what to set, when the catalog's options are incomplete.
+    """
+    from .lkod import catalog_stream, iris
+    from .lkod.registration import missing, registration_document
+
+    catalog = settings.lkod_catalog()
+    options = settings.lkod_options()
+    unset = catalog_stream.missing_settings(catalog) + [options[key] for key in missing(catalog)]
+    if unset:
+        raise click.ClickException("Set " + ", ".join(dict.fromkeys(unset)) + " in the CKAN config first.")
+    document = registration_document(catalog, iris.catalog_iri())
+    click.echo(json.dumps(document, ensure_ascii=False, indent=2))

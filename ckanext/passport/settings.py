@@ -34,6 +34,11 @@ TIMEOUT = "ckanext.passport.timeout"
 MAX_FILE_SIZE = "ckanext.passport.max_file_size"
 STANDARD_VERSION_URL = "ckanext.passport.standard_version_url"
 TERMS_OF_USE = "ckanext.passport.terms_of_use"
+LKOD_PUBLISHER_ICO = "ckanext.passport.lkod.publisher_ico"
+LKOD_TITLE = "ckanext.passport.lkod.title"
+LKOD_DESCRIPTION = "ckanext.passport.lkod.description"
+LKOD_CONTACT_EMAIL = "ckanext.passport.lkod.contact_email"
+LKOD_HOMEPAGE = "ckanext.passport.lkod.homepage"
 # CKAN's own option, read here for the language of texts stored for every reader (harvest errors).
 LOCALE_DEFAULT = "ckan.locale_default"
 
@@ -159,3 +164,23 @@ def standard_version_url() -> str:
 
 def terms_of_use() -> str:
     return (tk.config.get(TERMS_OF_USE) or "").strip()
+
+
+# --- the Czech local open-data catalog (LKOD) ---------------------------------------------------------------
+
+
+def lkod_options() -> dict[str, str]:
+    """The catalog's options by their ``catalog_dict`` key (what ``lkod.jsonld`` reads)."""
+    return {
+        "publisher_ico": LKOD_PUBLISHER_ICO,
+        "title": LKOD_TITLE,
+        "description": LKOD_DESCRIPTION,
+        "contact_email": LKOD_CONTACT_EMAIL,
+        "homepage": LKOD_HOMEPAGE,
+    }
+
+
+def lkod_catalog() -> dict[str, str]:
+    """The catalog's own description (``catalog_dict`` of ``lkod.jsonld``): publisher IČO, Czech title and
+    description, contact e-mail and home page; an unset option is ``""``."""
+    return {key: (tk.config.get(option) or "").strip() for key, option in lkod_options().items()}

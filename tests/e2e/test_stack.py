@@ -17,7 +17,8 @@ from ckan.tests.helpers import call_action
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
-PLUGINS = ["activity", "harvest", "scheming_datasets", "dcat", "passport", "passport_harvester", "passport_publish"]
+PLUGINS = ["activity", "harvest", "scheming_datasets", "dcat", "passport", "passport_harvester", "passport_publish",
+           "passport_lkod"]
 
 
 def test_every_configured_plugin_is_loaded():

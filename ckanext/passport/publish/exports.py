@@ -36,7 +36,7 @@ def passport_response(dataset: dict[str, Any], form: str) -> Response:
     body = write_passport(passport, form)
     response = Response(body, content_type=content_type(form))
     response.set_etag(hashlib.sha256(body).hexdigest())
-    return _finish(response, form, _modified(dataset.get("metadata_modified")))
+    return _finish(response, form, modified_time(dataset.get("metadata_modified")))
 
 
 def registry_entry(dataset: dict[str, Any], options: Optional[PublishOptions] = None) -> RegistryEntry:
@@ -64,7 +64,7 @@ def registry_response(form: str) -> Response:
     chunks = (_encoded(chunk) for chunk in STREAMS[form](iter_entries(), standard))
     response = Response(stream_with_context(chunks), content_type=content_type(form))
     response.set_etag(tag)
-    return _finish(response, form, _modified(newest))
+    return _finish(response, form, modified_time(newest))
 
 
 def _finish(response: Response, file_name: str, modified: Optional[dt.datetime]) -> Response:
@@ -76,7 +76,7 @@ def _finish(response: Response, file_name: str, modified: Optional[dt.datetime])
     return response.make_conditional(request)
 
 
-def _modified(text: Optional[str]) -> Optional[dt.datetime]:
+def modified_time(text: Optional[str]) -> Optional[dt.datetime]:
     """CKAN's naive UTC ``metadata_modified`` as an aware datetime, for ``Last-Modified``."""
     if not text:
         return None

@@ -6,7 +6,7 @@ Never ``ignore_auth``: a dataset the anonymous user may not see must not reach a
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import ckan.plugins.toolkit as tk
 
@@ -84,7 +84,13 @@ def is_public(dataset_id: str) -> bool:
 
 
 def iter_datasets(q: str = "") -> Iterator[dict[str, Any]]:
-    """Every visible dataset (matching ``q``), by name, one page in memory at a time.
+    """Every visible publishable dataset (matching ``q``), by name, one page in memory at a time."""
+    return paged(search, q)
+
+
+def paged(find: Callable[..., dict[str, Any]], q: str = "", **params: Any) -> Iterator[dict[str, Any]]:
+    """Every result of ``find`` (a ``package_search`` taking ``fq`` and search params), by name, one page in
+    memory at a time; ``params`` (e.g. ``fl``, which must then hold ``name``) go to every page's search.
 
     Pages are cut by name rather than by offset, so each page costs Solr the same however deep it is and a
     dataset created while we page is never seen twice.
@@ -92,7 +98,7 @@ def iter_datasets(q: str = "") -> Iterator[dict[str, Any]]:
     after: Optional[str] = None
     while True:
         fq = f"+name:{{{solr_literal(after)} TO *]" if after is not None else ""
-        page = search(q=q or "*:*", fq=fq, sort="name asc", rows=PAGE_ROWS)["results"]
+        page = find(q=q or "*:*", fq=fq, sort="name asc", rows=PAGE_ROWS, **params)["results"]
         yield from page
         if len(page) < PAGE_ROWS:
             return

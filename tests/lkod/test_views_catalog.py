@@ -1,0 +1,156 @@
+"""``/lkod/catalog``: the DCAT-AP-CZ catalog document NKOD harvests, listing exactly the eligible records."""
+from __future__ import annotations
+
+import json
+
+import pytest
+import rdflib
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+from schema_registry import errors
+from views_support import CATALOG_URL, CONTEXT_URL, KINDS, LKOD_CONFIG, SITE, create
+
+from ckanext.passport.lkod import catalog_stream
+from ckanext.passport.lkod.context import parse_jsonld
+from ckanext.passport.publish import search
+
+pytestmark = list(LKOD_CONFIG)
+
+DCAT = rdflib.Namespace("http://www.w3.org/ns/dcat#")
+CATALOG = rdflib.URIRef(CATALOG_URL)
+
+
+@pytest.fixture
+def sysadmin():
+    return factories.Sysadmin()
+
+
+@pytest.fixture
+def org():
+    return factories.Organization()
+
+
+@pytest.fixture
+def records(org, sysadmin) -> dict[str, dict]:
+    """One record of every kind: the eligible one and one left out for each reason."""
+    return {name: create(org, sysadmin, name) for name in KINDS}
+
+
+def dataset_iri(record: dict) -> str:
+    return f"{SITE}/lkod/dataset/{record['id']}"
+
+
+def listed(graph: rdflib.Graph) -> set[str]:
+    return {str(iri) for iri in graph.objects(CATALOG, DCAT.dataset)}
+
+
+def test_without_an_accept_header_the_catalog_is_json_ld_naming_the_official_context(app, records):
+    response = app.get("/lkod/catalog")
+
+    assert response.status_code == 200
+    assert response.headers["Content-Type"].split(";")[0] == "application/ld+json"
+    document = json.loads(response.data)
+    assert document["@context"] == CONTEXT_URL
+    assert document["iri"] == CATALOG_URL
+
+
+def test_the_catalog_lists_exactly_the_eligible_records(app, records):
+    document = json.loads(app.get("/lkod/catalog").data)
+
+    assert document["datová_sada"] == [dataset_iri(records["eligible"])]
+
+
+def test_the_catalog_graph_is_read_from_the_subject_equal_to_its_url(app, records):
+    graph = parse_jsonld(app.get("/lkod/catalog").data)
+
+    assert (CATALOG, rdflib.RDF.type, DCAT.Catalog) in graph
+    assert listed(graph) == {dataset_iri(records["eligible"])}
+
+
+def test_an_empty_catalog_still_lists_its_datasets_as_an_empty_list(app):
+    assert json.loads(app.get("/lkod/catalog").data)["datová_sada"] == []
+
+
+@pytest.mark.parametrize("accept", ["application/ld+json", "*/*", "text/html,application/xhtml+xml,*/*;q=0.8"])
+def test_json_ld_is_also_what_these_accept_headers_get(app, records, accept):
+    response = app.get("/lkod/catalog", headers={"Accept": accept})
+
+    assert response.headers["Content-Type"].split(";")[0] == "application/ld+json"
+    assert json.loads(response.data)["iri"] == CATALOG_URL
+
+
+@pytest.mark.parametrize("query, headers", [("?format=ttl", {}), ("", {"Accept": "text/turtle"})],
+                         ids=["format parameter", "accept header"])
+def test_turtle_lists_the_same_records(app, records, query, headers):
+    response = app.get(f"/lkod/catalog{query}", headers=headers)
+
+    assert response.headers["Content-Type"].split(";")[0] == "text/turtle"
+    graph = rdflib.Graph().parse(data=response.data, format="turtle")
+    assert (CATALOG, rdflib.RDF.type, DCAT.Catalog) in graph
+    assert listed(graph) == {dataset_iri(records["eligible"])}
+
+
+def test_an_unknown_format_is_refused(app):
+    assert app.get("/lkod/catalog?format=rdf").status_code == 400
+
+
+def test_the_catalog_is_paged_through_the_index_whole(app, org, sysadmin, monkeypatch):
+    made = [create(org, sysadmin, f"eligible-{number}", **KINDS["eligible"]) for number in range(5)]
+    monkeypatch.setattr(search, "PAGE_ROWS", 2)
+
+    document = json.loads(app.get("/lkod/catalog").data)
+
+    assert document["datová_sada"] == [dataset_iri(record) for record in made]
+
+
+def test_the_same_catalog_is_not_sent_twice(app, records):
+    first = app.get("/lkod/catalog")
+
+    assert first.headers["ETag"] and first.headers["Last-Modified"]
+    assert app.get("/lkod/catalog", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    assert app.get("/lkod/catalog", headers={"If-Modified-Since": first.headers["Last-Modified"]}).status_code == 304
+
+
+def test_a_record_joining_the_catalog_changes_its_etag(app, records, sysadmin):
+    before = app.get("/lkod/catalog").headers["ETag"]
+
+    call_action("package_patch", {"user": sysadmin["name"]}, id=records["no-themes"]["id"], data_themes=["SOCI"])
+
+    after = app.get("/lkod/catalog", headers={"If-None-Match": before})
+    assert after.status_code == 200
+    assert dataset_iri(records["no-themes"]) in json.loads(after.data)["datová_sada"]
+
+
+def test_the_turtle_and_json_ld_documents_have_different_etags(app, records):
+    assert app.get("/lkod/catalog").headers["ETag"] != app.get("/lkod/catalog?format=ttl").headers["ETag"]
+
+
+def test_caches_must_ask_before_reusing_the_catalog(app, records):
+    response = app.get("/lkod/catalog")
+
+    assert "no-cache" in response.headers["Cache-Control"]
+    assert "Accept" in response.headers["Vary"]
+
+
+@pytest.mark.ckan_config("ckanext.passport.lkod.publisher_ico", "")
+def test_without_a_publisher_the_catalog_is_unavailable_and_says_what_to_set(app):
+    response = app.get("/lkod/catalog")
+
+    assert response.status_code == 503
+    assert "ckanext.passport.lkod.publisher_ico" in response.get_data(as_text=True)
+
+
+def test_a_record_is_indexed_with_whether_it_is_eligible(records):
+    found = call_action("package_search", fq=f"+{catalog_stream.ELIGIBLE_INDEX_FIELD}:true",
+                        include_private=True, fl=["name"])
+    assert [record["name"] for record in found["results"]] == ["eligible"]
+
+
+# The norm's schema accepts only https:// dataset IRIs: the portal's public address must be one.
+@pytest.mark.ckan_config("ckan.site_url", "https://data.example.cz")
+def test_the_catalog_document_validates_against_the_official_schema(app, records):
+    document = json.loads(app.get("/lkod/catalog").data)
+
+    assert document["datová_sada"] == [f"https://data.example.cz/lkod/dataset/{records['eligible']['id']}"]
+    assert document["iri"] == "https://data.example.cz/lkod/catalog"
+    assert errors("katalog.json", document) == []
