@@ -67,12 +67,12 @@ def harvested(curator) -> dict:
     return shown(record["id"])
 
 
-def test_every_mr_identity_field_is_guarded_first():
+def test_every_mr_identity_field_and_the_lkod_iri_are_guarded_first():
     schema = call_action("scheming_dataset_schema_show", type="dataset")
     for fields, names in ((schema["dataset_fields"], DATASET_IDENTITY),
                           (schema["resource_fields"], RESOURCE_IDENTITY)):
         guarded = {f["field_name"] for f in fields if f.get("validators", "").split()[:1] == [VALIDATOR]}
-        assert guarded == set(names)
+        assert guarded == set(names) | set(mapping.LKOD_IDENTITY)
 
 
 def test_completing_a_harvested_record_keeps_its_mr_identity(curator):

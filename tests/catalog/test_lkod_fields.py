@@ -16,7 +16,7 @@ LKOD_FIELDS = {
     "temporal_start": "2020-01-01",
     "temporal_end": "2024-12-31",
     "documentation_url": "https://data.example.cz/dokumentace",
-    "hvd_category": "http://data.europa.eu/bna/c_dd313021",
+    "hvd_category": "http://data.europa.eu/bna/c_1e787364",
     "use_author_work": "cc-by-4.0",
     "use_author": "Český statistický úřad",
     "use_database_work": "not-copyright-database",
@@ -78,6 +78,7 @@ def test_blank_national_catalog_fields_are_not_stored(curator, org):
         ("temporal_start", "2024-02-30", "A date is expected as YYYY-MM-DD, e.g. 2024-01-31"),
         ("temporal_end", "31.12.2024", "A date is expected as YYYY-MM-DD, e.g. 2024-01-31"),
         ("hvd_category", "http://data.europa.eu/bna/geospatial", "An HVD category is an IRI like"),
+        ("hvd_category", "http://data.europa.eu/bna/c_b79e35eb", "This is a top-level HVD category"),  # mobility
         ("documentation_url", "ftp://data.example.cz/doc", "The address must start with http:// or https://"),
     ],
 )

@@ -174,10 +174,14 @@ def _dataset_of(resource: Mapping[str, Any]) -> Mapping[str, Any]:
     reference = resource.get("package_id") or (tk.request.view_args or {}).get("id")
     if not reference:
         return {}
-    try:
-        return tk.get_action("package_show")({}, {"id": reference})
-    except (tk.ObjectNotFound, tk.NotAuthorized):
-        return {}
+    # Each condition field of a page asks: one read per request.
+    datasets = tk.g.setdefault("passport_condition_datasets", {})
+    if reference not in datasets:
+        try:
+            datasets[reference] = tk.get_action("package_show")({}, {"id": reference})
+        except (tk.ObjectNotFound, tk.NotAuthorized):
+            datasets[reference] = {}
+    return datasets[reference]
 
 
 def condition_shown(field: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:

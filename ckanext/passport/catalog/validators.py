@@ -39,6 +39,12 @@ _MEDIA_TYPE = re.compile(r"^([a-z]+)/([A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126})$")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # A category of the EU high-value datasets vocabulary (data.europa.eu/bna): a concept IRI with an 8-hex id.
 _HVD_CATEGORY = re.compile(r"^http://data\.europa\.eu/bna/c_[0-9a-f]{8}$")
+# The six top categories of the HVD regulation (geospatial, earth observation and environment, meteorological,
+# statistics, companies, mobility): a record names the most specific category, never one of these.
+HVD_TOP_CATEGORIES = frozenset(
+    f"http://data.europa.eu/bna/c_{code}"
+    for code in ("ac64a52d", "dd313021", "164e0bf5", "e1da4e07", "a9135398", "b79e35eb")
+)
 _TREE_SUBTYPE = re.compile(r"^(vnd|prs|x)\.[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$")
 TOP_LEVEL_TYPES = frozenset(
     {"application", "audio", "example", "font", "image", "message", "model", "multipart", "text", "video"}
@@ -149,7 +155,9 @@ def iso_date_error(value: str) -> Optional[str]:
 
 def hvd_category_error(value: str) -> Optional[str]:
     if not _HVD_CATEGORY.match(value):
-        return tk._("An HVD category is an IRI like http://data.europa.eu/bna/c_dd313021")
+        return tk._("An HVD category is an IRI like http://data.europa.eu/bna/c_1e787364")
+    if value in HVD_TOP_CATEGORIES:
+        return tk._("This is a top-level HVD category: name its most specific category")
     return None
 
 
