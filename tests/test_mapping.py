@@ -18,11 +18,13 @@ from ckanext.passport.mapping import (
     merge_harvested,
     owned_by,
     passport_to_dataset,
+    periodicity_code,
     tag_names,
 )
 from ckanext.passport.mr.passport import parse_passport
 
 ROSSTAT_URL = "https://rosstat.gov.ru/opendata/7708234640-okvedva/meta.csv"
+TERORG_URL = "https://meteorf.gov.ru/opendata/7703092752-terorg/meta.csv"
 
 
 @pytest.fixture
@@ -190,7 +192,10 @@ def test_without_a_registry_identifier_the_passports_own_names_the_record(rossta
 
 def _curated(rosstat) -> dict:
     """A stored record as a curator left it: resources with ids and curator fields, a Czech record language."""
-    czech = {"record_language": "cs", "publisher_id": "00025593", "publisher_id_scheme": "ico", "publisher_name": "ČSÚ"}
+    czech = {
+        "record_language": "cs", "publisher_id": "00025593", "publisher_id_scheme": "ico", "publisher_name": "ČSÚ",
+        "accrual_periodicity": "MONTHLY",
+    }
     stored = passport_to_dataset(rosstat) | czech
     for number, resource in enumerate(stored["resources"]):
         resource.update(id=f"resource-{number}", description=f"popis {number}", mimetype="text/csv")
@@ -236,3 +241,58 @@ def test_a_resource_the_curator_added_is_kept(rosstat):
     merged = merge_harvested(stored, passport_to_dataset(rosstat))
     assert merged["resources"][-1] == stored["resources"][-1]
     assert not harvested_differs(stored, passport_to_dataset(rosstat))
+
+
+# --- the MR periodicity text as an EU frequency -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("по мере изменений", "IRREG"),  # meteorf-terorg/meta.csv, the only periodicity the real fixtures carry
+        ("По мере изменений.", "IRREG"),
+        ("по мере необходимости", "IRREG"),
+        ("по мере поступления данных", "IRREG"),
+        ("Ежегодно", "ANNUAL"),
+        ("раз в год", "ANNUAL"),
+        ("1 раз в год", "ANNUAL"),
+        ("ежегодно, до 1 апреля", "ANNUAL"),
+        ("ЕЖЕКВАРТАЛЬНО", "QUARTERLY"),
+        ("ежемесячно", "MONTHLY"),
+        ("еженедельно", "WEEKLY"),
+        ("ежедневно", "DAILY"),
+        ("раз в полгода", "ANNUAL_2"),
+        ("Раз в полугодие", "ANNUAL_2"),
+        ("раз в 2 года", "BIENNIAL"),
+        ("не обновляется", "NEVER"),
+        ("Не актуализируется!", "NEVER"),
+        ("в режиме реального времени", "UPDATE_CONT"),
+        ("  Ежедневно. ", "DAILY"),
+    ],
+)
+def test_a_recognisable_periodicity_text_is_an_eu_frequency(text, code):
+    assert periodicity_code(text) == code
+
+
+@pytest.mark.parametrize("text", ["", "по запросу", "раз в годовой отчёт", "annual", "ежегодновато"])
+def test_an_unrecognised_periodicity_text_has_no_frequency(text):
+    assert periodicity_code(text) == ""
+
+
+def test_the_real_passports_periodicity_becomes_the_records_frequency(read_real):
+    passport = parse_passport(read_real("meteorf-terorg/meta.csv"), TERORG_URL).value
+    dataset = passport_to_dataset(passport)
+    assert (dataset["mr_periodicity"], dataset["accrual_periodicity"]) == ("по мере изменений", "IRREG")
+
+
+def test_a_passport_without_a_recognisable_periodicity_writes_no_frequency(rosstat):
+    assert "accrual_periodicity" not in passport_to_dataset(rosstat)
+    assert "accrual_periodicity" not in passport_to_dataset(replace(rosstat, periodicity="по запросу"))
+
+
+def test_a_reharvest_keeps_the_curators_frequency(read_real):
+    passport = parse_passport(read_real("meteorf-terorg/meta.csv"), TERORG_URL).value
+    stored = passport_to_dataset(passport) | {"accrual_periodicity": "ANNUAL"}
+    changed = passport_to_dataset(replace(passport, periodicity="ежемесячно"))
+    merged = merge_harvested(stored, changed)
+    assert (merged["mr_periodicity"], merged["accrual_periodicity"]) == ("ежемесячно", "ANNUAL")

@@ -62,6 +62,8 @@ DATASET_OWNERS: dict[str, str] = {
     "publisher_id_scheme": FIRST_HARVEST,
     "publisher_name": FIRST_HARVEST,
     "record_language": FIRST_HARVEST,
+    # The EU frequency read from the passport's periodicity text where it is recognisable; then the curator's.
+    "accrual_periodicity": FIRST_HARVEST,
 }
 
 # Resources are matched by (resource_type, mr_version); the fields below are the harvester's, every other
@@ -117,6 +119,59 @@ def tag_names(keywords: Iterable[str]) -> list[str]:
     return list(seen)
 
 
+# MR periodicity texts (as normalised by _periodicity_words) → EU frequency codes. A text starting with one of
+# these phrases ("ежемесячно до 10 числа") has its frequency. "По мере изменений" and its kin promise an update
+# whenever something changes, at uneven intervals: IRREG, not UPDATE_CONT (continuously updated), which would
+# promise a feed the portals writing it do not run.
+PERIODICITY_CODES: dict[str, str] = {
+    **dict.fromkeys(("ежегодно", "ежегодная", "ежегодный", "раз в год", "1 раз в год", "один раз в год",
+                     "раз в 1 год", "1 раз в 1 год", "годовая", "годовой", "ежегодное обновление"), "ANNUAL"),
+    **dict.fromkeys(("раз в полгода", "раз в пол года", "1 раз в полгода", "один раз в полгода", "раз в полугодие",
+                     "1 раз в полугодие", "полугодовая", "каждое полугодие", "ежеполугодно", "2 раза в год",
+                     "два раза в год"), "ANNUAL_2"),
+    **dict.fromkeys(("3 раза в год", "три раза в год"), "ANNUAL_3"),
+    **dict.fromkeys(("раз в два года", "раз в 2 года", "1 раз в 2 года", "один раз в два года"), "BIENNIAL"),
+    **dict.fromkeys(("раз в три года", "раз в 3 года", "1 раз в 3 года", "один раз в три года"), "TRIENNIAL"),
+    **dict.fromkeys(("раз в пять лет", "раз в 5 лет", "1 раз в 5 лет", "один раз в пять лет"), "QUINQUENNIAL"),
+    **dict.fromkeys(("ежеквартально", "ежеквартальная", "ежеквартальный", "раз в квартал", "1 раз в квартал",
+                     "один раз в квартал", "поквартально", "каждый квартал"), "QUARTERLY"),
+    **dict.fromkeys(("ежемесячно", "ежемесячная", "ежемесячный", "раз в месяц", "1 раз в месяц",
+                     "один раз в месяц", "каждый месяц"), "MONTHLY"),
+    **dict.fromkeys(("2 раза в месяц", "два раза в месяц"), "MONTHLY_2"),
+    **dict.fromkeys(("раз в два месяца", "раз в 2 месяца", "1 раз в 2 месяца"), "BIMONTHLY"),
+    **dict.fromkeys(("еженедельно", "еженедельная", "еженедельный", "раз в неделю", "1 раз в неделю",
+                     "один раз в неделю", "каждую неделю"), "WEEKLY"),
+    **dict.fromkeys(("раз в две недели", "раз в 2 недели", "1 раз в 2 недели"), "BIWEEKLY"),
+    **dict.fromkeys(("ежедневно", "ежедневная", "ежедневный", "раз в день", "1 раз в день", "один раз в день",
+                     "раз в сутки", "1 раз в сутки", "каждый день", "ежесуточно"), "DAILY"),
+    **dict.fromkeys(("ежечасно", "раз в час", "1 раз в час", "каждый час"), "HOURLY"),
+    **dict.fromkeys(("постоянно", "непрерывно", "в режиме реального времени", "в реальном времени"), "UPDATE_CONT"),
+    **dict.fromkeys(("по мере изменений", "по мере изменения", "по мере внесения изменений", "по мере необходимости",
+                     "по мере поступления", "по мере поступления данных", "по мере поступления информации",
+                     "по мере обновления", "по мере обновления данных", "по мере актуализации", "нерегулярно",
+                     "нерегулярная", "при изменении", "при изменениях", "при необходимости"), "IRREG"),
+    **dict.fromkeys(("не обновляется", "не актуализируется", "не изменяется", "не планируется", "не предусмотрена",
+                     "не предусмотрено", "обновление не предусмотрено", "актуализация не предусмотрена",
+                     "не требуется"), "NEVER"),
+}
+# Longest first, so that "раз в два года" is not read as "раз в" something shorter.
+_PERIODICITY_PHRASES = sorted(PERIODICITY_CODES, key=len, reverse=True)
+
+
+def _periodicity_words(text: str) -> str:
+    """Lower case, ё as е, punctuation as spaces, one space between words."""
+    return " ".join(re.sub(r"[^\w]+", " ", text.lower().replace("ё", "е")).split())
+
+
+def periodicity_code(text: str) -> str:
+    """The EU frequency code of an MR periodicity text, or ``""`` when it is not recognisable."""
+    words = _periodicity_words(text)
+    for phrase in _PERIODICITY_PHRASES:
+        if words == phrase or words.startswith(phrase + " "):
+            return PERIODICITY_CODES[phrase]
+    return ""
+
+
 def _stored(date: Optional[MRDate]) -> str:
     if date is None:
         return ""
@@ -166,6 +221,9 @@ def passport_to_dataset(
         dataset.update(publisher_id=inn, publisher_id_scheme="inn")
     if conformance is not None:
         dataset["mr_conformance"] = conformance
+    frequency = periodicity_code(passport.periodicity)
+    if frequency:
+        dataset["accrual_periodicity"] = frequency
     return dataset
 
 

@@ -10,7 +10,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.passport.language import current_language, reader_translate
 from ckanext.passport.mr.problems import from_dict
 
-from . import vocab
+from . import conditions, vocab
 from .openness import FIELD as OPENNESS_FIELD
 from .validators import OPENNESS_CONDITIONS
 
@@ -144,20 +144,87 @@ def missing_required(pkg_dict: Mapping[str, Any], schema: Mapping[str, Any]) -> 
 
 def record_rows(pkg_dict: Mapping[str, Any], schema: Mapping[str, Any], curating: bool) -> list[dict[str, Any]]:
     """The rows of the record's "Additional info" table: its filled fields, and for a reader who completes the
-    record (``curating``) each missing required field, marked missing. Empty optional fields are never rows."""
+    record (``curating``) each missing required field, marked missing. Empty optional fields are never rows; a
+    condition of use left blank is a row when the licence decides it (shown as derived)."""
+    effective = conditions.effective_conditions(pkg_dict)
     rows = []
     for field in schema.get("dataset_fields", []):
         if field["field_name"] in SHOWN_ELSEWHERE or ("display_snippet" in field and field["display_snippet"] is None):
             continue
-        if filled(pkg_dict.get(field["field_name"])):
+        if filled(pkg_dict.get(field["field_name"])) or effective.get(field["field_name"]):
             rows.append({"field": field, "missing": False})
         elif curating and field.get("required"):
             rows.append({"field": field, "missing": True})
     return rows
 
 
+# --- conditions of use: the value that holds, and where it comes from ----------------------------------------
+
+
+def _choice_text(field: Mapping[str, Any], value: str) -> str:
+    for choice in field.get("choices") or []:
+        if choice["value"] == value:
+            return tk.h.scheming_language_text(choice["label"])
+    return value
+
+
+def _dataset_of(resource: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The dataset a resource belongs to, as its reader may see it (the resource form and page carry only the
+    resource; a new resource's form names its dataset in the URL)."""
+    reference = resource.get("package_id") or (tk.request.view_args or {}).get("id")
+    if not reference:
+        return {}
+    try:
+        return tk.get_action("package_show")({}, {"id": reference})
+    except (tk.ObjectNotFound, tk.NotAuthorized):
+        return {}
+
+
+def condition_shown(field: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    """A condition of use as a page shows it: the value that holds (with its label) and, when it is not stated
+    here, where it comes from (``source``: ``dataset``, ``provider`` or ``licence``)."""
+    name = field["field_name"]
+    on_resource = field.get("passport_condition") == "resource"
+    dataset = _dataset_of(data) if on_resource else data
+    value = conditions.effective_conditions(dataset, data if on_resource else None)[name]
+    if not value or filled(data.get(name)):
+        source = ""
+    elif on_resource and filled(dataset.get(name)):
+        source = "dataset"
+    elif name in conditions.AUTHOR_OF.values():
+        source = "provider"
+    else:
+        source = "licence"
+    return {"value": value, "label": _choice_text(field, value), "source": source}
+
+
+def condition_source_note(source: str) -> str:
+    return {
+        "licence": tk._("derived from the licence"),
+        "provider": tk._("the provider, as the licence asks for an author"),
+        "dataset": tk._("as for the whole dataset"),
+    }.get(source, "")
+
+
+def condition_blank_label(field: Mapping[str, Any], data: Mapping[str, Any]) -> str:
+    """The form's blank choice of a condition of use, naming the value that holds when it is left blank."""
+    if field.get("passport_condition") == "resource":
+        dataset = _dataset_of(data)
+        value = conditions.effective_conditions(dataset)[field["field_name"]]
+        if value:
+            return tk._("As for the dataset: {value}").format(value=_choice_text(field, value))
+        return tk._("As for the dataset (not stated)")
+    derived = conditions.licence_defaults(data.get("license_id")).get(field["field_name"])
+    if derived:
+        return tk._("From the licence: {value}").format(value=_choice_text(field, derived))
+    return tk._("Not stated (the licence does not decide it)")
+
+
 def helpers() -> dict[str, Any]:
     return {
+        "passport_condition_shown": condition_shown,
+        "passport_condition_source_note": condition_source_note,
+        "passport_condition_blank_label": condition_blank_label,
         "passport_filled": filled,
         "passport_missing_required": missing_required,
         "passport_record_rows": record_rows,

@@ -6,6 +6,7 @@ fields. Every refusal is an ``Invalid`` raised for its own field, so the form sh
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from functools import lru_cache
@@ -35,6 +36,9 @@ FULFILMENT = ("yes", "no")
 _ICO = re.compile(r"^\d{8}$")
 _EMAIL = re.compile(r"^[^@\s\"<>(),;:\\\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$")
 _MEDIA_TYPE = re.compile(r"^([a-z]+)/([A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126})$")
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# A category of the EU high-value datasets vocabulary (data.europa.eu/bna): a concept IRI with an 8-hex id.
+_HVD_CATEGORY = re.compile(r"^http://data\.europa\.eu/bna/c_[0-9a-f]{8}$")
 _TREE_SUBTYPE = re.compile(r"^(vnd|prs|x)\.[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$")
 TOP_LEVEL_TYPES = frozenset(
     {"application", "audio", "example", "font", "image", "message", "model", "multipart", "text", "video"}
@@ -118,6 +122,43 @@ def cz_nace_error(code: Any) -> Optional[str]:
 def eurovoc_error(uri: Any) -> Optional[str]:
     if uri not in vocab.vocabulary(vocab.EUROVOC):
         return tk._("Unknown EUROVOC concept: {uri}").format(uri=uri)
+    return None
+
+
+def data_theme_error(code: Any) -> Optional[str]:
+    if code not in vocab.vocabulary(vocab.DATA_THEMES):
+        return tk._("Unknown EU data theme: {code}").format(code=code)
+    return None
+
+
+def frequency_error(code: Any) -> Optional[str]:
+    if code not in vocab.vocabulary(vocab.FREQUENCY):
+        return tk._("Unknown EU frequency: {code}").format(code=code)
+    return None
+
+
+def iso_date_error(value: str) -> Optional[str]:
+    if _ISO_DATE.match(value):
+        try:
+            dt.date.fromisoformat(value)
+            return None
+        except ValueError:
+            pass
+    return tk._("A date is expected as YYYY-MM-DD, e.g. 2024-01-31")
+
+
+def hvd_category_error(value: str) -> Optional[str]:
+    if not _HVD_CATEGORY.match(value):
+        return tk._("An HVD category is an IRI like http://data.europa.eu/bna/c_dd313021")
+    return None
+
+
+def temporal_order_error(start: Any, end: Any) -> Optional[str]:
+    """Two valid ISO dates out of order; anything else is the date fields' own business."""
+    if not (isinstance(start, str) and isinstance(end, str)) or iso_date_error(start) or iso_date_error(end):
+        return None
+    if end < start:
+        return tk._("The time coverage ends before it starts")
     return None
 
 
@@ -223,6 +264,29 @@ def url_list(value: Any) -> str:
 
 def cz_nace_codes(value: Any) -> str:
     return _checked_list(value, cz_nace_error)
+
+
+def data_themes(value: Any) -> str:
+    return _checked_list(value, data_theme_error)
+
+
+def frequency(value: Any) -> str:
+    return _checked_text(value, frequency_error)
+
+
+def iso_date(value: Any) -> str:
+    return _checked_text(value, iso_date_error)
+
+
+def hvd_category(value: Any) -> str:
+    return _checked_text(value, hvd_category_error)
+
+
+def temporal_order(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """Dataset-level (after) validator: the time coverage does not end before it starts (an error on its end)."""
+    error = temporal_order_error(data.get(("temporal_start",)), data.get(("temporal_end",)))
+    if error and not errors.get(("temporal_end",)):
+        errors.setdefault(("temporal_end",), []).append(error)
 
 
 def spatial_area_error(code: str) -> Optional[str]:
@@ -451,6 +515,11 @@ def validators() -> dict[str, Callable]:
         "passport_spatial_from_area": spatial_from_area,
         "passport_eurovoc_uri": eurovoc_uri,
         "passport_eurovoc_required": eurovoc_required,
+        "passport_data_themes": data_themes,
+        "passport_frequency": frequency,
+        "passport_iso_date": iso_date,
+        "passport_hvd_category": hvd_category,
+        "passport_temporal_order": temporal_order,
         "passport_openness_conditions": openness_conditions,
         "passport_required": required,
         "passport_required_with": required_with,

@@ -1,4 +1,5 @@
-"""The controlled vocabularies of the catalog record: EUROVOC, CZ-NACE and Czech territorial units.
+"""The controlled vocabularies of the catalog record: EUROVOC, CZ-NACE, Czech territorial units, and the EU data
+themes and frequencies a DCAT-AP-CZ record names.
 
 They ship as data files in ``vocabularies/`` (labels in cs, en and ru). A full EUROVOC SKOS file loaded with
 ``ckan passport vocab load`` lands in ``ckanext.passport.vocab_dir`` and extends the shipped EUROVOC list, so
@@ -23,6 +24,8 @@ LANGUAGES = ("cs", "en", "ru")
 EUROVOC = "eurovoc"
 CZ_NACE = "cz_nace"
 SPATIAL_AREA = "spatial_area"
+DATA_THEMES = "data_themes"
+FREQUENCY = "accrual_periodicity"
 LOADED_EUROVOC_FILE = "eurovoc-loaded.json"
 
 # Dataset field -> Solr field. CKAN's schema.xml makes ``vocab_*`` multi-valued strings copied into ``text``:
@@ -49,6 +52,9 @@ class Concept:
 class Vocabulary:
     name: str
     concepts: Mapping[str, Concept] = field(default_factory=dict)
+    # Whether a choice shows its code before its label ("01 Crop production"); the EU tables' codes (TRAN,
+    # ANNUAL) mean nothing to a curator.
+    coded: bool = True
 
     def get(self, key: Any) -> Optional[Concept]:
         return self.concepts.get(key) if isinstance(key, str) else None
@@ -87,6 +93,10 @@ def _concept(entry: Mapping[str, Any], key_field: str) -> Concept:
     )
 
 
+# The EU authority tables (publications.europa.eu/resource/authority/…) the record stores codes of.
+EU_TABLES = {DATA_THEMES: "data-theme.json", FREQUENCY: "frequency.json"}
+
+
 @lru_cache(maxsize=None)
 def _shipped(name: str) -> Vocabulary:
     if name == EUROVOC:
@@ -95,9 +105,12 @@ def _shipped(name: str) -> Vocabulary:
         entries, key_field = _read("cz_nace.json")["concepts"], "code"
     elif name == SPATIAL_AREA:
         entries, key_field = _read("territory.json")["units"], "code"
+    elif name in EU_TABLES:
+        entries, key_field = _read(EU_TABLES[name])["concepts"], "code"
     else:
         raise KeyError(name)
-    return Vocabulary(name, {concept.key: concept for concept in (_concept(e, key_field) for e in entries)})
+    concepts = {concept.key: concept for concept in (_concept(e, key_field) for e in entries)}
+    return Vocabulary(name, concepts, coded=name not in EU_TABLES)
 
 
 @lru_cache(maxsize=4)
@@ -108,7 +121,8 @@ def _loaded_eurovoc(path: str, mtime: float) -> dict[str, Concept]:
 
 
 def vocabulary(name: str) -> Vocabulary:
-    """One vocabulary by field name: ``eurovoc``, ``cz_nace`` or ``spatial_area``."""
+    """One vocabulary by field name: ``eurovoc``, ``cz_nace``, ``spatial_area``, ``data_themes`` or
+    ``accrual_periodicity``."""
     shipped = _shipped(name)
     directory = settings.vocab_dir()
     if name != EUROVOC or directory is None:
@@ -176,14 +190,15 @@ def dataset_keys(pkg_dict: Mapping[str, Any], name: str) -> list[str]:
 
 def choices(field: Mapping[str, Any]) -> list[dict[str, Any]]:
     """ckanext-scheming ``choices_helper``: the concepts of the field's ``passport_vocabulary``."""
+    vocab = vocabulary(field["passport_vocabulary"])
     return [
-        {"value": concept.key, "label": {lang: _choice_label(concept, lang) for lang in LANGUAGES}}
-        for concept in vocabulary(field["passport_vocabulary"])
+        {"value": concept.key, "label": {lang: _choice_label(concept, lang, vocab.coded) for lang in LANGUAGES}}
+        for concept in vocab
     ]
 
 
-def _choice_label(concept: Concept, language: str) -> str:
-    code = concept.notation or ("" if concept.key.startswith("http") else concept.key)
+def _choice_label(concept: Concept, language: str, coded: bool) -> str:
+    code = concept.notation or ("" if concept.key.startswith("http") or not coded else concept.key)
     text = concept.label(language)
     return f"{code} {text}" if code else text
 
