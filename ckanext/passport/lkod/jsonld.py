@@ -1,0 +1,154 @@
+"""The LKOD documents: a dataset's full record and the catalog's header, as JSON-LD and as Turtle.
+
+The JSON-LD has the shape of the norm's examples: ``"@context"`` is the official URL, nodes use the Czech
+terms (``iri``, ``typ``, ``název`` …), texts are language maps, distributions and their services are nested in
+the dataset. It is compacted here from the graph that ``graph_out`` writes, by the context's own term
+definitions: a general JSON-LD compactor (PyLD) picks the shortest of two terms defined alike, so it would
+write a EuroVoc concept as ``téma`` and a RÚIAN element as ``geografické_území``, which the norm's schema
+rejects; it is also some twenty times slower than this walk.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable, Mapping, Optional
+
+from rdflib import RDF, BNode, Graph, Literal, URIRef
+from rdflib.term import Node
+
+from ckanext.passport.lkod import graph_out, iris
+from ckanext.passport.lkod.context import CONTEXT_URL, local_context
+
+# Terms whose value the norm's schemas want as an array even when it holds one item.
+ARRAY_TERMS = frozenset({
+    "téma", "prvek_rúian", "geografické_území", "prostorové_pokrytí", "koncept_euroVoc", "specifikace",
+    "právní_předpis", "kategorie_hvd", "distribuce", "datová_sada",
+})
+# Language-map terms whose value per language is an array (the "více textů" type).
+LANGUAGE_ARRAY_TERMS = frozenset({"klíčové_slovo"})
+ID_KIND = "@id"
+LANGUAGE_KIND = "@language"
+
+# Where the context defines one property under several terms, the value (or its subject) decides the term.
+Chooser = Callable[[str, frozenset[str]], str]
+_CHOOSERS: dict[str, Chooser] = {
+    str(graph_out.DCT.spatial): lambda value, types: "prvek_rúian" if iris.is_ruian(value) else "geografické_území",
+    str(graph_out.DCAT.theme): lambda value, types: "koncept_euroVoc" if iris.is_eurovoc(value) else "téma",
+    str(graph_out.DCT.conformsTo): lambda value, types: (
+        "schéma" if str(graph_out.DCAT.Distribution) in types else "specifikace"
+    ),
+}
+
+
+class _Terms:
+    """The context's term definitions read backwards: from a class or a property to its term."""
+
+    def __init__(self, context: Mapping[str, Any]) -> None:
+        prefixes = {key: value for key, value in context.items() if isinstance(value, str) and "://" in value}
+        self.order: dict[str, int] = {"iri": 0, "typ": 1}
+        self.classes: dict[str, str] = {}
+        self.properties: dict[tuple[str, str], list[str]] = {}
+        self.containers: dict[str, str] = {}
+
+        def expand(name: str) -> str:
+            prefix, _, local = name.partition(":")
+            return prefixes[prefix] + local if prefix in prefixes else name
+
+        for term, definition in context.items():
+            if term.startswith("@") or term in prefixes:
+                continue
+            self.order.setdefault(term, len(self.order))
+            if isinstance(definition, str):
+                if not definition.startswith("@"):
+                    self.classes[expand(definition)] = term
+                continue
+            container = definition.get("@container")
+            kind = LANGUAGE_KIND if container == "@language" else expand(definition.get("@type", ""))
+            self.properties.setdefault((expand(definition["@id"]), kind), []).append(term)
+            if container:
+                self.containers[term] = container
+
+    def term(self, predicate: str, value: Node, types: frozenset[str]) -> Optional[str]:
+        if isinstance(value, Literal):
+            kind = LANGUAGE_KIND if value.language else str(value.datatype or "")
+        else:
+            kind = ID_KIND
+        candidates = self.properties.get((predicate, kind))
+        if not candidates:
+            return None
+        if len(candidates) == 1:
+            return candidates[0]
+        return _CHOOSERS[predicate](str(value), types)
+
+
+@lru_cache(maxsize=1)
+def _terms() -> _Terms:
+    return _Terms(local_context())
+
+
+def compact(graph: Graph, root: Node) -> dict[str, Any]:
+    """The node ``root`` as a compacted JSON-LD object, the nodes it refers to nested (without ``@context``)."""
+    return _node(graph, root, frozenset({root}), _terms())
+
+
+def _node(graph: Graph, node: Node, ancestors: frozenset[Node], terms: _Terms) -> dict[str, Any]:
+    types = [str(value) for value in graph.objects(node, RDF.type)]
+    values: dict[str, list[Any]] = {}
+    languages: dict[str, dict[str, list[str]]] = {}
+    for predicate, value in graph.predicate_objects(node):
+        if predicate == RDF.type:
+            continue
+        term = terms.term(str(predicate), value, frozenset(types))
+        if term is None:
+            continue
+        if isinstance(value, Literal) and value.language:
+            languages.setdefault(term, {}).setdefault(value.language, []).append(str(value))
+        else:
+            values.setdefault(term, []).append(_value(graph, value, ancestors, terms))
+    out: dict[str, Any] = {}
+    if isinstance(node, URIRef):
+        out["iri"] = str(node)
+    type_terms = [terms.classes.get(value, value) for value in types]
+    if type_terms:
+        out["typ"] = type_terms[0] if len(type_terms) == 1 else type_terms
+    for term, items in values.items():
+        out[term] = items if term in ARRAY_TERMS or len(items) > 1 else items[0]
+    for term, by_language in languages.items():
+        out[term] = {
+            language: texts if term in LANGUAGE_ARRAY_TERMS or len(texts) > 1 else texts[0]
+            for language, texts in by_language.items()
+        }
+    return {key: out[key] for key in sorted(out, key=lambda key: terms.order.get(key, len(terms.order)))}
+
+
+def _value(graph: Graph, value: Node, ancestors: frozenset[Node], terms: _Terms) -> Any:
+    if isinstance(value, Literal):
+        return str(value)
+    nested = isinstance(value, BNode) or (value not in ancestors and (value, None, None) in graph)
+    if nested:
+        return _node(graph, value, ancestors | {value}, terms)
+    return str(value)
+
+
+def _document(graph: Graph, root: Node) -> dict[str, Any]:
+    return {"@context": CONTEXT_URL, **compact(graph, root)}
+
+
+def dataset_document(dataset_dict: Mapping[str, Any]) -> dict[str, Any]:
+    """The dataset's LKOD record (package_show dict in), as the JSON-LD object its IRI serves."""
+    return _document(*graph_out.dataset_graph(dataset_dict))
+
+
+def dataset_turtle(dataset_dict: Mapping[str, Any]) -> str:
+    graph, _ = graph_out.dataset_graph(dataset_dict)
+    return graph.serialize(format="turtle")
+
+
+def catalog_header(catalog_dict: Mapping[str, Any]) -> dict[str, Any]:
+    """The catalog document without its ``datová_sada`` list (the caller streams the dataset IRIs)."""
+    return _document(*graph_out.catalog_graph(catalog_dict))
+
+
+def catalog_header_turtle(catalog_dict: Mapping[str, Any]) -> str:
+    """The catalog's triples in Turtle (prefixes first); ``dcat:dataset`` triples may follow it."""
+    graph, _ = graph_out.catalog_graph(catalog_dict)
+    return graph.serialize(format="turtle")
