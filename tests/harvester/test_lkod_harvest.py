@@ -8,12 +8,16 @@ import json
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
+from catalog_records import EUROVOC_ECONOMICS, complete_record
 from http_site import Fault
 from lkod_site import BAD, GOOD, build_lkod
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
+# Fields of the record no LKOD states: the curator's.
+CURATOR_FIELDS = ("openness_conditions", "record_validity", "isvs_name", "isvs_ref", "cz_nace")
+CURATOR_PART = complete_record()
 
 
 @pytest.fixture
@@ -163,7 +167,7 @@ def test_a_changed_dataset_document_updates_only_its_record(lkod, lkod_source, r
 def test_a_dataset_removed_from_the_catalog_is_deleted(lkod, lkod_source, run_lkod):
     source = lkod_source(lkod.catalog_url, ALLOW)
     run_lkod(source)
-    lkod.list([key for key in GOOD if key != "hvd"])
+    lkod.list([key for key in [*GOOD, *BAD] if key != "hvd"])
 
     results, _ = run_lkod(source)
 
@@ -225,8 +229,13 @@ def test_a_curators_work_survives_a_reharvest(lkod, lkod_source, run_lkod):
     run_lkod(source)
     record = _records()[lkod.dataset_iri("vld")]
     curator = {"user": factories.Sysadmin()["name"]}
-    call_action("package_patch", context=curator, id=record["id"], isvs_name="ISVS jízdních řádů",
-                resources=record["resources"] + [{"url": "https://example.cz/navod.pdf", "name": "Návod"}])
+    # The curator completes the record (fields no LKOD states), describes a distribution and adds a resource.
+    call_action("package_patch", context=dict(curator), id=record["id"], record_language="cs",
+                eurovoc=[{"uri": EUROVOC_ECONOMICS}], **{key: CURATOR_PART[key] for key in CURATOR_FIELDS})
+    distribution = record["resources"][0]
+    call_action("resource_patch", context=dict(curator), id=distribution["id"], description="Popis od kurátora")
+    call_action("resource_create", context=dict(curator), package_id=record["id"], name="Návod",
+                url="https://data.example.cz/navod.pdf", format="PDF")
     lkod.write_dataset("vld", lkod.dataset_text("vld").replace("Jízdní řády veřejné linkové dopravy",
                                                                 "Jízdní řády (nové)"))
 
@@ -235,10 +244,10 @@ def test_a_curators_work_survives_a_reharvest(lkod, lkod_source, run_lkod):
     assert _statuses(results)[lkod.dataset_iri("vld")] == "updated"
     stored = _records()[lkod.dataset_iri("vld")]
     assert stored["title"] == "Jízdní řády (nové)"
-    assert stored["isvs_name"] == "ISVS jízdních řádů"
+    assert {key: stored[key] for key in CURATOR_FIELDS} == {key: CURATOR_PART[key] for key in CURATOR_FIELDS}
+    described = next(r for r in stored["resources"] if r["id"] == distribution["id"])
+    assert (described["lkod_iri"], described["description"]) == (distribution["lkod_iri"], "Popis od kurátora")
     assert [r["name"] for r in stored["resources"] if not r.get("lkod_iri")] == ["Návod"]
-    kept = {r["lkod_iri"]: r["id"] for r in stored["resources"] if r.get("lkod_iri")}
-    assert kept == {r["lkod_iri"]: r["id"] for r in record["resources"]}
 
 
 def test_a_turtle_catalog_is_read(lkod, lkod_source, run_lkod):
@@ -257,7 +266,10 @@ def test_a_dataset_iri_another_sources_record_holds_is_refused_and_that_record_u
     before = {iri: record["metadata_modified"] for iri, record in _records().items()}
     other = factories.Organization()
 
-    results, job = run_lkod(lkod_source(lkod.catalog_url, ALLOW, name="second", owner_org=other["id"]))
+    # ckanext-harvest allows one source per URL and config: the second one names its format.
+    second = lkod_source(lkod.catalog_url, ALLOW | {"rdf_format": "json-ld"}, name="second", owner_org=other["id"])
+
+    results, job = run_lkod(second)
 
     errors = _object_error_codes(job)
     assert {errors[lkod.dataset_iri(key)][0] for key in GOOD} == {"harvest.lkod_iri_taken"}

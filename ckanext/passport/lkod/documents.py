@@ -19,10 +19,10 @@ from ckanext.passport.mr.problems import problem
 
 from .context import RemoteContextRefused, parse_jsonld
 from .harvest_config import JSON_LD, TURTLE
+from .ownership import IRI_FIELD
 
-# The ckanext-dcat profile that reads a DCAT-AP-CZ dataset into a Czech record: ``dcat_ap_cz`` (lkod/profile.py)
-# once it is registered; until then the DCAT-AP 3 profile it builds on.
-PROFILE = "euro_dcat_ap_3"
+# The ckanext-dcat profile that reads a DCAT-AP-CZ dataset into a Czech record (lkod/profile.py).
+PROFILE = "dcat_ap_cz"
 
 _JSON_LD_TYPES = ("application/ld+json", "application/json")
 _TURTLE_TYPES = ("text/turtle", "application/x-turtle")
@@ -98,20 +98,13 @@ def parse_dataset(data: bytes, url: str, content_type: str, iri: str, rdf_format
     if (rdflib.URIRef(iri), RDF.type, DCAT.Dataset) not in parser.g:
         raise DocumentRefused(problem(codes.LKOD_NO_DATASET, url=url, iri=iri))
     try:
-        found = next((dataset for dataset in parser.datasets() if _uri(dataset) == iri), None)
+        found = next((dataset for dataset in parser.datasets() if dataset.get(IRI_FIELD) == iri), None)
     # The profile reads a third party's graph: whatever it cannot make sense of is this dataset's problem.
     except Exception as error:  # noqa: BLE001
         raise DocumentRefused(problem(codes.LKOD_UNREADABLE_DATASET, url=url, iri=iri, detail=_describe(error)))
     if found is None:
         raise DocumentRefused(problem(codes.LKOD_NO_DATASET, url=url, iri=iri))
     return found
-
-
-def _uri(dataset: dict[str, Any]) -> Any:
-    """The IRI ckanext-dcat's profiles read a dataset from: a field of its own (scheming profiles) or an extra."""
-    if "uri" in dataset:
-        return dataset["uri"]
-    return next((extra["value"] for extra in dataset.get("extras") or [] if extra.get("key") == "uri"), None)
 
 
 def _describe(error: BaseException) -> str:

@@ -53,11 +53,10 @@ from ckanext.passport.mr.problems import problem
 
 from . import documents, ownership
 from .harvest_config import LkodConfig, config_errors, load_config
+from .ownership import IRI_FIELD
 
 log = logging.getLogger(__name__)
 _ = tk._
-
-IRI_FIELD = "lkod_iri"
 
 
 class LkodHarvester(DCATRDFHarvester):
