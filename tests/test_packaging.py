@@ -92,7 +92,7 @@ def test_a_wheel_install_carries_compiled_translations(installed, lang):
     assert (installed / "i18n" / lang / "LC_MESSAGES" / "ckanext-passport.mo").is_file()
 
 
-def test_a_wheel_install_registers_the_three_plugins(venv):
+def test_a_wheel_install_registers_every_plugin(venv):
     listed = run_in(
         venv,
         "from importlib.metadata import entry_points\n"
@@ -101,6 +101,7 @@ def test_a_wheel_install_registers_the_three_plugins(venv):
     assert listed.splitlines() == [
         "passport ckanext.passport.plugins.catalog:PassportPlugin",
         "passport_harvester ckanext.passport.plugins.harvester:PassportHarvesterPlugin",
+        "passport_lkod_harvester ckanext.passport.plugins.lkod_harvester:PassportLkodHarvesterPlugin",
         "passport_publish ckanext.passport.plugins.publish:PassportPublishPlugin",
     ]
 

@@ -106,7 +106,7 @@ LKOD_REMOTE_CONTEXT = define(
 )
 LKOD_NO_CATALOG = define(
     "harvest.lkod_no_catalog", Severity.ERROR,
-    N_("The document describes no catalog (dcat:Catalog) with the IRI {iri}, nor any single other catalog"),
+    N_("The document describes no catalog (dcat:Catalog) with the IRI {iri}, nor exactly one other catalog"),
 )
 LKOD_DATASET_NOT_IRI = define(
     "harvest.lkod_dataset_not_iri", Severity.ERROR,
