@@ -110,6 +110,14 @@ def test_the_listed_datasets_land_as_czech_records_in_the_sources_organization(l
     assert vld["editorial_state"] == "draft"
 
 
+def test_the_source_lists_its_records(lkod, lkod_source, run_lkod):
+    source = lkod_source(lkod.catalog_url, ALLOW)
+    run_lkod(source)
+
+    listed = call_action("package_search", fq=f'harvest_source_id:"{source["id"]}"', rows=100)["results"]
+    assert {record["lkod_iri"] for record in listed} == {lkod.dataset_iri(key) for key in GOOD}
+
+
 def test_a_record_carries_the_lkod_fields_of_its_dataset(lkod, lkod_source, run_lkod):
     run_lkod(lkod_source(lkod.catalog_url, ALLOW))
 
