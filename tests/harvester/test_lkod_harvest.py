@@ -282,3 +282,13 @@ def test_a_dataset_iri_another_sources_record_holds_is_refused_and_that_record_u
     errors = _object_error_codes(job)
     assert {errors[lkod.dataset_iri(key)][0] for key in GOOD} == {"harvest.lkod_iri_taken"}
     assert {iri: record["metadata_modified"] for iri, record in _records().items()} == before
+
+
+def test_a_dataset_documents_error_is_shown_in_the_readers_language(app, lkod, lkod_source, run_lkod):
+    _, job = run_lkod(lkod_source(lkod.catalog_url, ALLOW))
+
+    response = app.get("/cs/api/3/action/harvest_job_report", params={"id": job["id"]},
+                       headers={"Authorization": factories.SysadminWithToken()["token"]})
+
+    messages = [e["message"] for found in response.json["result"]["object_errors"].values() for e in found["errors"]]
+    assert any(m.startswith("[harvest.lkod_not_rdf] chyba: Dokument není čitelný JSON-LD ani Turtle: ") for m in messages)
