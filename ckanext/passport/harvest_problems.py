@@ -116,6 +116,11 @@ LKOD_NO_DATASET = define(
     "harvest.lkod_no_dataset", Severity.ERROR,
     N_("The document describes no dataset (dcat:Dataset) with the IRI {iri}"),
 )
+LKOD_SERIES = define(
+    "harvest.lkod_series", Severity.ERROR,
+    N_("{iri} is a dataset series (dcat:DatasetSeries): the portal keeps datasets, so it was not imported; the "
+       "datasets of the series are harvested when the catalog lists them"),
+)
 LKOD_UNREADABLE_DATASET = define(
     "harvest.lkod_unreadable_dataset", Severity.ERROR,
     N_("The dataset {iri} could not be read as DCAT-AP-CZ: {detail}"),

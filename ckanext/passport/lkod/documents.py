@@ -11,13 +11,14 @@ from typing import Any, Optional
 
 import rdflib
 from ckanext.dcat.processors import RDFParser
-from rdflib.namespace import DCAT, RDF
+from rdflib.namespace import RDF
 
 from ckanext.passport import harvest_problems as codes
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
 from .context import RemoteContextRefused, parse_jsonld
+from .graph_out import DCAT
 from .harvest_config import JSON_LD, TURTLE
 from .ownership import IRI_FIELD
 
@@ -95,8 +96,10 @@ def parse_dataset(data: bytes, url: str, content_type: str, iri: str, rdf_format
     raises :class:`DocumentRefused`."""
     parser = RDFParser(profiles=[PROFILE])
     read_graph(data, url, content_type, rdf_format, graph=parser.g)
-    if (rdflib.URIRef(iri), RDF.type, DCAT.Dataset) not in parser.g:
-        raise DocumentRefused(problem(codes.LKOD_NO_DATASET, url=url, iri=iri))
+    subject = rdflib.URIRef(iri)
+    if (subject, RDF.type, DCAT.Dataset) not in parser.g:
+        series = (subject, RDF.type, DCAT.DatasetSeries) in parser.g
+        raise DocumentRefused(problem(codes.LKOD_SERIES if series else codes.LKOD_NO_DATASET, url=url, iri=iri))
     try:
         found = next((dataset for dataset in parser.datasets() if dataset.get(IRI_FIELD) == iri), None)
     # The profile reads a third party's graph: whatever it cannot make sense of is this dataset's problem.
