@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import unicodedata
 import uuid
 from typing import Any, Optional
 
@@ -99,7 +100,8 @@ class LkodHarvester(DCATRDFHarvester):
         ]
         model.Session.commit()
 
-        gone = [guid for guid in previous if guid not in set(iris)]
+        listed_now = set(iris)
+        gone = [guid for guid in previous if guid not in listed_now]
         if gone and config.delete_missing:
             largest = max(len(previous), _largest_registry(source.id))
             refusal = _deletion_refusal(len(iris), largest, len(gone), config.max_delete_ratio, damage)
@@ -216,7 +218,7 @@ class LkodHarvester(DCATRDFHarvester):
 
     def _create(self, harvested: dict, harvest_object: Any, previous: Optional[Any], config: LkodConfig,
                 context: dict) -> None:
-        harvested["name"] = self._gen_new_name(harvested.get("title") or "") or mapping.dataset_name(
+        harvested["name"] = self._gen_new_name(_ascii(harvested.get("title") or "")) or mapping.dataset_name(
             harvested[IRI_FIELD] + harvest_object.source.id
         )
         # A harvest source is stored as a dataset of type "harvest": its organization is that dataset's.
@@ -253,3 +255,9 @@ def _claim(
         else:
             return existing, holder
     return existing, None
+
+
+def _ascii(title: str) -> str:
+    """The title in ASCII letters for a record's name: CKAN's munge drops the letters it has no equivalent for
+    (``ř``, ``ě``), so "Jízdní řády" would be named ``jizdni-ady``; decomposed, they keep their base letter."""
+    return unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
