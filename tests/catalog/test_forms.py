@@ -4,10 +4,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from bs4 import BeautifulSoup
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-from catalog_records import complete_record
+from catalog_records import complete_record, complete_resource
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
@@ -26,8 +27,10 @@ def _group_headings(page: str) -> list[str]:
 @pytest.mark.parametrize(
     "language, headings",
     [
-        ("cs", ["Poskytovatel dat", "Podmínky užití dat", "Vazba na ISVS a ISDP", "Klasifikace záznamu", "Geografické území"]),
-        ("ru", ["Поставщик данных", "Условия использования", "Связь с ISVS и ISDP", "Классификация", "Территория"]),
+        ("cs", ["Poskytovatel dat", "Podmínky užití dat", "Vazba na ISVS a ISDP", "Klasifikace záznamu",
+                "Geografické území", "Národní katalog (LKOD)"]),
+        ("ru", ["Поставщик данных", "Условия использования", "Связь с ISVS и ISDP", "Классификация", "Территория",
+                "Национальный каталог (LKOD)"]),
     ],
 )
 def test_form_groups_the_record_parts_in_the_reader_language(app, curator, language, headings):
@@ -73,3 +76,68 @@ def test_dataset_page_shows_every_attribute_readably(app, curator):
         "Úplná: zveřejněna jsou všechna data", "splněno", "nesplněno",
     ):
         assert shown in page, shown
+
+
+def test_form_offers_the_national_catalog_fields_in_czech(app, curator):
+    page = app.get("/cs/dataset/new", headers=curator).body
+    themes = page.index('id="field-data_themes"')
+    assert "Doprava" in page[themes:page.index("</select>", themes)]
+    periodicity = page.index('id="field-accrual_periodicity"')
+    assert "čtvrtletně" in page[periodicity:page.index("</select>", periodicity)]
+    for field in ("temporal_start", "temporal_end", "documentation_url", "hvd_category", "use_author",
+                  "use_database_author"):
+        assert f'id="field-{field}"' in page, field
+    condition = page.index('id="field-use_personal_data"')
+    assert "Neuvedeno (licence o tom nerozhoduje)" in page[condition:page.index("</select>", condition)]
+
+
+def test_the_edit_form_names_the_condition_the_licence_decides(app, curator):
+    call_action("package_create", {"user": factories.Sysadmin()["name"]}, **complete_record(owner_org="csu"))
+    page = app.get("/cs/dataset/edit/obyvatelstvo-obci", headers=curator).body
+    author_work = page.index('id="field-use_author_work"')
+    assert '<option value="" selected>Podle licence: Licencováno pod CC BY 4.0</option>' in page[author_work:]
+    right = page.index('id="field-use_database_right"')
+    assert "Neuvedeno (licence o tom nerozhoduje)" in page[right:page.index("</select>", right)]
+
+
+def test_dataset_page_shows_national_catalog_fields_and_the_conditions_that_hold(app, curator):
+    record = complete_record(
+        owner_org="csu", data_themes=["TRAN", "REGI"], accrual_periodicity="QUARTERLY",
+        use_personal_data="no-personal-data",
+    )
+    call_action("package_create", {"user": factories.Sysadmin()["name"]}, **record)
+    page = BeautifulSoup(app.get("/cs/dataset/obyvatelstvo-obci", headers=curator).body, "html.parser")
+
+    def row(field: str) -> str:
+        return " ".join(page.select_one(f'tr[data-field="{field}"] td').get_text(" ").split())
+
+    assert row("data_themes") == "Doprava Regiony a města"
+    assert row("accrual_periodicity") == "čtvrtletně"
+    assert row("use_author_work") == "Licencováno pod CC BY 4.0 (odvozeno z licence)"
+    assert row("use_author") == "Český statistický úřad (poskytovatel, neboť licence vyžaduje uvést autora)"
+    assert row("use_personal_data") == "Neobsahuje osobní údaje"
+    assert page.select_one('tr[data-field="use_database_right"]') is None  # undecided: no row
+
+
+def test_resource_page_shows_the_datasets_conditions_as_holding_for_it(app, curator):
+    record = complete_record(
+        owner_org="csu", use_personal_data="no-personal-data",
+        resources=[complete_resource(use_database_right="not-protected")],
+    )
+    created = call_action("package_create", {"user": factories.Sysadmin()["name"]}, **record)
+    resource_id = created["resources"][0]["id"]
+    page = app.get(f"/cs/dataset/obyvatelstvo-obci/resource/{resource_id}", headers=curator).body
+    text = " ".join(BeautifulSoup(page, "html.parser").get_text(" ").split())
+    assert "Neobsahuje osobní údaje (stejně jako u celé datové sady)" in text
+    assert "Licencováno pod CC BY 4.0 (odvozeno z licence)" in text
+    assert "Není chráněna zvláštním právem pořizovatele databáze" in text
+
+
+def test_the_resource_form_names_the_datasets_condition_as_the_blank_choice(app, curator):
+    record = complete_record(owner_org="csu", use_personal_data="no-personal-data")
+    call_action("package_create", {"user": factories.Sysadmin()["name"]}, **record)
+    page = app.get("/cs/dataset/obyvatelstvo-obci/resource/new", headers=curator).body
+    personal = page.index('id="field-use_personal_data"')
+    assert '<option value="" selected>Stejně jako datová sada: Neobsahuje osobní údaje</option>' in page[personal:]
+    right = page.index('id="field-use_database_right"')
+    assert "Stejně jako datová sada (neuvedeno)" in page[right:page.index("</select>", right)]

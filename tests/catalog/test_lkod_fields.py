@@ -52,3 +52,64 @@ def errors_of(curator: dict, org: dict, **fields) -> dict:
 def test_national_catalog_fields_round_trip(curator, org):
     created = create(curator, org, **LKOD_FIELDS)
     assert {name: created[name] for name in LKOD_FIELDS} == LKOD_FIELDS
+
+
+def test_a_resource_keeps_its_own_conditions_of_use(curator, org):
+    created = create(curator, org, resources=[complete_resource(**RESOURCE_CONDITIONS)])
+    resource = created["resources"][0]
+    assert {name: resource.get(name) for name in RESOURCE_CONDITIONS} == RESOURCE_CONDITIONS
+    assert "use_author_work" not in resource  # blank on a resource: the dataset's value holds
+
+
+def test_the_data_themes_are_stored_as_a_list_of_codes(curator, org):
+    assert create(curator, org, data_themes="SOCI")["data_themes"] == ["SOCI"]
+
+
+def test_blank_national_catalog_fields_are_not_stored(curator, org):
+    created = create(curator, org, accrual_periodicity="", temporal_start="", hvd_category="", use_author_work="")
+    assert not {"accrual_periodicity", "temporal_start", "hvd_category", "use_author_work"} & set(created)
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("data_themes", ["TRAN", "CARS"], "Unknown EU data theme: CARS"),
+        ("accrual_periodicity", "YEARLY", "Unknown EU frequency: YEARLY"),
+        ("temporal_start", "2024-02-30", "A date is expected as YYYY-MM-DD, e.g. 2024-01-31"),
+        ("temporal_end", "31.12.2024", "A date is expected as YYYY-MM-DD, e.g. 2024-01-31"),
+        ("hvd_category", "http://data.europa.eu/bna/geospatial", "An HVD category is an IRI like"),
+        ("documentation_url", "ftp://data.example.cz/doc", "The address must start with http:// or https://"),
+    ],
+)
+def test_an_unknown_or_malformed_value_is_refused_on_its_field(curator, org, field, value, message):
+    errors = errors_of(curator, org, **{field: value})
+    assert list(errors) == [field]
+    assert errors[field][0].startswith(message)
+
+
+@pytest.mark.parametrize("field", ["use_author_work", "use_database_work", "use_database_right", "use_personal_data"])
+def test_a_condition_of_use_outside_its_choices_is_refused(curator, org, field):
+    assert list(errors_of(curator, org, **{field: "public-domain"})) == [field]
+
+
+def test_a_resource_condition_outside_its_choices_is_refused(curator, org):
+    errors = errors_of(curator, org, resources=[complete_resource(use_personal_data="maybe")])
+    assert "use_personal_data" in errors["resources"][0]
+
+
+def test_a_time_coverage_ending_before_it_starts_is_refused_on_its_end(curator, org):
+    errors = errors_of(curator, org, temporal_start="2024-06-01", temporal_end="2024-05-31")
+    assert errors == {"temporal_end": ["The time coverage ends before it starts"]}
+
+
+def test_a_time_coverage_of_one_day_is_accepted(curator, org):
+    created = create(curator, org, temporal_start="2024-06-01", temporal_end="2024-06-01")
+    assert (created["temporal_start"], created["temporal_end"]) == ("2024-06-01", "2024-06-01")
+
+
+def test_the_lkod_iri_survives_a_curators_edit(curator, org):
+    iri = "https://lkod.example.cz/lkod/dataset/42"
+    record = complete_record(owner_org=org["id"], lkod_iri=iri)
+    call_action("package_create", {"user": factories.Sysadmin()["name"]}, **record)
+    call_action("package_patch", {"user": curator["name"]}, id=record["name"], lkod_iri="https://elsewhere.example/1")
+    assert call_action("package_show", id=record["name"])["lkod_iri"] == iri

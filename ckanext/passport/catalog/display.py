@@ -206,6 +206,11 @@ def condition_source_note(source: str) -> str:
     }.get(source, "")
 
 
+def blank_conditions(resource: Mapping[str, Any]) -> dict[str, str]:
+    """The conditions of use a resource leaves out, as blanks: for the page to show the value that holds."""
+    return {name: "" for name in conditions.FIELDS if name not in resource}
+
+
 def condition_blank_label(field: Mapping[str, Any], data: Mapping[str, Any]) -> str:
     """The form's blank choice of a condition of use, naming the value that holds when it is left blank."""
     if field.get("passport_condition") == "resource":
@@ -225,6 +230,7 @@ def helpers() -> dict[str, Any]:
         "passport_condition_shown": condition_shown,
         "passport_condition_source_note": condition_source_note,
         "passport_condition_blank_label": condition_blank_label,
+        "passport_blank_conditions": blank_conditions,
         "passport_filled": filled,
         "passport_missing_required": missing_required,
         "passport_record_rows": record_rows,

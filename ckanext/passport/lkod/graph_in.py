@@ -11,9 +11,9 @@ from typing import Any, Iterable, Optional
 from rdflib import Graph, Literal, URIRef
 from rdflib.term import Node
 
-from ckanext.passport.catalog import vocab
+from ckanext.passport.catalog import conditions, vocab
 from ckanext.passport.lkod import iris
-from ckanext.passport.lkod.graph_out import DCAT, DCATAP, DCT, FOAF, LANGUAGE, VCARD
+from ckanext.passport.lkod.graph_out import DCAT, DCATAP, DCT, FOAF, LANGUAGE, VCARD, date_part
 from ckanext.passport.mapping import tag_names
 
 # The fields the LKOD mapping fills: an `lkod` harvest writes these and no others.
@@ -58,7 +58,7 @@ def _text(graph: Graph, subject: Node, predicate: URIRef) -> str:
 
 def _date(values: list[Node]) -> str:
     # xsd:date, or the date part of an xsd:dateTime: the record keeps dates.
-    return _first(str(value)[:10] if len(str(value)) >= 10 and str(value)[4] == "-" else None for value in values)
+    return _first(date_part(value) for value in values if isinstance(value, Literal))
 
 
 def read_dataset(graph: Graph, dataset_ref: Node) -> dict[str, Any]:
@@ -163,7 +163,7 @@ def _conditions(graph: Graph, specification: Optional[Node]) -> dict[str, str]:
         return values
     for field, part in iris.CONDITION_PARTS.items():
         values[field] = _first(iris.condition_code(field, value) for value in _iris(graph, specification, URIRef(part)))
-    for work, author in iris.AUTHOR_OF.items():
-        if values[work] == "cc-by-4.0":
+    for work, author in conditions.AUTHOR_OF.items():
+        if values[work] == conditions.CC_BY_4:
             values[author] = _text(graph, specification, URIRef(iris.CONDITION_AUTHORS[author]))
     return values

@@ -13,8 +13,7 @@ from typing import Any, Iterable, Mapping, Optional
 from rdflib import RDF, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.term import Node
 
-from ckanext.passport.catalog import vocab
-from ckanext.passport.catalog.conditions import effective_conditions
+from ckanext.passport.catalog import conditions, vocab
 from ckanext.passport.lkod import iris
 
 DCAT = Namespace("http://www.w3.org/ns/dcat#")
@@ -30,10 +29,11 @@ PREFIXES = {
 # The record's language toward NKOD: the LKOD publishes Czech records (see docs/lkod-mapping.md).
 LANGUAGE = "cs"
 SERVICE_SOURCE_TYPES = ("web_service", "api", "sparql_endpoint")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?![\d])")
 
 
 def bind_prefixes(graph: Graph) -> None:
+    """The prefixes a Turtle serialization of the LKOD's graphs uses."""
     for prefix, namespace in PREFIXES.items():
         graph.bind(prefix, namespace, replace=True)
 
@@ -48,9 +48,16 @@ def _iri(graph: Graph, subject: Node, predicate: URIRef, value: Optional[str]) -
         graph.add((subject, predicate, URIRef(value)))
 
 
+def date_part(value: Any) -> Optional[str]:
+    """``YYYY-MM-DD`` of a date or date-time text (an ISO date, an ``xsd:date`` with a zone, a date-time)."""
+    text = str(value).strip() if value is not None else ""
+    return text[:10] if _DATE.match(text) else None
+
+
 def _date(graph: Graph, subject: Node, predicate: URIRef, value: Any) -> None:
-    if isinstance(value, str) and _DATE.fullmatch(value.strip()[:10]):
-        graph.add((subject, predicate, Literal(value.strip()[:10], datatype=XSD.date)))
+    date = date_part(value) if isinstance(value, str) else None
+    if date:
+        graph.add((subject, predicate, Literal(date, datatype=XSD.date)))
 
 
 def _urls(value: Any) -> list[str]:
@@ -106,7 +113,6 @@ def _hvd(graph: Graph, subject: Node, dataset: Mapping[str, Any], with_category:
 
 def add_dataset(graph: Graph, dataset: Mapping[str, Any], dataset_ref: URIRef) -> None:
     """Write ``dataset`` (a package_show dict) at ``dataset_ref``, its distributions and services at their IRIs."""
-    bind_prefixes(graph)
     graph.add((dataset_ref, RDF.type, DCAT.Dataset))
     _text(graph, dataset_ref, DCT.title, dataset.get("title"))
     _text(graph, dataset_ref, DCT.description, dataset.get("notes"))
@@ -145,7 +151,7 @@ def _add_distribution(graph: Graph, dataset: Mapping[str, Any], resource: Mappin
     graph.add((dataset_ref, DCAT.distribution, distribution))
     graph.add((distribution, RDF.type, DCAT.Distribution))
     _text(graph, distribution, DCT.title, resource.get("name"))
-    _conditions(graph, distribution, effective_conditions(dict(dataset), dict(resource)))
+    _conditions(graph, distribution, conditions.effective_conditions(dataset, resource))
     _iri(graph, distribution, DCAT.accessURL, url)
     _hvd(graph, distribution, dataset, with_category=False)
     if is_service(resource):
@@ -165,15 +171,20 @@ def _add_distribution(graph: Graph, dataset: Mapping[str, Any], resource: Mappin
     _iri(graph, distribution, DCT.conformsTo, next(iter(_urls(resource.get("schema_urls"))), None))
 
 
-def _conditions(graph: Graph, distribution: URIRef, conditions: Mapping[str, str]) -> None:
+def _conditions(graph: Graph, distribution: URIRef, values: Mapping[str, str]) -> None:
     node = BNode()
     graph.add((distribution, iris.PU.specifikace, node))
     graph.add((node, RDF.type, iris.PU.Specifikace))
     for field, part in iris.CONDITION_PARTS.items():
-        _iri(graph, node, URIRef(part), iris.condition_iri(field, conditions.get(field)))
-    for field, author in iris.AUTHOR_OF.items():
-        if conditions.get(field) == "cc-by-4.0":
-            _text(graph, node, URIRef(iris.CONDITION_AUTHORS[author]), conditions.get(author))
+        _iri(graph, node, URIRef(part), iris.condition_iri(field, values.get(field)))
+    for field, author in conditions.AUTHOR_OF.items():
+        if values.get(field) == conditions.CC_BY_4:
+            _text(graph, node, URIRef(iris.CONDITION_AUTHORS[author]), values.get(author))
+
+
+def service_pages(dataset: Mapping[str, Any], resource: Mapping[str, Any]) -> list[str]:
+    """A data service's documentation: the resource's format documentation, else the dataset's documentation."""
+    return _urls(resource.get("format_docs")) or _urls(dataset.get("documentation_url"))
 
 
 def _add_service(
@@ -188,7 +199,7 @@ def _add_service(
         _iri(graph, service, DCT.conformsTo, iris.SPARQL_PROTOCOL)
     for schema in _urls(resource.get("schema_urls")):
         _iri(graph, service, DCT.conformsTo, schema)
-    for page in _urls(resource.get("format_docs")) or _urls(dataset.get("documentation_url")):
+    for page in service_pages(dataset, resource):
         _iri(graph, service, FOAF.page, page)
     _contact_point(graph, service, dataset.get("publisher_name"), dataset.get("publisher_email"))
     _hvd(graph, service, dataset, with_category=True)
@@ -199,7 +210,6 @@ def _add_service(
 
 def add_catalog(graph: Graph, catalog: Mapping[str, Any], catalog_ref: URIRef, datasets: Iterable[str] = ()) -> None:
     """Write the catalog (``title``, ``description``, ``publisher_ico``, ``contact_email``, ``homepage``)."""
-    bind_prefixes(graph)
     graph.add((catalog_ref, RDF.type, DCAT.Catalog))
     _text(graph, catalog_ref, DCT.title, catalog.get("title"))
     _text(graph, catalog_ref, DCT.description, catalog.get("description"))
@@ -210,9 +220,14 @@ def add_catalog(graph: Graph, catalog: Mapping[str, Any], catalog_ref: URIRef, d
         graph.add((catalog_ref, DCAT.dataset, URIRef(dataset)))
 
 
+def new_graph() -> Graph:
+    """An empty graph without rdflib's default prefixes (binding them is a fifth of a document's time)."""
+    return Graph(bind_namespaces="none")
+
+
 def dataset_graph(dataset: Mapping[str, Any]) -> tuple[Graph, URIRef]:
     """A new graph holding ``dataset`` at its LKOD IRI."""
-    graph = Graph()
+    graph = new_graph()
     dataset_ref = URIRef(iris.dataset_iri(dataset["id"]))
     add_dataset(graph, dataset, dataset_ref)
     return graph, dataset_ref
@@ -220,7 +235,7 @@ def dataset_graph(dataset: Mapping[str, Any]) -> tuple[Graph, URIRef]:
 
 def catalog_graph(catalog: Mapping[str, Any]) -> tuple[Graph, URIRef]:
     """A new graph holding the catalog's header at its LKOD IRI."""
-    graph = Graph()
+    graph = new_graph()
     catalog_ref = URIRef(iris.catalog_iri())
     add_catalog(graph, catalog, catalog_ref)
     return graph, catalog_ref

@@ -35,44 +35,35 @@ SPARQL_PROTOCOL = "https://www.w3.org/TR/sparql11-protocol/"
 
 # --- EU data themes and frequencies -----------------------------------------------------------------------
 
-DATA_THEMES = (
-    "AGRI", "ECON", "EDUC", "ENER", "ENVI", "GOVE", "HEAL", "INTR", "JUST", "OP_DATPRO", "REGI", "SOCI", "TECH",
-    "TRAN",
-)
-# The EU frequency table (publications.europa.eu authority "frequency"), every code it lists.
-FREQUENCIES = (
-    "ANNUAL", "ANNUAL_2", "ANNUAL_3", "BIDECENNIAL", "BIENNIAL", "BIHOURLY", "BIMONTHLY", "BIWEEKLY", "CONT",
-    "DAILY", "DAILY_2", "DECENNIAL", "HOURLY", "IRREG", "MONTHLY", "MONTHLY_2", "MONTHLY_3", "NEVER", "OP_DATPRO",
-    "OTHER", "QUADRENNIAL", "QUARTERLY", "QUINQUENNIAL", "TRIDECENNIAL", "TRIENNIAL", "TRIHOURLY", "UNKNOWN",
-    "UPDATE_CONT", "WEEKLY", "WEEKLY_2", "WEEKLY_3", "1MIN", "5MIN", "10MIN", "15MIN", "30MIN", "12HRS",
-)
+# The codes are the record's vocabularies (catalog/vocabularies/data-theme.json, frequency.json): every code a
+# record may hold has its IRI here.
 
 
-def _code_iri(namespace: Namespace, codes: tuple[str, ...], code: object) -> Optional[str]:
-    return str(namespace[code]) if isinstance(code, str) and code in codes else None
+def _code_iri(namespace: Namespace, vocabulary: str, code: object) -> Optional[str]:
+    return str(namespace[code]) if isinstance(code, str) and code in vocab.vocabulary(vocabulary) else None
 
 
-def _iri_code(namespace: Namespace, codes: tuple[str, ...], iri: object) -> Optional[str]:
+def _iri_code(namespace: Namespace, vocabulary: str, iri: object) -> Optional[str]:
     if not isinstance(iri, str) or not iri.startswith(str(namespace)):
         return None
     code = iri[len(str(namespace)):]
-    return code if code in codes else None
+    return code if code in vocab.vocabulary(vocabulary) else None
 
 
 def theme_iri(code: object) -> Optional[str]:
-    return _code_iri(DATA_THEME, DATA_THEMES, code)
+    return _code_iri(DATA_THEME, vocab.DATA_THEMES, code)
 
 
 def theme_code(iri: object) -> Optional[str]:
-    return _iri_code(DATA_THEME, DATA_THEMES, iri)
+    return _iri_code(DATA_THEME, vocab.DATA_THEMES, iri)
 
 
 def frequency_iri(code: object) -> Optional[str]:
-    return _code_iri(FREQUENCY, FREQUENCIES, code)
+    return _code_iri(FREQUENCY, vocab.FREQUENCY, code)
 
 
 def frequency_code(iri: object) -> Optional[str]:
-    return _iri_code(FREQUENCY, FREQUENCIES, iri)
+    return _iri_code(FREQUENCY, vocab.FREQUENCY, iri)
 
 
 # --- conditions of use (pu:Specifikace) --------------------------------------------------------------------
@@ -116,8 +107,6 @@ PUBLISHABLE_CONDITIONS: dict[str, tuple[str, ...]] = {
     "use_database_right": ("not-protected", "cc0"),
     "use_personal_data": ("no-personal-data", "contains-personal-data"),
 }
-# The author's name goes with a CC BY part.
-AUTHOR_OF = {"use_author_work": "use_author", "use_database_work": "use_database_author"}
 
 
 def condition_iri(field: str, code: object) -> Optional[str]:

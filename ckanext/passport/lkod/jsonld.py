@@ -3,9 +3,10 @@
 The JSON-LD has the shape of the norm's examples: ``"@context"`` is the official URL, nodes use the Czech
 terms (``iri``, ``typ``, ``název`` …), texts are language maps, distributions and their services are nested in
 the dataset. It is compacted here from the graph that ``graph_out`` writes, by the context's own term
-definitions: a general JSON-LD compactor (PyLD) picks the shortest of two terms defined alike, so it would
-write a EuroVoc concept as ``téma`` and a RÚIAN element as ``geografické_území``, which the norm's schema
-rejects; it is also some twenty times slower than this walk.
+definitions. A general JSON-LD framer (PyLD 3.3) does not give the norm's shape: it picks one term for a
+property defined under several, so EuroVoc concepts land in ``téma`` (the schema wants ``koncept_euroVoc``),
+and it writes one value where the schema wants an array (``prvek_rúian``); it also took 8.8 ms for a typical
+record where this walk takes 2.1 ms (measured 2026-12-01, docs/lkod-mapping.md).
 """
 from __future__ import annotations
 
@@ -91,13 +92,15 @@ def compact(graph: Graph, root: Node) -> dict[str, Any]:
 
 
 def _node(graph: Graph, node: Node, ancestors: frozenset[Node], terms: _Terms) -> dict[str, Any]:
-    types = [str(value) for value in graph.objects(node, RDF.type)]
+    statements = list(graph.predicate_objects(node))
+    types = [str(value) for predicate, value in statements if predicate == RDF.type]
+    type_set = frozenset(types)
     values: dict[str, list[Any]] = {}
     languages: dict[str, dict[str, list[str]]] = {}
-    for predicate, value in graph.predicate_objects(node):
+    for predicate, value in statements:
         if predicate == RDF.type:
             continue
-        term = terms.term(str(predicate), value, frozenset(types))
+        term = terms.term(str(predicate), value, type_set)
         if term is None:
             continue
         if isinstance(value, Literal) and value.language:
@@ -140,6 +143,7 @@ def dataset_document(dataset_dict: Mapping[str, Any]) -> dict[str, Any]:
 
 def dataset_turtle(dataset_dict: Mapping[str, Any]) -> str:
     graph, _ = graph_out.dataset_graph(dataset_dict)
+    graph_out.bind_prefixes(graph)
     return graph.serialize(format="turtle")
 
 
@@ -151,4 +155,5 @@ def catalog_header(catalog_dict: Mapping[str, Any]) -> dict[str, Any]:
 def catalog_header_turtle(catalog_dict: Mapping[str, Any]) -> str:
     """The catalog's triples in Turtle (prefixes first); ``dcat:dataset`` triples may follow it."""
     graph, _ = graph_out.catalog_graph(catalog_dict)
+    graph_out.bind_prefixes(graph)
     return graph.serialize(format="turtle")

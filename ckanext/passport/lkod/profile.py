@@ -18,9 +18,11 @@ from ckanext.passport.lkod import graph_in, graph_out
 
 class DcatApCzProfile(EuropeanDCATAP3Profile):
     def graph_from_dataset(self, dataset_dict: dict[str, Any], dataset_ref: URIRef) -> None:
+        graph_out.bind_prefixes(self.g)
         graph_out.add_dataset(self.g, dataset_dict, dataset_ref)
 
     def graph_from_catalog(self, catalog_dict: Optional[dict[str, Any]], catalog_ref: URIRef) -> None:
+        graph_out.bind_prefixes(self.g)
         graph_out.add_catalog(self.g, catalog_dict or {}, catalog_ref)
 
     def parse_dataset(self, dataset_dict: dict[str, Any], dataset_ref: URIRef) -> dict[str, Any]:

@@ -1,0 +1,22 @@
+"""The reasons a record stays out of the LKOD: codes in the project's one problem catalogue (``mr.problems``),
+rendered in the reader's language where they are shown (the ``/lkod/`` page). Pure, like ``harvest_problems``.
+"""
+from __future__ import annotations
+
+from ckanext.passport.mr.model import Severity
+from ckanext.passport.mr.problems import N_, define
+
+UNPUBLISHED = define("lkod.unpublished", Severity.INFO, N_("the record is not published (state: {state})"))
+PRIVATE = define("lkod.private", Severity.INFO, N_("the record is private"))
+NO_ICO_PUBLISHER = define(
+    "lkod.no_ico_publisher", Severity.INFO,
+    N_("the data provider has no Czech IČO, which the national catalog identifies publishers by"),
+)
+MISSING_FIELD = define(
+    "lkod.missing_field", Severity.INFO,
+    N_("the field '{field}' has no value the national catalog accepts"),
+)
+MISSING_RESOURCE_FIELD = define(
+    "lkod.missing_resource_field", Severity.INFO,
+    N_("the field '{field}' of the resource '{resource}' has no value the national catalog accepts"),
+)

@@ -1,0 +1,96 @@
+"""A Czech record as ``package_show`` returns it, complete for the LKOD: files, a data service, HVD optional.
+
+Built on ``catalog_records`` (the catalog schema's complete record) with the LKOD fields and the ids and tag
+dicts CKAN adds; for the pure profile, document and eligibility tests (no database).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from catalog_records import complete_record, complete_resource
+
+from ckanext.passport.catalog.conditions import effective_conditions
+from ckanext.passport.lkod import graph_out, iris
+
+SITE_URL = "https://data.example.cz"
+DATASET_ID = "4f1c3a0e-6b1d-4b8a-9a43-0c9e8d7f6a51"
+FILE_ID = "9b2d7e10-1c3f-4e5a-8b6c-7d8e9f0a1b2c"
+SERVICE_ID = "c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f"
+HVD_CATEGORY = "http://data.europa.eu/bna/c_1e787364"  # the HVD category of the norm's example
+
+
+def lkod_record(**overrides: Any) -> dict[str, Any]:
+    record = complete_record(
+        id=DATASET_ID,
+        editorial_state="published",
+        private=False,
+        tags=[{"name": "obyvatelstvo"}, {"name": "obce"}],
+        data_themes=["SOCI", "GOVE"],
+        accrual_periodicity="ANNUAL",
+        temporal_start="2024-01-01",
+        temporal_end="2024-12-31",
+        documentation_url="https://data.example.cz/obyvatelstvo/dokumentace",
+        hvd_category="",
+        use_database_right="not-protected",
+        use_personal_data="no-personal-data",
+        resources=[
+            complete_resource(id=FILE_ID),
+            complete_resource(
+                id=SERVICE_ID,
+                name="SPARQL endpoint obyvatelstva",
+                url="https://data.example.cz/sparql",
+                source_type="sparql_endpoint",
+                format="",
+                format_label="",
+                mimetype="",
+                mimetype_inner="",
+                schema_urls=[],
+                format_docs=["https://data.example.cz/sparql/napoveda"],
+                use_author_work="no-copyright-work",
+                use_database_work="not-copyright-database",
+            ),
+        ],
+    )
+    record.pop("tag_string")
+    record.update(overrides)
+    return record
+
+
+def lkod_fields(record: dict) -> dict:
+    """The fields the LKOD mapping carries, as the record states them (conditions as they hold per resource)."""
+    resources = []
+    for resource in record["resources"]:
+        service = resource["source_type"] in graph_out.SERVICE_SOURCE_TYPES
+        resources.append({
+            "lkod_iri": iris.distribution_iri(record["id"], resource["id"]),
+            "url": resource["url"],
+            "name": resource["name"],
+            "source_type": resource["source_type"],
+            "format": resource.get("format") or "",
+            "mimetype": resource.get("mimetype") or "",
+            "mimetype_inner": resource.get("mimetype_inner") or "",
+            # A file distribution carries one schema (the norm's "schéma"); a service its documentation.
+            "schema_urls": (resource.get("schema_urls") or [])[:1],
+            "format_docs": (resource.get("format_docs") or []) if service else [],
+            **effective_conditions(record, resource),
+        })
+    return {
+        "lkod_iri": iris.dataset_iri(record["id"]),
+        "title": record["title"],
+        "notes": record["notes"],
+        "tags": [{"name": tag["name"]} for tag in record["tags"]],
+        "publisher_id_scheme": record["publisher_id_scheme"],
+        "publisher_id": record["publisher_id"],
+        "publisher_name": record["publisher_name"],
+        "publisher_email": record["publisher_email"],
+        "data_themes": record["data_themes"],
+        "accrual_periodicity": record["accrual_periodicity"],
+        # The district CZ0642 is written as its region (no reliable RÚIAN okres code): it comes back as CZ064.
+        "spatial_area": "CZ064",
+        "eurovoc": [{"uri": item["uri"]} for item in record["eurovoc"]],
+        "temporal_start": record["temporal_start"],
+        "temporal_end": record["temporal_end"],
+        "documentation_url": record["documentation_url"],
+        "hvd_category": record.get("hvd_category") or "",
+        "resources": resources,
+    }
