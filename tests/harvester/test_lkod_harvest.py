@@ -269,6 +269,19 @@ def test_a_turtle_catalog_is_read(lkod, lkod_source, run_lkod):
     assert _records()[lkod.dataset_iri("vld.ttl")]["title"] == "Jízdní řády veřejné linkové dopravy"
 
 
+def test_the_sources_rdf_format_decides_the_syntax_over_the_content_type(lkod, lkod_source, run_lkod):
+    # The option holds for every document of the source: a Turtle catalog of Turtle datasets.
+    lkod.list(["vld.ttl"])
+    lkod.site.fault("/lkod/catalog.ttl", Fault(body=(lkod.root / "lkod" / "catalog.ttl").read_bytes(),
+                                               content_type="application/ld+json"))
+
+    run_lkod(lkod_source(lkod.turtle_catalog_url, ALLOW | {"rdf_format": "turtle"}, name="turtle"))
+    _, job = run_lkod(lkod_source(lkod.turtle_catalog_url, ALLOW, name="declared"))
+
+    assert set(_records()) == {lkod.dataset_iri("vld.ttl")}
+    assert _gather_error_codes(job) == ["harvest.lkod_not_rdf"]
+
+
 def test_a_dataset_iri_another_sources_record_holds_is_refused_and_that_record_untouched(
     lkod, lkod_source, run_lkod
 ):
