@@ -13,12 +13,16 @@ Built on ckanext-dcat's RDF harvester, with the MR harvester's rules where they 
   and an IRI another source's record holds is refused (``harvest.lkod_iri_taken``).
 
 Every network read goes through ``mr.fetch`` with the source's fetch policy (``settings.fetch_policy``).
+
+Of ckanext-dcat's harvester it keeps the parser and its profiles, the dataset IRI as guid, resources matched by
+their IRI and the removal of datasets the catalog stopped listing; its stages themselves are replaced (its gather
+fetches without our guard and deletes after any read, its import rewrites the whole record), and its
+``IDCATRDFHarvester`` hooks are not called.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import unicodedata
 import uuid
 from typing import Any, Optional
@@ -31,6 +35,8 @@ from ckanext.passport import harvest_problems as codes
 from ckanext.passport import mapping, settings
 from ckanext.passport.catalog import identity
 from ckanext.passport.harvest_findings import save_gather_error, save_object_error
+# The MR harvester's object bookkeeping (objects made, linked, made current, removed; the deletion guard) is this
+# type's too: shared, not copied.
 from ckanext.passport.harvester import (
     PassportHarvester,
     _add_object,
@@ -56,7 +62,6 @@ from . import documents, ownership
 from .harvest_config import LkodConfig, config_errors, load_config
 from .ownership import IRI_FIELD
 
-log = logging.getLogger(__name__)
 _ = tk._
 
 
