@@ -185,6 +185,19 @@ def test_a_dataset_removed_from_the_catalog_is_deleted(lkod, lkod_source, run_lk
     assert set(_records()) == {lkod.dataset_iri(key) for key in GOOD if key != "hvd"}
 
 
+def test_a_source_that_withdraws_makes_the_removed_datasets_record_private(lkod, lkod_source, run_lkod):
+    source = lkod_source(lkod.catalog_url, ALLOW | {"on_missing": "withdraw"})
+    run_lkod(source)
+    lkod.list([key for key in [*GOOD, *BAD] if key != "hvd"])
+
+    results, _ = run_lkod(source)
+
+    assert _statuses(results)[lkod.dataset_iri("hvd")] == "deleted"
+    assert {iri: record["private"] for iri, record in _records().items()} == {
+        lkod.dataset_iri(key): key == "hvd" for key in GOOD
+    }
+
+
 @pytest.mark.parametrize(
     "fault, code",
     [
