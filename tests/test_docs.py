@@ -70,24 +70,36 @@ def test_every_declared_option_is_documented_and_no_other():
     assert sorted(documented) == sorted(declared)
 
 
-def _harvest_source_doc() -> str:
-    return (ROOT / "docs" / "harvest-source.md").read_text("utf-8")
+LKOD_SECTION = "\n## Czech local catalogs (`lkod`)\n"
 
 
-def test_every_harvest_source_option_is_documented_and_no_other():
-    from ckanext.passport.harvest_config import SCHEMA as SOURCE_SCHEMA
+def _harvest_source_doc(source_type: str) -> str:
+    """The part of the harvest source page about one source type: ``passport`` first, then its ``lkod`` section."""
+    passport, lkod = (ROOT / "docs" / "harvest-source.md").read_text("utf-8").split(LKOD_SECTION, 1)
+    return lkod if source_type == "lkod" else passport
 
+
+def _source_config(source_type: str):
+    """The config schema and error check of a source type."""
+    if source_type == "lkod":
+        from ckanext.passport.lkod import harvest_config
+    else:
+        from ckanext.passport import harvest_config
+    return harvest_config.SCHEMA, harvest_config.config_errors
+
+
+@pytest.mark.parametrize("source_type", ["passport", "lkod"])
+def test_every_harvest_source_option_is_documented_and_no_other(source_type):
     documented = set()
-    for keys in re.findall(r"^\| ((?:`[a-z_]+`(?:, )?)+) \|", _harvest_source_doc(), re.MULTILINE):
+    for keys in re.findall(r"^\| ((?:`[a-z_]+`(?:, )?)+) \|", _harvest_source_doc(source_type), re.MULTILINE):
         documented.update(re.findall(r"`([a-z_]+)`", keys))
-    assert sorted(documented) == sorted(SOURCE_SCHEMA["properties"])
+    assert sorted(documented) == sorted(_source_config(source_type)[0]["properties"])
 
 
-def test_the_documented_source_config_example_is_valid():
-    from ckanext.passport.harvest_config import config_errors
-
-    example = _harvest_source_doc().split("```json\n", 1)[1].split("```", 1)[0]
-    assert json.loads(example) and config_errors(example) == []
+@pytest.mark.parametrize("source_type", ["passport", "lkod"])
+def test_the_documented_source_config_example_is_valid(source_type):
+    example = _harvest_source_doc(source_type).split("```json\n", 1)[1].split("```", 1)[0]
+    assert json.loads(example) and _source_config(source_type)[1](example) == []
 
 
 def test_the_readme_links_every_docs_page():

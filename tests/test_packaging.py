@@ -102,6 +102,7 @@ def test_a_wheel_install_registers_every_plugin(venv):
         "passport ckanext.passport.plugins.catalog:PassportPlugin",
         "passport_harvester ckanext.passport.plugins.harvester:PassportHarvesterPlugin",
         "passport_lkod ckanext.passport.plugins.lkod:PassportLkodPlugin",
+        "passport_lkod_harvester ckanext.passport.plugins.lkod_harvester:PassportLkodHarvesterPlugin",
         "passport_publish ckanext.passport.plugins.publish:PassportPublishPlugin",
     ]
 

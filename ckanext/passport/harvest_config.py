@@ -57,10 +57,11 @@ _VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 SITE_LIMITS = ("timeout", "max_file_size")
 
 
-def config_errors(text: str) -> list[Problem]:
+def config_errors(text: str, validator: jsonschema.Draft202012Validator = _VALIDATOR) -> list[Problem]:
     """What is wrong with a source config, one ``config.reason_*`` finding each (empty when it is valid).
 
     Never raises. Each becomes the ``errors`` of a ``config.invalid`` refusal, in the reader's language.
+    ``validator`` holds the source type's schema (this one's by default; the ``lkod`` type has its own).
     """
     if not (text or "").strip():
         return []
@@ -70,7 +71,7 @@ def config_errors(text: str) -> list[Problem]:
         return [problem(codes.REASON_NOT_JSON, row=getattr(error, "lineno", 1), column=getattr(error, "colno", 1))]
     if not isinstance(data, dict):
         return [problem(codes.REASON_NOT_OBJECT)]
-    found = [_reason(error) for error in sorted(_VALIDATOR.iter_errors(data), key=lambda e: list(e.absolute_path))]
+    found = [_reason(error) for error in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))]
     if isinstance(data.get("encoding"), str):
         try:
             codecs.lookup(data["encoding"])
@@ -85,7 +86,7 @@ def _reason(error: jsonschema.ValidationError) -> Problem:
     if not option:
         if error.validator == "not":
             return problem(codes.REASON_ORGANIZATION_OR_CREATE)
-        unknown = sorted(set(error.instance) - set(SCHEMA["properties"]))
+        unknown = sorted(set(error.instance) - set(error.schema["properties"]))
         return problem(codes.REASON_UNKNOWN_OPTION, option=", ".join(unknown))
     if error.validator == "enum":
         return problem(codes.REASON_NOT_ONE_OF, option=option, choices=", ".join(map(str, rule)))

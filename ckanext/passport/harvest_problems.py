@@ -93,3 +93,40 @@ IDENTIFIER_TAKEN = define(
 INVALID_DATASET = define(
     "harvest.invalid_dataset", Severity.ERROR, N_("The dataset was refused by validation: {details}"),
 )
+
+# An ``lkod`` source (another Czech catalog, DCAT-AP-CZ documents): its catalog document and its dataset documents.
+LKOD_NOT_RDF = define(
+    "harvest.lkod_not_rdf", Severity.ERROR,
+    N_("The document is neither JSON-LD nor Turtle that can be read: {detail}"),
+)
+LKOD_REMOTE_CONTEXT = define(
+    "harvest.lkod_remote_context", Severity.ERROR,
+    N_("The document names the JSON-LD context {context}, which is not fetched: only the DCAT-AP-CZ context "
+       "is read"),
+)
+LKOD_NO_CATALOG = define(
+    "harvest.lkod_no_catalog", Severity.ERROR,
+    N_("The document describes no catalog (dcat:Catalog) with the IRI {iri}, nor exactly one other catalog"),
+)
+LKOD_DATASET_NOT_IRI = define(
+    "harvest.lkod_dataset_not_iri", Severity.ERROR,
+    N_("The catalog lists a dataset that is not an IRI ({value}); it was skipped"),
+)
+LKOD_NO_DATASET = define(
+    "harvest.lkod_no_dataset", Severity.ERROR,
+    N_("The document describes no dataset (dcat:Dataset) with the IRI {iri}"),
+)
+LKOD_SERIES = define(
+    "harvest.lkod_series", Severity.ERROR,
+    N_("{iri} is a dataset series (dcat:DatasetSeries): the portal keeps datasets, so it was not imported; the "
+       "datasets of the series are harvested when the catalog lists them"),
+)
+LKOD_UNREADABLE_DATASET = define(
+    "harvest.lkod_unreadable_dataset", Severity.ERROR,
+    N_("The dataset {iri} could not be read as DCAT-AP-CZ: {detail}"),
+)
+LKOD_IRI_TAKEN = define(
+    "harvest.lkod_iri_taken", Severity.ERROR,
+    N_("The dataset IRI {iri} belongs to the record {name} ({title}) of another source; this dataset was not "
+       "imported and that record was left as it is"),
+)

@@ -88,15 +88,7 @@ class PassportHarvester(HarvesterBase):
         organization, the harvest user, new organizations, internal hosts, skipping review, limits above the
         site's) is refused unless a sysadmin saves it.
         """
-        errors = config_errors(config)
-        if errors:
-            refusals = [problem(codes.CONFIG_INVALID, errors=error) for error in errors]
-        else:
-            refusals = _config_refusals(json.loads(config) if config else {}, _acting_user())
-        if refusals:
-            translate = reader_translate()
-            raise ValueError(" ".join(f"[{found.code}] {found.message(translate)}" for found in refusals))
-        return config
+        return checked_config(config, config_errors(config))
 
     # -- gather -----------------------------------------------------------------------------------------
 
@@ -372,7 +364,9 @@ class PassportHarvester(HarvesterBase):
             dataset["extras"] = [e for e in dataset["extras"] if e.get("key") not in HARVEST_INDEX_KEYS]
         return dataset
 
-    def _remove(self, harvest_object: Any, previous: Optional[Any], config: HarvestConfig, context: dict) -> bool:
+    @staticmethod
+    def _remove(harvest_object: Any, previous: Optional[Any], config: Any, context: dict) -> bool:
+        """Withdraw or delete the dataset of a ``delete`` object (``config.on_missing``; the ``lkod`` type's too)."""
         package_id = harvest_object.package_id or (previous.package_id if previous else None)
         # Unlinked first, so the withdrawn or deleted record is indexed without its source.
         harvest_object.current = False
@@ -440,6 +434,22 @@ def _with_identifier(dataset: dict[str, Any], identifier: str) -> dict[str, Any]
 
 def _holds(dataset: dict[str, Any], identifier: str) -> bool:
     return dataset.get(settings.identifier_field()) == identifier
+
+
+def checked_config(config: str, errors: list[Problem]) -> str:
+    """``config`` when it is valid (``errors``: what its source type's schema finds wrong) and its saver may set
+    every option in it; else a ValueError listing each refusal with its code, in the reader's language.
+
+    The one config authority of every source type (``passport`` and ``lkod``): an option means the same in both.
+    """
+    if errors:
+        refusals = [problem(codes.CONFIG_INVALID, errors=error) for error in errors]
+    else:
+        refusals = _config_refusals(json.loads(config) if config else {}, _acting_user())
+    if refusals:
+        translate = reader_translate()
+        raise ValueError(" ".join(f"[{found.code}] {found.message(translate)}" for found in refusals))
+    return config
 
 
 def _acting_user() -> Optional[str]:

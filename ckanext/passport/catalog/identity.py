@@ -23,14 +23,15 @@ from ckanext.passport import settings
 from .validators import harvesting
 
 
-def holders(identifier: str, excluding: Optional[str] = None) -> list[model.Package]:
+def holders(identifier: str, excluding: Optional[str] = None, field: Optional[str] = None) -> list[model.Package]:
     """Active datasets whose MR identifier is ``identifier`` (any private flag), oldest first, ``excluding``
-    one dataset id (the record being written)."""
+    one dataset id (the record being written). ``field`` names another identity field (an LKOD record's
+    ``lkod_iri``) instead of the site's identifier field."""
     identifier = identifier.strip()
     if not identifier:
         return []
     query = model.Session.query(model.Package).filter(
-        model.Package.state == model.State.ACTIVE, _holds(settings.identifier_field(), identifier)
+        model.Package.state == model.State.ACTIVE, _holds(field or settings.identifier_field(), identifier)
     )
     if excluding:
         query = query.filter(model.Package.id != excluding)

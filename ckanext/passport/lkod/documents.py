@@ -1,0 +1,114 @@
+"""Reading another LKOD's documents (DCAT-AP-CZ, documents variant): the catalog's dataset IRIs and one dataset.
+
+A document is JSON-LD (its official context resolved locally, never fetched: :func:`context.parse_jsonld`) or
+Turtle: the source's ``rdf_format`` says which, else the response's Content-Type, else its first character.
+Every failure is a :class:`DocumentRefused` carrying one coded problem, so the harvester records it against the
+one document (the catalog: the job; a dataset: its object) and goes on.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import rdflib
+from ckanext.dcat.processors import RDFParser
+from rdflib.namespace import RDF
+
+from ckanext.passport import harvest_problems as codes
+from ckanext.passport.mr.model import Problem
+from ckanext.passport.mr.problems import problem
+
+from .context import RemoteContextRefused, parse_jsonld
+from .graph_out import DCAT
+from .harvest_config import JSON_LD, TURTLE
+from .ownership import IRI_FIELD
+
+# The ckanext-dcat profile that reads a DCAT-AP-CZ dataset into a Czech record (lkod/profile.py).
+PROFILE = "dcat_ap_cz"
+
+_JSON_LD_TYPES = ("application/ld+json", "application/json")
+_TURTLE_TYPES = ("text/turtle", "application/x-turtle")
+_DETAIL_MAX = 300
+
+
+class DocumentRefused(Exception):
+    """A document that cannot be read; ``problem`` says why, with its stable code."""
+
+    def __init__(self, found: Problem) -> None:
+        super().__init__(found.code)
+        self.problem = found
+
+
+def syntax(data: bytes, content_type: str, rdf_format: str = "") -> str:
+    """JSON_LD or TURTLE: the source's choice, else the declared media type, else what the text starts with."""
+    if rdf_format:
+        return rdf_format
+    media_type = content_type.split(";", 1)[0].strip().lower()
+    if media_type in _JSON_LD_TYPES:
+        return JSON_LD
+    if media_type in _TURTLE_TYPES:
+        return TURTLE
+    return JSON_LD if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") else TURTLE
+
+
+def read_graph(data: bytes, url: str, content_type: str, rdf_format: str = "", graph: Optional[Any] = None) -> Any:
+    """The document's triples, added to ``graph`` (a new one by default); raises :class:`DocumentRefused`."""
+    target = graph if graph is not None else rdflib.Graph()
+    try:
+        if syntax(data, content_type, rdf_format) == JSON_LD:
+            parse_jsonld(data, base=url, graph=target)
+        else:
+            target.parse(data=data.decode("utf-8"), format="turtle", publicID=url)
+    except RemoteContextRefused as refused:
+        raise DocumentRefused(problem(codes.LKOD_REMOTE_CONTEXT, url=url, context=str(refused)))
+    # rdflib's parsers share no exception class (ckanext-dcat's parser says the same): any failure to read a
+    # third party's bytes is that document's problem, never the job's.
+    except Exception as error:  # noqa: BLE001
+        raise DocumentRefused(problem(codes.LKOD_NOT_RDF, url=url, detail=_describe(error)))
+    return target
+
+
+def catalog_subject(graph: Any, *candidates: str) -> Optional[rdflib.URIRef]:
+    """The catalog the document describes: the first candidate IRI (the source's URL, then the URL it was read
+    from) that is a ``dcat:Catalog`` or lists datasets, else the document's only catalog, else ``None``."""
+    for candidate in candidates:
+        subject = rdflib.URIRef(candidate)
+        if (subject, RDF.type, DCAT.Catalog) in graph or (subject, DCAT.dataset, None) in graph:
+            return subject
+    catalogs = set(graph.subjects(RDF.type, DCAT.Catalog))
+    return catalogs.pop() if len(catalogs) == 1 else None
+
+
+def listed_datasets(graph: Any, catalog: rdflib.term.Node, url: str) -> tuple[list[str], list[Problem]]:
+    """The dataset IRIs the catalog lists (sorted: a graph keeps no order), and a problem for each entry that is
+    not an IRI (a blank node or a literal cannot be dereferenced)."""
+    iris: set[str] = set()
+    problems = []
+    for listed in graph.objects(catalog, DCAT.dataset):
+        if isinstance(listed, rdflib.URIRef) and str(listed).strip():
+            iris.add(str(listed).strip())
+        else:
+            problems.append(problem(codes.LKOD_DATASET_NOT_IRI, url=url, value=str(listed)[:_DETAIL_MAX]))
+    return sorted(iris), problems
+
+
+def parse_dataset(data: bytes, url: str, content_type: str, iri: str, rdf_format: str = "") -> dict[str, Any]:
+    """The dataset ``iri`` of a dataset document as the DCAT-AP-CZ profile reads it (a CKAN dataset dict);
+    raises :class:`DocumentRefused`."""
+    parser = RDFParser(profiles=[PROFILE])
+    read_graph(data, url, content_type, rdf_format, graph=parser.g)
+    subject = rdflib.URIRef(iri)
+    if (subject, RDF.type, DCAT.Dataset) not in parser.g:
+        series = (subject, RDF.type, DCAT.DatasetSeries) in parser.g
+        raise DocumentRefused(problem(codes.LKOD_SERIES if series else codes.LKOD_NO_DATASET, url=url, iri=iri))
+    try:
+        found = next((dataset for dataset in parser.datasets() if dataset.get(IRI_FIELD) == iri), None)
+    # The profile reads a third party's graph: whatever it cannot make sense of is this dataset's problem.
+    except Exception as error:  # noqa: BLE001
+        raise DocumentRefused(problem(codes.LKOD_UNREADABLE_DATASET, url=url, iri=iri, detail=_describe(error)))
+    if found is None:
+        raise DocumentRefused(problem(codes.LKOD_NO_DATASET, url=url, iri=iri))
+    return found
+
+
+def _describe(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"[:_DETAIL_MAX]

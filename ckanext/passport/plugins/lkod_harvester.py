@@ -1,0 +1,19 @@
+"""Plugin ``passport_lkod_harvester``: registers the ``lkod`` harvest source type (another Czech LKOD, DCAT-AP-CZ).
+
+It needs ``dcat`` (ckanext-dcat's parser and the ``dcat_ap_cz`` profile), the base plugin ``passport`` (the
+fetch options) and ``passport_harvester``, whose chained job actions show this type's findings in the reader's
+language too (:mod:`ckanext.passport.harvest_findings`).
+"""
+from __future__ import annotations
+
+import ckan.plugins as p
+
+from ckanext.passport.lkod.harvester import LkodHarvester
+
+from .shared import PassportTranslation
+
+
+class PassportLkodHarvesterPlugin(PassportTranslation, LkodHarvester):
+    """ckanext-harvest finds harvesters as plugins implementing IHarvester: the plugin is the harvester."""
+
+    p.implements(p.ITranslation)
