@@ -12,6 +12,7 @@ import polib
 import pytest
 
 import ckanext.passport.harvest_problems  # noqa: F401 (defines the harvest's codes)
+import ckanext.passport.lkod.problems  # noqa: F401 (defines the LKOD eligibility codes)
 import ckanext.passport.mr
 from ckanext.passport.mr.problems import SEVERITY_LABELS, catalogue
 from ckanext.passport.mr.translation import translator

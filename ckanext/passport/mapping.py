@@ -82,11 +82,6 @@ RESOURCE_OWNERS: dict[str, str] = {
 }
 
 
-# The IRI an `lkod` harvest source read a record (or a resource) from: the LKOD harvest's identity, on the dataset
-# and on each resource. Not the MR harvest's to write; guarded on every other edit path like the MR identity.
-LKOD_IDENTITY = ("lkod_iri",)
-
-
 def owned_by(table: dict[str, str], *owners: str) -> tuple[str, ...]:
     """The fields of ``table`` (DATASET_OWNERS or RESOURCE_OWNERS) that one of ``owners`` holds, in table order."""
     return tuple(name for name, owner in table.items() if owner in owners)

@@ -17,6 +17,7 @@ from harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION
 from catalog_records import ALL_CONDITIONS_MET, EUROVOC_ECONOMICS
 from ckanext.passport import mapping
 from ckanext.passport.catalog.harvested_fields import VALIDATOR
+from ckanext.passport.lkod import ownership
 
 pytestmark = [
     pytest.mark.stack,
@@ -69,10 +70,12 @@ def harvested(curator) -> dict:
 
 def test_every_mr_identity_field_and_the_lkod_iri_are_guarded_first():
     schema = call_action("scheming_dataset_schema_show", type="dataset")
-    for fields, names in ((schema["dataset_fields"], DATASET_IDENTITY),
-                          (schema["resource_fields"], RESOURCE_IDENTITY)):
+    for fields, names, lkod_table in (
+        (schema["dataset_fields"], DATASET_IDENTITY, ownership.DATASET_OWNERS),
+        (schema["resource_fields"], RESOURCE_IDENTITY, ownership.RESOURCE_OWNERS),
+    ):
         guarded = {f["field_name"] for f in fields if f.get("validators", "").split()[:1] == [VALIDATOR]}
-        assert guarded == set(names) | set(mapping.LKOD_IDENTITY)
+        assert guarded == set(names) | set(mapping.owned_by(lkod_table, mapping.MR_IDENTITY))
 
 
 def test_completing_a_harvested_record_keeps_its_mr_identity(curator):

@@ -18,7 +18,7 @@ from ckan.tests.helpers import call_action
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
 PLUGINS = ["activity", "harvest", "scheming_datasets", "dcat", "passport", "passport_harvester", "passport_publish",
-           "passport_lkod"]
+           "passport_lkod", "passport_lkod_harvester"]
 
 
 def test_every_configured_plugin_is_loaded():
