@@ -76,6 +76,8 @@ def lkod_fields(record: dict) -> dict:
         })
     return {
         "lkod_iri": iris.dataset_iri(record["id"]),
+        # The norm's texts are Czech, and so is a record read from them.
+        "record_language": "cs",
         "title": record["title"],
         "notes": record["notes"],
         "tags": [{"name": tag["name"]} for tag in record["tags"]],

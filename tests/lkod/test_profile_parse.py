@@ -41,6 +41,7 @@ def test_the_official_example_gives_the_record_fields():
     dataset = example("datová-sada.jsonld")
     assert {key: dataset[key] for key in graph_in.DATASET_FIELDS if key != "resources"} == {
         "lkod_iri": EXAMPLE_IRI,
+        "record_language": "cs",
         "title": "Jízdní řády veřejné linkové dopravy",
         "notes": dataset["notes"],
         "tags": [{"name": "jízdní řády"}, {"name": "veřejná linková doprava"}, {"name": "autobus"}],

@@ -18,7 +18,7 @@ from ckanext.passport.mapping import tag_names
 
 # The fields the LKOD mapping fills: an `lkod` harvest writes these and no others.
 DATASET_FIELDS = (
-    "lkod_iri", "title", "notes", "tags", "publisher_id_scheme", "publisher_id", "publisher_name", "publisher_email",
+    "lkod_iri", "record_language", "title", "notes", "tags", "publisher_id_scheme", "publisher_id", "publisher_name", "publisher_email",
     "data_themes", "accrual_periodicity", "spatial_area", "eurovoc", "temporal_start", "temporal_end",
     "documentation_url", "hvd_category", "resources",
 )
@@ -70,6 +70,8 @@ def read_dataset(graph: Graph, dataset_ref: Node) -> dict[str, Any]:
     known_eurovoc = vocab.vocabulary(vocab.EUROVOC)
     return {
         "lkod_iri": str(dataset_ref) if isinstance(dataset_ref, URIRef) else "",
+        # The norm's texts are Czech (the mapping reads the cs text first): the record is in Czech.
+        "record_language": LANGUAGE,
         "title": _text(graph, dataset_ref, DCT.title),
         "notes": _text(graph, dataset_ref, DCT.description),
         "tags": [{"name": name} for name in tag_names(_texts(graph, dataset_ref, DCAT.keyword))],
@@ -91,7 +93,8 @@ def read_dataset(graph: Graph, dataset_ref: Node) -> dict[str, Any]:
             value for value in _iris(graph, dataset_ref, DCATAP.hvdCategory) if iris.is_hvd_category(value)
         ),
         "resources": [
-            read_distribution(graph, distribution) for distribution in _objects(graph, dataset_ref, DCAT.distribution)
+            read_distribution(graph, distribution, _iris(graph, dataset_ref, FOAF.page))
+            for distribution in _objects(graph, dataset_ref, DCAT.distribution)
         ],
     }
 
@@ -108,8 +111,12 @@ def _email(graph: Graph, contact: Optional[Node]) -> str:
     return ""
 
 
-def read_distribution(graph: Graph, distribution: Node) -> dict[str, Any]:
-    """The resource fields of one distribution (see ``RESOURCE_FIELDS``)."""
+def read_distribution(graph: Graph, distribution: Node, dataset_pages: Iterable[str] = ()) -> dict[str, Any]:
+    """The resource fields of one distribution (see ``RESOURCE_FIELDS``).
+
+    A service documented by the dataset's own documentation page (``graph_out`` falls back to it) has no
+    documentation of its own: that page stays the dataset's ``documentation_url``.
+    """
     service = next(iter(_objects(graph, distribution, DCAT.accessService)), None)
     resource = {
         "lkod_iri": str(distribution) if isinstance(distribution, URIRef) else "",
@@ -129,7 +136,7 @@ def read_distribution(graph: Graph, distribution: Node) -> dict[str, Any]:
             "mimetype": "",
             "mimetype_inner": "",
             "schema_urls": [value for value in specifications if value != iris.SPARQL_PROTOCOL],
-            "format_docs": _iris(graph, service, FOAF.page),
+            "format_docs": [page for page in _iris(graph, service, FOAF.page) if page not in set(dataset_pages)],
         }
     media = _first(iris.media_type(value) for value in _iris(graph, distribution, DCAT.mediaType))
     outer = _first(
