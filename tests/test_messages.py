@@ -6,8 +6,10 @@ import pkgutil
 import re
 import subprocess
 import sys
+from gettext import c2py
 from pathlib import Path
 
+import ckan
 import polib
 import pytest
 
@@ -70,3 +72,19 @@ def test_the_compiled_catalogs_speak_each_code(lang):
 def test_a_language_without_a_catalog_is_english():
     kind = KINDS["fetch.not_found"]
     assert translator("de")(kind.message) == kind.message
+
+
+@pytest.mark.parametrize("lang, core", [("cs", "cs_CZ"), ("ru", "ru")])
+def test_plural_forms_agree_with_ckans_own_catalog(lang, core):
+    """CKAN merges our catalog into its own and counts with its own plural rule: ours must give each count the
+    same form (a Czech page once said "jsou 0 záznamy")."""
+    ours = po(lang)
+    theirs = polib.pofile(str(Path(ckan.__file__).parent / "i18n" / core / "LC_MESSAGES" / "ckan.po"))
+    plural = {name: c2py(catalog.metadata["Plural-Forms"].split("plural=", 1)[1].rstrip(";"))
+              for name, catalog in (("ours", ours), ("theirs", theirs))}
+    for n in range(0, 112):
+        assert plural["ours"](n) == plural["theirs"](n), n
+    forms = max(plural["theirs"](n) for n in range(0, 112)) + 1
+    for entry in ours:
+        if entry.msgid_plural:
+            assert all(entry.msgstr_plural.get(index) for index in range(forms)), entry.msgid

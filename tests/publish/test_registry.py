@@ -121,7 +121,7 @@ def test_registry_page_is_titled_open_data_in_each_language(app, locale, title):
 @pytest.mark.usefixtures("catalog")
 def test_registry_page_shows_count_formats_and_files(app):
     page = app.get("/opendata/").data.decode("utf-8")
-    assert "3 datasets" in page
+    assert "Datasets: 3" in page
     assert '<th scope="row">CSV</th><td>2</td>' in page
     assert '<th scope="row">XML</th><td>1</td>' in page
     for form in ("list.csv", "list.xml", "list.json", "opendatalist.csv"):
