@@ -2,7 +2,11 @@
 dataset's edit form."""
 from __future__ import annotations
 
-from playwright.sync_api import Browser, Page
+import re
+import time
+
+from harvest_processes import HarvestProcesses
+from playwright.sync_api import Browser, Page, expect
 
 EDITORS_ORG = "redakce"
 PASSWORD = "Workflow-pass-2024"
@@ -23,3 +27,29 @@ def save_dataset_form(page: Page) -> None:
     """Press the dataset edit form's save button: CKAN 2.12 puts an Unpublish button (also ``name=save``, it makes
     the dataset a draft) before it."""
     page.click("button.btn-primary[name=save]")
+
+
+def reharvest(page: Page, admin: str) -> None:
+    """The "Reharvest" button of the source's admin page, confirmed in its dialog."""
+    page.goto(admin)
+    page.get_by_role("link", name="Reharvest").click()
+    page.locator(".modal-footer .btn-primary").click()
+    expect(page.locator(".flash-messages, .alert").first).to_contain_text("Harvest will start shortly")
+
+
+def wait_for_finished_job(page: Page, admin: str, machinery: HarvestProcesses, seconds: float = 60) -> None:
+    """Reload the admin page, as an admin would, until its last job shows its counts (only a finished job does)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        page.goto(admin)
+        if page.locator(".badge[data-diff=added]").count():
+            return
+        assert time.monotonic() < deadline, "the job did not finish within a minute\n" + machinery.log_tails()
+        time.sleep(2)
+
+
+def expect_counts(page: Page, **counts: int) -> None:
+    """The last job's badges: ``error``, ``added``, ``updated``, ``deleted``, ``not_modified``."""
+    for action, count in counts.items():
+        badge = page.locator(f".badge[data-diff='{action.replace('_', ' ')}']")
+        expect(badge).to_have_text(re.compile(rf"^\s*{count}\s"))

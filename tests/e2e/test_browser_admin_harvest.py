@@ -5,12 +5,10 @@ consumer, fetch consumer and periodic `ckan harvester run` (separate processes) 
 """
 from __future__ import annotations
 
-import re
 import shutil
-import time
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
 from ckan.tests import factories
 from demo_site import retitle_pharmacies
 from harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
@@ -35,32 +33,6 @@ def create_source(page: Page, url: str, organization: dict) -> str:
     page.click("#save")
     page.wait_for_url("**/harvest/mr-site-of-the-district")
     return "/harvest/admin/mr-site-of-the-district"
-
-
-def reharvest(page: Page, admin: str) -> None:
-    """The "Reharvest" button of the source's admin page, confirmed in its dialog."""
-    page.goto(admin)
-    page.get_by_role("link", name="Reharvest").click()
-    page.locator(".modal-footer .btn-primary").click()
-    expect(page.locator(".flash-messages, .alert").first).to_contain_text("Harvest will start shortly")
-
-
-def wait_for_finished_job(page: Page, admin: str, machinery: HarvestProcesses, seconds: float = 60) -> None:
-    """Reload the admin page, as an admin would, until its last job shows its counts (only a finished job does)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        page.goto(admin)
-        if page.locator(".badge[data-diff=added]").count():
-            return
-        assert time.monotonic() < deadline, "the job did not finish within a minute\n" + machinery.log_tails()
-        time.sleep(2)
-
-
-def expect_counts(page: Page, **counts: int) -> None:
-    """The last job's badges: ``error``, ``added``, ``updated``, ``deleted``, ``not_modified``."""
-    for action, count in counts.items():
-        badge = page.locator(f".badge[data-diff='{action.replace('_', ' ')}']")
-        expect(badge).to_have_text(re.compile(rf"^\s*{count}\s"))
 
 
 def test_a_source_made_in_the_form_is_harvested_and_reharvested_from_its_page(
