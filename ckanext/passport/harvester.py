@@ -125,16 +125,7 @@ class PassportHarvester(HarvesterBase):
         if not readable:
             return ids
 
-        gone = [guid for guid in previous if guid not in seen]
-        if gone and config.delete_missing:
-            largest = max(len(previous), _largest_registry(source.id))
-            refusal = _deletion_refusal(len(seen), largest, len(gone), config.max_delete_ratio, damage)
-            if refusal is not None:
-                save_gather_error(refusal, harvest_job)
-            else:
-                ids += [_add_object(harvest_job, guid, "delete", None, previous[guid]) for guid in gone]
-                model.Session.commit()
-        return ids
+        return ids + queue_deletions(harvest_job, previous, seen, config, damage)
 
     @staticmethod
     def _current_objects(source_id: str) -> dict[str, Optional[str]]:
@@ -410,6 +401,24 @@ def _open_registry(site_url: str, config: HarvestConfig) -> tuple[Optional[Fetch
     if fetched.problem is not None:
         return None, [fetched.problem]
     return fetched, iter_registry(fetched.content, fetched.url)
+
+
+def queue_deletions(
+    job: Any, previous: dict[str, Optional[str]], listed: set[str], config: Any, damage: list[Problem]
+) -> list[str]:
+    """Delete objects for the source's records the read listing no longer lists, when the source deletes missing
+    records and the deletion guard lets it (else the refusal is a gather error and nothing is deleted)."""
+    gone = [guid for guid in previous if guid not in listed]
+    if not gone or not config.delete_missing:
+        return []
+    largest = max(len(previous), _largest_registry(job.source_id))
+    refusal = _deletion_refusal(len(listed), largest, len(gone), config.max_delete_ratio, damage)
+    if refusal is not None:
+        save_gather_error(refusal, job)
+        return []
+    ids = [_add_object(job, guid, "delete", None, previous[guid]) for guid in gone]
+    model.Session.commit()
+    return ids
 
 
 def _add_object(job: Any, guid: str, status: str, content: Optional[str], package_id: Optional[str]) -> str:

@@ -40,8 +40,6 @@ from ckanext.passport.harvest_findings import save_gather_error, save_object_err
 from ckanext.passport.harvester import (
     PassportHarvester,
     _add_object,
-    _deletion_refusal,
-    _largest_registry,
     _link,
     _make_current,
     _previous_extras,
@@ -52,6 +50,7 @@ from ckanext.passport.harvester import (
     _status,
     _validation_refusal,
     checked_config,
+    queue_deletions,
 )
 from ckanext.passport.index_commits import soft_commit_per_object
 from ckanext.passport.mr.fetch import fetch
@@ -105,17 +104,7 @@ class LkodHarvester(DCATRDFHarvester):
         ]
         model.Session.commit()
 
-        listed_now = set(iris)
-        gone = [guid for guid in previous if guid not in listed_now]
-        if gone and config.delete_missing:
-            largest = max(len(previous), _largest_registry(source.id))
-            refusal = _deletion_refusal(len(iris), largest, len(gone), config.max_delete_ratio, damage)
-            if refusal is not None:
-                save_gather_error(refusal, harvest_job)
-            else:
-                ids += [_add_object(harvest_job, guid, "delete", None, previous[guid]) for guid in gone]
-                model.Session.commit()
-        return ids
+        return ids + queue_deletions(harvest_job, previous, set(iris), config, damage)
 
     @staticmethod
     def _read_catalog(url: str, config: LkodConfig, job: Any) -> Optional[tuple[list[str], list[Problem]]]:
