@@ -12,7 +12,7 @@ import logging
 import uuid
 from functools import lru_cache
 from itertools import chain
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional, Union
 from urllib.parse import urljoin
 
 import ckan.model as model
@@ -263,27 +263,17 @@ class PassportHarvester(HarvesterBase):
         if taken_by is not None:
             save_object_error(_identifier_taken(identifier, taken_by), harvest_object, "Import")
             return False
-        try:
-            if existing is None:
-                self._create(_with_identifier(harvested, identifier), harvest_object, previous, config, context)
-            elif _holds(existing, identifier) and not mapping.harvested_differs(existing, harvested):
-                _make_current(harvest_object, previous, existing["id"])
-                return "unchanged"
-            else:
-                _link(harvest_object, previous, existing["id"])
-                tk.get_action("package_update")(
-                    dict(context, return_id_only=True),
-                    _with_identifier(mapping.merge_harvested(existing, harvested), identifier),
-                )
-        except tk.ValidationError as error:
-            # The object was linked before the action; a refused dataset must leave no object current.
-            model.Session.rollback()
-            save_object_error(_validation_refusal(error), harvest_object, "Import")
-            return False
-        except Exception:
-            model.Session.rollback()
-            raise
-        return True
+        return store_record(
+            harvest_object,
+            previous,
+            existing,
+            create=lambda: self._create(
+                _with_identifier(harvested, identifier), harvest_object, previous, config, context
+            ),
+            unchanged=lambda: _holds(existing, identifier) and not mapping.harvested_differs(existing, harvested),
+            merged=lambda: _with_identifier(mapping.merge_harvested(existing, harvested), identifier),
+            context=context,
+        )
 
     def _create(self, harvested: dict, harvest_object: Any, previous: Optional[Any], config: HarvestConfig,
                 context: dict) -> None:
@@ -401,6 +391,38 @@ def _open_registry(site_url: str, config: HarvestConfig) -> tuple[Optional[Fetch
     if fetched.problem is not None:
         return None, [fetched.problem]
     return fetched, iter_registry(fetched.content, fetched.url)
+
+
+def store_record(
+    harvest_object: Any,
+    previous: Optional[Any],
+    existing: Optional[dict],
+    create: Callable[[], None],
+    unchanged: Callable[[], bool],
+    merged: Callable[[], dict],
+    context: dict,
+) -> Union[bool, str]:
+    """Write one imported record: ``create`` it when new, make the object current when ``unchanged``, else update
+    the stored record with ``merged``. True when written, "unchanged", or False when the record was refused (the
+    refusal saved as the object's error, no object left current)."""
+    try:
+        if existing is None:
+            create()
+        elif unchanged():
+            _make_current(harvest_object, previous, existing["id"])
+            return "unchanged"
+        else:
+            _link(harvest_object, previous, existing["id"])
+            tk.get_action("package_update")(dict(context, return_id_only=True), merged())
+    except tk.ValidationError as error:
+        # The object was linked before the action; a refused dataset must leave no object current.
+        model.Session.rollback()
+        save_object_error(_validation_refusal(error), harvest_object, "Import")
+        return False
+    except Exception:
+        model.Session.rollback()
+        raise
+    return True
 
 
 def queue_deletions(

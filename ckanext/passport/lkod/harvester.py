@@ -41,16 +41,15 @@ from ckanext.passport.harvester import (
     PassportHarvester,
     _add_object,
     _link,
-    _make_current,
     _previous_extras,
     _previous_object,
     _session,
     _set_extras,
     _source_of,
     _status,
-    _validation_refusal,
     checked_config,
     queue_deletions,
+    store_record,
 )
 from ckanext.passport.index_commits import soft_commit_per_object
 from ckanext.passport.mr.fetch import fetch
@@ -189,26 +188,15 @@ class LkodHarvester(DCATRDFHarvester):
             found = problem(codes.LKOD_IRI_TAKEN, url=iri, iri=iri, name=taken_by.name, title=taken_by.title)
             save_object_error(found, harvest_object, "Import")
             return False
-        try:
-            if existing is None:
-                self._create(harvested, harvest_object, previous, config, context)
-            elif existing.get(IRI_FIELD) == iri and not ownership.harvested_differs(existing, harvested):
-                _make_current(harvest_object, previous, existing["id"])
-                return "unchanged"
-            else:
-                _link(harvest_object, previous, existing["id"])
-                tk.get_action("package_update")(
-                    dict(context, return_id_only=True), ownership.merge_harvested(existing, harvested)
-                )
-        except tk.ValidationError as error:
-            # The object was linked before the action; a refused dataset must leave no object current.
-            model.Session.rollback()
-            save_object_error(_validation_refusal(error), harvest_object, "Import")
-            return False
-        except Exception:
-            model.Session.rollback()
-            raise
-        return True
+        return store_record(
+            harvest_object,
+            previous,
+            existing,
+            create=lambda: self._create(harvested, harvest_object, previous, config, context),
+            unchanged=lambda: existing.get(IRI_FIELD) == iri and not ownership.harvested_differs(existing, harvested),
+            merged=lambda: ownership.merge_harvested(existing, harvested),
+            context=context,
+        )
 
     def _create(self, harvested: dict, harvest_object: Any, previous: Optional[Any], config: LkodConfig,
                 context: dict) -> None:
