@@ -34,12 +34,14 @@ TARGET_PASSPORT = 1.3
 TARGET_REGISTRY = 1.5
 
 
-def configured(port: int | None = None) -> Any:
+def configured(port: int | None = None, options: dict[str, str] | None = None) -> Any:
+    """test.ini for a benchmark's server on ``port``, with the benchmark's own ``options`` over it."""
     from ckan.cli import load_config
 
     config = load_config(str(INI))
     config["ckanext.passport.review_scope"] = "none"
     config["ckan.search.solr_commit"] = "false"
+    config.update(options or {})
     if port is not None:
         config["ckan.site_url"] = f"http://127.0.0.1:{port}"
     return config
