@@ -143,3 +143,19 @@ def run_harvest():
         return results, toolkit.get_action("harvest_job_show")({"ignore_auth": True}, {"id": job.id})
 
     return run
+
+
+@pytest.fixture
+def org_admin():
+    """A user with an API token, admin of ``own_org`` (a harvest source's authority tests)."""
+    from ckan.tests import factories
+
+    return factories.UserWithToken()
+
+
+@pytest.fixture
+def own_org(org_admin):
+    """The organization ``org_admin`` administers."""
+    from ckan.tests import factories
+
+    return factories.Organization(users=[{"name": org_admin["name"], "capacity": "admin"}])

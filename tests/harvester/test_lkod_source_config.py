@@ -12,16 +12,6 @@ pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_
 CATALOG = "https://data.example.cz/lkod/catalog"
 
 
-@pytest.fixture
-def org_admin() -> dict:
-    return factories.UserWithToken()
-
-
-@pytest.fixture
-def own_org(org_admin) -> dict:
-    return factories.Organization(users=[{"name": org_admin["name"], "capacity": "admin"}])
-
-
 def create(app, user: dict, owner_org: dict, config: dict):
     return app.post(
         "/api/3/action/harvest_source_create",

@@ -13,16 +13,6 @@ pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_
 SITE = "https://opendata.example.ru/opendata/"
 
 
-@pytest.fixture
-def org_admin() -> dict:
-    return factories.UserWithToken()
-
-
-@pytest.fixture
-def own_org(org_admin) -> dict:
-    return factories.Organization(users=[{"name": org_admin["name"], "capacity": "admin"}])
-
-
 def create(app, user: dict, owner_org: dict, config: dict, name: str = "mr"):
     return app.post(
         "/api/3/action/harvest_source_create",
