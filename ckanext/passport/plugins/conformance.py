@@ -1,0 +1,26 @@
+"""Plugin ``passport_conformance``: MR conformance in the portal.
+
+A harvest source's Conformance tab and report (``/harvest/<name>/conformance``), a record's findings on its
+page for its curators and editors, and the publisher's site check (``/passport/check``, a CKAN background
+job). Thin wiring: the behaviour lives in ``ckanext.passport.conformance``. It needs ``passport_harvester``.
+"""
+from __future__ import annotations
+
+import ckan.plugins as p
+import ckan.plugins.toolkit as tk
+
+from ckanext.passport.conformance import harvest_actions, harvest_views, site_check_actions, site_check_views
+
+from .shared import PassportTranslation, declaration_file
+
+
+@tk.blanket.config_declarations(declaration_file("conformance"))
+@tk.blanket.actions({**harvest_actions.actions(), **site_check_actions.actions()})
+@tk.blanket.auth_functions({**harvest_actions.auth_functions(), **site_check_actions.auth_functions()})
+@tk.blanket.blueprints(harvest_views.blueprints() + site_check_views.blueprints())
+class PassportConformancePlugin(PassportTranslation, p.SingletonPlugin):
+    p.implements(p.IConfigurer)
+    p.implements(p.ITranslation)
+
+    def update_config(self, config: "tk.CKANConfig") -> None:
+        tk.add_template_directory(config, "../templates/conformance")
