@@ -2,7 +2,8 @@
  registration``, :mod:`ckanext.passport.lkod.registration`).
 
 The fetch limits come from the site's options (:mod:`ckanext.passport.settings`), as for a harvest; the
-command's own options override them.
+command's own options override them. ``check --format json`` prints the document the portal's site check shows
+(:func:`ckanext.passport.conformance.site_report.site_document`): one check, one report shape.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any, Optional
 import click
 
 from . import settings
+from .conformance.site_report import site_document
 from .mr import report
 from .mr.model import Severity
 from .mr.translation import LANGUAGES, translator
@@ -50,7 +52,10 @@ def check(url: str, output: str, allow_private: bool, timeout: Optional[float], 
     policy = settings.site_fetch_policy(**overrides)
     result = report.check_site(url, policy, limit)
     translate = translator(lang)
-    rendered = report.render_text(result, translate) if output == "text" else report.report_json(result, translate)
+    if output == "text":
+        rendered = report.render_text(result, translate)
+    else:
+        rendered = json.dumps(site_document(result, translate), ensure_ascii=False, indent=2)
     click.echo(rendered, nl=output == "json")
     raise SystemExit(1 if result.count(Severity.ERROR) else 0)
 

@@ -34,6 +34,12 @@ TIMEOUT = "ckanext.passport.timeout"
 MAX_FILE_SIZE = "ckanext.passport.max_file_size"
 STANDARD_VERSION_URL = "ckanext.passport.standard_version_url"
 TERMS_OF_USE = "ckanext.passport.terms_of_use"
+SITE_CHECK_PUBLIC = "ckanext.passport.site_check_public"
+SITE_CHECK_RATE_PER_USER = "ckanext.passport.site_check_rate_per_user"
+SITE_CHECK_RATE_PER_HOST = "ckanext.passport.site_check_rate_per_host"
+SITE_CHECK_RATE_WINDOW = "ckanext.passport.site_check_rate_window"
+SITE_CHECK_MAX_PASSPORTS = "ckanext.passport.site_check_max_passports"
+SITE_CHECK_TIMEOUT = "ckanext.passport.site_check_timeout"
 LKOD_PUBLISHER_ICO = "ckanext.passport.lkod.publisher_ico"
 LKOD_TITLE = "ckanext.passport.lkod.title"
 LKOD_DESCRIPTION = "ckanext.passport.lkod.description"
@@ -164,6 +170,47 @@ def standard_version_url() -> str:
 
 def terms_of_use() -> str:
     return (tk.config.get(TERMS_OF_USE) or "").strip()
+
+
+# --- the publishers' site check (plugin ``passport_conformance``) ------------------------------------------
+
+
+def site_check_public() -> bool:
+    """Whether anonymous visitors may run a site check (signed-in users always may)."""
+    return tk.asbool(tk.config.get(SITE_CHECK_PUBLIC))
+
+
+def site_check_rate_per_user() -> int:
+    """Checks one user (an anonymous visitor: one client address) may start per window."""
+    return tk.asint(tk.config.get(SITE_CHECK_RATE_PER_USER))
+
+
+def site_check_rate_per_host() -> int:
+    """Checks of one host, whoever starts them, per window: the checked site is spared a flood."""
+    return tk.asint(tk.config.get(SITE_CHECK_RATE_PER_HOST))
+
+
+def site_check_rate_window() -> int:
+    return tk.asint(tk.config.get(SITE_CHECK_RATE_WINDOW))
+
+
+def site_check_max_passports() -> int:
+    """The most passports one site check reads (a registry's first entries)."""
+    return tk.asint(tk.config.get(SITE_CHECK_MAX_PASSPORTS))
+
+
+def site_check_timeout() -> int:
+    """Seconds one site check may run before its job is stopped and the check counts as failed."""
+    return tk.asint(tk.config.get(SITE_CHECK_TIMEOUT))
+
+
+def site_check_fetch_policy(allow_private_addresses: bool) -> FetchPolicy:
+    """The site's fetch policy for a site check: its limits, but private addresses only when a sysadmin asked.
+
+    The site option ``allow_private_addresses`` opens private networks to harvests a sysadmin or an
+    organization admin configured; a site check is started by anyone allowed to, so it does not inherit it.
+    """
+    return site_fetch_policy(allow_private_addresses=allow_private_addresses)
 
 
 # --- the Czech local open-data catalog (LKOD) ---------------------------------------------------------------

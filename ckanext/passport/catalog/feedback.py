@@ -1,19 +1,16 @@
 """Public feedback: what a message may hold, and how often one address may send them.
 
-Rate limits are fixed windows counted in Redis (CKAN's own connection), per sender address and per record,
-so one sender cannot flood a record and many senders cannot flood one record either.
+Rate limits are fixed windows counted in Redis (``ckanext.passport.rate_limits``), per sender address and per
+record, so one sender cannot flood a record and many senders cannot flood one record either.
 """
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Callable
 
 import ckan.plugins.toolkit as tk
-from flask import has_request_context
 from ckan.lib.navl.dictization_functions import Invalid
-from ckan.lib.redis import connect_to_redis
-
-from ckanext.passport import settings
+from ckanext.passport import rate_limits, settings
+from ckanext.passport.rate_limits import client_address, client_hash  # noqa: F401 (feedback's sender)
 
 from .model import FEEDBACK_KINDS
 
@@ -50,29 +47,12 @@ def schema() -> dict[str, list]:
     }
 
 
-def client_address(context: dict) -> str:
-    """The sender's address in a web or API request; the acting user's name when called from code."""
-    if has_request_context():
-        return tk.request.remote_addr or "unknown"
-    return context.get("user") or "unknown"
-
-
-def client_hash(context: dict) -> str:
-    # Salted with the site secret so the stored value cannot be reversed by hashing every IPv4 address.
-    secret = tk.config.get("SECRET_KEY") or ""
-    return hashlib.sha256(f"{secret}:{client_address(context)}".encode()).hexdigest()
-
-
 def _key(*parts: str) -> str:
-    return ":".join([tk.config.get("ckan.site_id") or "ckan", "passport", "feedback", *parts])
+    return rate_limits.key("feedback", *parts)
 
 
 def _count(key: str, window: int) -> int:
-    redis = connect_to_redis()
-    pipe = redis.pipeline()
-    pipe.set(key, 0, ex=window, nx=True)
-    pipe.incr(key)
-    return int(pipe.execute()[1])
+    return rate_limits.count(key, window)
 
 
 def within_rate_limits(client: str, package_id: str) -> bool:

@@ -1,16 +1,200 @@
-"""Placeholder until its helper fills it in (issue 13)."""
+"""Actions of the publishers' site check: start one (``passport_site_check``), read one (``passport_site_check_show``).
+
+Who may: signed-in users, and anonymous visitors too when ``ckanext.passport.site_check_public`` is on. A check's
+id is its shareable link: whoever may use the site check may read any check by its id. Refusals carry a stable
+code and a message in the reader's language (``[code] message``): a bad URL, a private address, a rate limit
+(per user, an anonymous visitor counted by client address, and per checked host).
+"""
 from __future__ import annotations
 
-from typing import Any
+import datetime
+import json
+import math
+import socket
+from typing import Any, Optional
+from urllib.parse import urlsplit
+
+import ckan.authz as authz
+import ckan.model as model
+import ckan.plugins.toolkit as tk
+import idna
+
+from ckanext.passport import rate_limits, settings
+from ckanext.passport.language import reader_translate
+from ckanext.passport.mr.fetch import refused_address, resolve
+from ckanext.passport.mr.model import Problem
+from ckanext.passport.mr.problems import from_dict, problem
+
+from . import site_check_job
+from . import site_check_problems as codes
+from .shape import finding
+from .site_check_model import FAILED, RUNNING, SiteCheck, add, now
+from .site_report import restored, site_document
+
+MAX_URL_LENGTH = 2000
+# A running check is declared failed this long after its job's timeout: the worker has given up on it by then.
+TIMEOUT_GRACE = datetime.timedelta(seconds=60)
+
+
+def _refusal(found: Problem) -> str:
+    return f"[{found.code}] {found.message(reader_translate())}"
+
+
+def _invalid(field: str, found: Problem) -> tk.ValidationError:
+    return tk.ValidationError({field: [_refusal(found)]})
+
+
+# --- starting a check -------------------------------------------------------------------------------------
+
+
+def site_check(context: dict, data_dict: dict[str, Any]) -> dict[str, str]:
+    """Start checking a site, a registry or one passport; the check runs as a background job.
+
+    :param url: the address (``http://`` or ``https://``) of the site, its registry or a passport
+    :param allow_private_addresses: also read from private and loopback addresses (sysadmins only)
+    :returns: ``{"id": ...}``, the check to follow with ``passport_site_check_show``
+    """
+    tk.check_access("passport_site_check", context, data_dict)
+    user = context.get("user") or ""
+    allow_private = tk.asbool(data_dict.get("allow_private_addresses") or False)
+    if allow_private and not authz.is_sysadmin(user):
+        raise tk.NotAuthorized(_refusal(problem(codes.PRIVATE_SYSADMIN_ONLY)))
+    url, host = checked_url(data_dict.get("url"))
+    if not allow_private:
+        _refuse_private(url, host)
+    _count_within_rate_limits(context, host)
+    account = model.User.get(user) if user else None
+    check = add(url, host, account.id if account else None, allow_private)
+    tk.enqueue_job(site_check_job.run, [check.id], title=f"passport site check {url}",
+                   rq_kwargs={"timeout": settings.site_check_timeout()})
+    return {"id": check.id}
+
+
+def checked_url(value: Any) -> tuple[str, str]:
+    """``(url, host)`` of an address a check may read, or a ValidationError saying what is wrong with it."""
+    url = value.strip() if isinstance(value, str) else ""
+    if not url:
+        raise _invalid("url", problem(codes.URL_MISSING))
+    if len(url) > MAX_URL_LENGTH:
+        raise _invalid("url", problem(codes.URL_TOO_LONG, limit=MAX_URL_LENGTH))
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (a malformed port raises here)
+    except ValueError:
+        raise _invalid("url", problem(codes.URL_INVALID, url=url))
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
+        raise _invalid("url", problem(codes.URL_INVALID, url=url))
+    return url, parts.hostname.lower()
+
+
+def _refuse_private(url: str, host: str) -> None:
+    """Refuse at once a host on a private network: the job's fetch guard would refuse it anyway, later.
+
+    A host that does not resolve now is let through: the report will say the site could not be reached.
+    """
+    parts = urlsplit(url)
+    try:
+        ascii_host = host if host.isascii() else idna.encode(host, uts46=True).decode("ascii")
+        addresses = resolve(ascii_host, parts.port or (443 if parts.scheme.lower() == "https" else 80))
+    except (socket.gaierror, UnicodeError, idna.IDNAError):
+        return
+    refused = refused_address(host, addresses)
+    if refused is not None:
+        raise _invalid("url", problem(codes.PRIVATE_ADDRESS, host=host, address=refused))
+
+
+def _count_within_rate_limits(context: dict, host: str) -> None:
+    """Count this check against the starter's and the host's limits; refuse it once either is used up."""
+    window = settings.site_check_rate_window()
+    minutes = max(1, math.ceil(window / 60))
+    user = context.get("user")
+    starter = ("user", user) if user else ("client", rate_limits.client_hash(context))
+    limit = settings.site_check_rate_per_user()
+    if rate_limits.count(rate_limits.key("site_check", *starter), window) > limit:
+        raise _invalid("rate_limit", problem(codes.RATE_USER, limit=limit, minutes=minutes))
+    limit = settings.site_check_rate_per_host()
+    if rate_limits.count(rate_limits.key("site_check", "host", host), window) > limit:
+        raise _invalid("rate_limit", problem(codes.RATE_HOST, host=host, limit=limit, minutes=minutes))
+
+
+def rate_limit_keys() -> str:
+    """Redis key pattern of every site check counter of this site (tests and operators clear them with it)."""
+    return rate_limits.key("site_check", "*")
+
+
+# --- reading a check --------------------------------------------------------------------------------------
+
+
+@tk.side_effect_free
+def site_check_show(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """A check: its status (``queued``, ``running``, ``finished``, ``failed``), progress and report.
+
+    :param id: the check's id
+    :returns: ``{"id", "url", "status", "progress": {"done", "total"}, "created", "started", "finished",
+        "report", "failure"}``: ``report`` (the conformance report's shape, messages in the reader's language)
+        once finished, ``failure`` (a finding with its code) once failed
+    """
+    tk.check_access("passport_site_check_show", context, data_dict)
+    check = SiteCheck.get(data_dict.get("id") or "")
+    if check is None:
+        raise tk.ObjectNotFound(tk._("Site check not found"))
+    _expire(check)
+    translate = reader_translate()
+    stored = check.stored_result()
+    failure = check.stored_failure()
+    failed = from_dict(failure) if failure else None
+    return {
+        "id": check.id,
+        "url": check.url,
+        "status": check.status,
+        "progress": {"done": check.done, "total": check.total},
+        "created": check.created.isoformat(),
+        "started": check.started.isoformat() if check.started else None,
+        "finished": check.finished.isoformat() if check.finished else None,
+        "report": site_document(restored(stored), translate, _fixed_url(check.id)) if stored else None,
+        "failure": finding(failed, translate) if failed else None,
+    }
+
+
+def _fixed_url(check_id: str):
+    def url(number: int, name: str) -> str:
+        return tk.url_for("passport_site_check.fixed", id=check_id, number=number, name=name, _external=True)
+
+    return url
+
+
+def _expire(check: SiteCheck) -> None:
+    """A check still running well after its job's timeout was stopped by the worker: say so, as a failure."""
+    timeout = settings.site_check_timeout()
+    if check.status != RUNNING or check.started is None:
+        return
+    if now() - check.started <= datetime.timedelta(seconds=timeout) + TIMEOUT_GRACE:
+        return
+    check.failure = json.dumps(problem(codes.TIMED_OUT, seconds=timeout).as_dict(), ensure_ascii=False)
+    check.status, check.finished = FAILED, now()
+    model.Session.commit()
+
+
+# --- authorization ----------------------------------------------------------------------------------------
+
+
+@tk.auth_allow_anonymous_access
+def site_check_auth(context: dict, data_dict: Optional[dict] = None) -> dict[str, Any]:
+    """Signed-in users; anonymous visitors only when the site check is public."""
+    if context.get("user") or settings.site_check_public():
+        return {"success": True}
+    return {"success": False, "msg": _refusal(problem(codes.NOT_ALLOWED))}
+
+
+@tk.auth_allow_anonymous_access
+def site_check_show_auth(context: dict, data_dict: Optional[dict] = None) -> dict[str, Any]:
+    """A check's link is shareable: whoever may use the site check may read any check by its id."""
+    return site_check_auth(context, data_dict)
 
 
 def actions() -> dict[str, Any]:
-    return {}
+    return {"passport_site_check": site_check, "passport_site_check_show": site_check_show}
 
 
 def auth_functions() -> dict[str, Any]:
-    return {}
-
-
-def blueprints() -> list[Any]:
-    return []
+    return {"passport_site_check": site_check_auth, "passport_site_check_show": site_check_show_auth}

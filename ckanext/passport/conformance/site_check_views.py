@@ -1,16 +1,129 @@
-"""Placeholder until its helper fills it in (issue 13)."""
+"""Pages of the publishers' site check: the form (``/passport/check``), a check's page (``/passport/check/<id>``,
+refreshing until the check ends, then the report), its downloads (``.csv``, ``.json``) and the corrected files
+of each passport read (``/passport/check/<id>/fixed/<n>/<file>``).
+
+Every decision is the actions' (``passport_site_check``, ``passport_site_check_show``); the form posts through
+CKAN's CSRF protection.
+"""
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, Callable, Optional
+
+import ckan.authz as authz
+import ckan.plugins.toolkit as tk
+from flask import Blueprint, Response, current_app
+
+from ckanext.passport.mr.corrections import FIXED_FILES
+
+from .shape import to_csv
+from .site_check_model import FAILED, FINISHED, SiteCheck
+from .site_report import MEDIA_TYPES, fixed, restored
+
+blueprint = Blueprint("passport_site_check", __name__)
+
+# Seconds between reloads of a check's page while it is queued or running.
+REFRESH_SECONDS = 2
 
 
-def actions() -> dict[str, Any]:
-    return {}
+def _context() -> dict[str, Any]:
+    return {"user": tk.g.user}
 
 
-def auth_functions() -> dict[str, Any]:
-    return {}
+def _allowed(action: str) -> bool:
+    try:
+        tk.check_access(action, _context(), {})
+    except tk.NotAuthorized:
+        return False
+    return True
 
 
-def blueprints() -> list[Any]:
-    return []
+def _form(url: str = "", errors: Optional[list[str]] = None, status: int = 200) -> tuple[str, int]:
+    variables = {
+        "url": url,
+        "errors": errors or [],
+        "allowed": _allowed("passport_site_check"),
+        "sysadmin": authz.is_sysadmin(tk.g.user),
+    }
+    return tk.render("site_check/form.html", variables), status
+
+
+@blueprint.route("/passport/check", methods=["GET"])
+def form() -> Any:
+    return _form(tk.request.args.get("url", ""))
+
+
+@blueprint.route("/passport/check", methods=["POST"])
+def start() -> Any:
+    # CKAN 2.11 checks CSRF only for sessions it knows; this form serves anonymous visitors too.
+    current_app.extensions["csrf"].protect()
+    url = tk.request.form.get("url", "")
+    data = {"url": url}
+    if tk.request.form.get("allow_private_addresses"):
+        data["allow_private_addresses"] = True
+    try:
+        started = tk.get_action("passport_site_check")(_context(), data)
+    except tk.NotAuthorized as error:
+        return _form(url, [str(error) or tk._("Not authorized")], 403)
+    except tk.ValidationError as error:
+        messages = [text for texts in error.error_dict.values()
+                    for text in (texts if isinstance(texts, list) else [texts])]
+        return _form(url, messages, 429 if "rate_limit" in error.error_dict else 400)
+    return tk.redirect_to(tk.url_for("passport_site_check.read", id=started["id"]))
+
+
+def _shown(id: str) -> dict[str, Any]:
+    try:
+        return tk.get_action("passport_site_check_show")(_context(), {"id": id})
+    except tk.ObjectNotFound:
+        return tk.abort(404, tk._("Site check not found"))
+    except tk.NotAuthorized as error:
+        return tk.abort(403, str(error) or tk._("Not authorized"))
+
+
+@blueprint.route("/passport/check/<id>")
+def read(id: str) -> str:
+    check = _shown(id)
+    running = check["status"] not in (FINISHED, FAILED)
+    return tk.render("site_check/read.html", {"check": check, "refresh": REFRESH_SECONDS if running else None,
+                                              "fixed_files": FIXED_FILES})
+
+
+def _download(id: str, suffix: str, body: Callable[[dict[str, Any]], str], media_type: str) -> Response:
+    check = _shown(id)
+    if check["report"] is None:
+        return tk.abort(404, tk._("The check has no report yet"))
+    response = Response(body(check["report"]), mimetype=media_type)
+    response.headers["Content-Disposition"] = f'attachment; filename="site-check-{id}.{suffix}"'
+    return response
+
+
+@blueprint.route("/passport/check/<id>.csv")
+def report_csv(id: str) -> Response:
+    # With a byte order mark, so spreadsheets read the Cyrillic and Czech text as UTF-8.
+    return _download(id, "csv", lambda report: "\ufeff" + to_csv(report), "text/csv")
+
+
+@blueprint.route("/passport/check/<id>.json")
+def report_json(id: str) -> Response:
+    return _download(id, "json", lambda report: json.dumps(report, ensure_ascii=False, indent=2),
+                     "application/json")
+
+
+@blueprint.route("/passport/check/<id>/fixed/<int:number>/<name>")
+def fixed_file(id: str, number: int, name: str) -> Response:
+    _shown(id)  # who may read the check may take its corrected files
+    check = SiteCheck.get(id)
+    stored = check.stored_result() if check is not None else None
+    written = fixed(restored(stored), number, name) if stored else None
+    if written is None:
+        return tk.abort(404, tk._("No such corrected file"))
+    response = Response(written, mimetype=MEDIA_TYPES[name].split(";")[0])
+    if ";" in MEDIA_TYPES[name]:
+        response.headers["Content-Type"] = MEDIA_TYPES[name]
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def blueprints() -> list[Blueprint]:
+    return [blueprint]

@@ -1,0 +1,52 @@
+"""The codes of the publishers' site check: why a check was refused, and why one failed.
+
+Defined in the library's catalogue (``mr.problems``), so they have one English template each, rendered in the
+reader's language (cs, ru, en) like every other finding; pure, so the catalogue can be read without CKAN.
+"""
+from __future__ import annotations
+
+from ckanext.passport.mr.model import Severity
+from ckanext.passport.mr.problems import N_, define
+
+# Refusals when a check is asked for (the action's ValidationError, the form's messages).
+URL_MISSING = define(
+    "site_check.url_missing", Severity.ERROR, N_("Enter the address of a site, registry or passport."),
+)
+URL_INVALID = define(
+    "site_check.url_invalid", Severity.ERROR,
+    N_("'{url}' is not a web address: use a full http:// or https:// address, such as https://example.ru/opendata/"),
+)
+URL_TOO_LONG = define(
+    "site_check.url_too_long", Severity.ERROR, N_("The address is too long (at most {limit} characters)."),
+)
+PRIVATE_ADDRESS = define(
+    "site_check.private_address", Severity.ERROR,
+    N_("{host} is on a private, local or special-purpose network ({address}): the site check reads only public "
+       "sites."),
+)
+RATE_USER = define(
+    "site_check.rate_user", Severity.ERROR,
+    N_("You have used up your site checks (at most {limit} in {minutes} min); please try again later."),
+)
+RATE_HOST = define(
+    "site_check.rate_host", Severity.ERROR,
+    N_("{host} has been checked as often as allowed (at most {limit} checks in {minutes} min); please try again "
+       "later or open an earlier report."),
+)
+# Why a check that was started ended without a report.
+FAILED = define(
+    "site_check.failed", Severity.ERROR,
+    N_("The check stopped because of an error in the portal ({error}); the portal's administrators can find it "
+       "in the jobs worker's log."),
+)
+TIMED_OUT = define(
+    "site_check.timed_out", Severity.ERROR,
+    N_("The check did not finish in time (at most {seconds} s) and was stopped."),
+)
+PRIVATE_SYSADMIN_ONLY = define(
+    "site_check.private_sysadmin_only", Severity.ERROR,
+    N_("Only a sysadmin may check sites on private addresses."),
+)
+NOT_ALLOWED = define(
+    "site_check.sign_in", Severity.ERROR, N_("Sign in to check a site."),
+)
