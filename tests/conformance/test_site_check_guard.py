@@ -1,0 +1,219 @@
+"""Who may check a site and how often, which addresses a check reads, and how a check that cannot end says so."""
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+from ckan import model
+from ckan.logic import NotAuthorized, ValidationError
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+from site_check_support import clean_site_checks, shown  # noqa: F401
+
+from ckanext.passport.conformance import site_check_job
+from ckanext.passport.conformance.site_check_model import SiteCheck, add
+
+pytestmark = [
+    pytest.mark.stack,
+    pytest.mark.usefixtures("with_plugins", "clean_db", "clean_site_checks"),
+]
+
+PUBLIC_SITE = "https://opendata.example.ru/opendata/"  # never fetched: the checks below stay queued
+
+
+def act(user, action: str, **data):
+    """Call an action as ``user`` (None: anonymous) with authorization checked, as the API would."""
+    return call_action(action, context={"user": user["name"] if user else "", "ignore_auth": False}, **data)
+
+
+def refusal(raised: pytest.ExceptionInfo) -> str:
+    [(field, [message])] = raised.value.error_dict.items()
+    return f"{field}: {message}"
+
+
+@pytest.fixture
+def user():
+    return factories.User()
+
+
+# --- who may check, who may read -----------------------------------------------------------------------------
+
+
+def test_a_signed_in_user_starts_a_check_and_gets_its_id(user):
+    started = act(user, "passport_site_check", url=PUBLIC_SITE)
+    assert set(started) == {"id"}
+    check = act(user, "passport_site_check_show", id=started["id"])
+    assert (check["status"], check["progress"], check["report"]) == ("queued", {"done": 0, "total": 0}, None)
+
+
+def test_anonymous_visitors_may_neither_check_nor_read_when_the_check_is_not_public(user):
+    with pytest.raises(NotAuthorized, match=r"site_check.sign_in"):
+        act(None, "passport_site_check", url=PUBLIC_SITE)
+    started = act(user, "passport_site_check", url=PUBLIC_SITE)
+    with pytest.raises(NotAuthorized):
+        act(None, "passport_site_check_show", id=started["id"])
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
+def test_anonymous_visitors_check_and_read_when_the_check_is_public(user):
+    started = act(None, "passport_site_check", url=PUBLIC_SITE)
+    assert act(None, "passport_site_check_show", id=started["id"])["status"] == "queued"
+    assert SiteCheck.get(started["id"]).user_id is None
+
+
+def test_a_check_is_shareable_anyone_who_may_check_reads_it_by_its_id(user):
+    started = act(user, "passport_site_check", url=PUBLIC_SITE)
+    assert act(factories.User(), "passport_site_check_show", id=started["id"])["url"] == PUBLIC_SITE
+
+
+def test_an_unknown_check_is_not_found(user):
+    from ckan.logic import NotFound
+
+    with pytest.raises(NotFound):
+        act(user, "passport_site_check_show", id="no-such-check")
+
+
+# --- what a check may read -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url, code", [
+    ("", "site_check.url_missing"),
+    ("   ", "site_check.url_missing"),
+    ("opendata.example.ru", "site_check.url_invalid"),
+    ("ftp://opendata.example.ru/", "site_check.url_invalid"),
+    ("https://", "site_check.url_invalid"),
+    ("https://opendata.example.ru:99999/", "site_check.url_invalid"),
+    ("https://opendata.example.ru/a b", "site_check.url_invalid"),
+    ("https://opendata.example.ru/" + "a" * 2000, "site_check.url_too_long"),
+])
+def test_a_bad_address_is_refused_with_its_code(user, url, code):
+    with pytest.raises(ValidationError) as raised:
+        act(user, "passport_site_check", url=url)
+    assert refusal(raised).startswith(f"url: [{code}] ")
+
+
+def test_a_bad_address_is_refused_in_the_readers_language(app, user):
+    token = factories.APIToken(user=user["name"])["token"]
+    answer = app.post("/cs/api/3/action/passport_site_check", json={"url": "ftp://example.ru/"},
+                      headers={"Authorization": token}, status=409)
+    [message] = answer.json["error"]["url"]
+    assert message.startswith("[site_check.url_invalid] 'ftp://example.ru/' není webová adresa")
+
+
+def test_a_user_may_not_check_a_private_address_although_harvests_may(user, demo_site):
+    # test.ini lets harvests read loopback servers (ckanext.passport.allow_private_addresses = true).
+    with pytest.raises(ValidationError) as raised:
+        act(user, "passport_site_check", url=demo_site.url + "/opendata/")
+    assert refusal(raised) == (f"url: [site_check.private_address] 127.0.0.1 is on a private, local or "
+                               f"special-purpose network (127.0.0.1): the site check reads only public sites.")
+    with pytest.raises(ValidationError, match="site_check.private_address"):
+        act(user, "passport_site_check", url="http://localhost:8080/opendata/")
+    assert model.Session.query(SiteCheck).count() == 0
+
+
+def test_only_a_sysadmin_may_ask_for_private_addresses(user, demo_site):
+    with pytest.raises(NotAuthorized, match="site_check.private_sysadmin_only"):
+        act(user, "passport_site_check", url=demo_site.url + "/opendata/", allow_private_addresses=True)
+    started = act(factories.Sysadmin(), "passport_site_check", url=demo_site.url + "/opendata/",
+                  allow_private_addresses=True)
+    assert SiteCheck.get(started["id"]).allow_private_addresses is True
+
+
+def test_the_job_of_a_check_without_private_addresses_refuses_them_while_reading(user, demo_site):
+    """A name that resolves to a private address only when the job reads it (or a redirect there) meets the
+    fetch guard itself: the check's policy refuses private addresses whatever the site option says."""
+    check = add(demo_site.url + "/opendata/", "127.0.0.1", None, allow_private_addresses=False)
+    site_check_job.run(check.id)
+
+    done = shown(check.id)
+    assert done["status"] == "finished"
+    assert "fetch.refused_address" in json.dumps(done["report"])
+    assert demo_site.hits == []
+
+
+# --- how often -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_user", "2")
+@pytest.mark.ckan_config("ckanext.passport.site_check_rate_window", "600")
+def test_a_user_may_start_so_many_checks_per_window(user):
+    for number in range(2):
+        act(user, "passport_site_check", url=f"https://site{number}.example.ru/")
+    with pytest.raises(ValidationError) as raised:
+        act(user, "passport_site_check", url="https://site3.example.ru/")
+    assert refusal(raised) == ("rate_limit: [site_check.rate_user] You have used up your site checks "
+                               "(at most 2 in 10 min); please try again later.")
+    act(factories.User(), "passport_site_check", url="https://site3.example.ru/")
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_host", "2")
+def test_a_host_is_checked_so_many_times_per_window_whoever_asks(user):
+    act(user, "passport_site_check", url="https://opendata.example.ru/opendata/")
+    act(factories.User(), "passport_site_check", url="https://OPENDATA.example.ru/opendata/list.csv")
+    with pytest.raises(ValidationError) as raised:
+        act(factories.User(), "passport_site_check", url="https://opendata.example.ru/")
+    assert refusal(raised).startswith("rate_limit: [site_check.rate_host] opendata.example.ru has been checked")
+    act(user, "passport_site_check", url="https://other.example.ru/")
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
+@pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_user", "1")
+def test_anonymous_visitors_are_counted_by_their_address(app):
+    first = app.post("/api/3/action/passport_site_check", json={"url": "https://a.example.ru/"},
+                     environ_base={"REMOTE_ADDR": "203.0.113.7"})
+    assert first.status_code == 200
+    again = app.post("/api/3/action/passport_site_check", json={"url": "https://b.example.ru/"},
+                     environ_base={"REMOTE_ADDR": "203.0.113.7"}, status=409)
+    assert again.json["error"]["rate_limit"][0].startswith("[site_check.rate_user]")
+    other = app.post("/api/3/action/passport_site_check", json={"url": "https://b.example.ru/"},
+                     environ_base={"REMOTE_ADDR": "203.0.113.8"})
+    assert other.status_code == 200
+
+
+def test_a_refused_address_does_not_use_up_the_limit(user):
+    for _ in range(12):
+        with pytest.raises(ValidationError):
+            act(user, "passport_site_check", url="not an address")
+    act(user, "passport_site_check", url=PUBLIC_SITE)
+
+
+# --- a check that cannot end ---------------------------------------------------------------------------------
+
+
+def test_an_error_inside_the_job_ends_the_check_as_failed_with_a_code(user, monkeypatch):
+    started = act(user, "passport_site_check", url=PUBLIC_SITE)
+
+    def broken(*args, **kwargs):
+        raise KeyError("an internal secret path /srv/ckan/x.py")
+
+    monkeypatch.setattr(site_check_job, "check_site", broken)
+    site_check_job.run(started["id"])
+
+    check = shown(started["id"])
+    assert check["status"] == "failed"
+    assert check["report"] is None
+    assert check["failure"]["code"] == "site_check.failed"
+    assert "KeyError" in check["failure"]["message"]
+    assert "/srv/ckan" not in json.dumps(check) and "Traceback" not in json.dumps(check)
+    assert check["finished"] is not None
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_timeout", "60")
+def test_a_check_running_long_after_its_timeout_is_shown_as_failed(user):
+    started = act(user, "passport_site_check", url=PUBLIC_SITE)
+    check = SiteCheck.get(started["id"])
+    check.status, check.started = "running", datetime.datetime.utcnow() - datetime.timedelta(minutes=5)
+    model.Session.commit()
+
+    shown_check = shown(started["id"])
+    assert (shown_check["status"], shown_check["failure"]["code"]) == ("failed", "site_check.timed_out")
+
+
+def test_a_job_for_a_check_already_taken_does_nothing(user, monkeypatch):
+    started = act(user, "passport_site_check", url=PUBLIC_SITE)
+    check = SiteCheck.get(started["id"])
+    check.status = "finished"
+    model.Session.commit()
+    monkeypatch.setattr(site_check_job, "check_site", lambda *a, **k: pytest.fail("the check ran twice"))
+    site_check_job.run(started["id"])

@@ -1,0 +1,178 @@
+"""The site check's pages: the form (CSRF, in the reader's language), a check's page refreshing until the check
+ends, then its report with downloads and corrected files, and the header's link for signed-in users."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+from demo_site import IDENTIFIERS
+from site_check_support import clean_site_checks, shown  # noqa: F401
+
+from ckanext.passport.conformance import site_check_job
+from ckanext.passport.conformance.shape import CSV_COLUMNS
+
+pytestmark = [
+    pytest.mark.stack,
+    pytest.mark.usefixtures("with_plugins", "clean_db", "clean_site_checks"),
+]
+
+
+def auth(user: dict) -> dict:
+    return {"Authorization": factories.APIToken(user=user["name"])["token"]}
+
+
+def csrf_token(body: str) -> str:
+    return re.search(r'name="_csrf_token" value="([^"]+)"', body).group(1)
+
+
+def submit(client, headers: dict, url: str, prefix: str = "", **form: str):
+    """Open the form and send it, as one visitor (one cookie jar)."""
+    page = client.get(f"{prefix}/passport/check", headers=headers)
+    return client.post(f"{prefix}/passport/check", headers=headers, follow_redirects=False,
+                       data={"_csrf_token": csrf_token(page.body), "url": url, **form})
+
+
+@pytest.fixture
+def user():
+    return factories.User()
+
+
+@pytest.fixture
+def finished(demo_site):
+    """A check of the demo site run to its end (the job in this process; the worker's test runs it for real)."""
+    sysadmin = factories.Sysadmin()
+    check_id = call_action("passport_site_check", context={"user": sysadmin["name"]},
+                           url=demo_site.url + "/opendata/", allow_private_addresses=True)["id"]
+    site_check_job.run(check_id)
+    return check_id
+
+
+def test_a_signed_in_user_gets_the_form_in_czech_with_its_csrf_token(app, user):
+    page = BeautifulSoup(app.get("/cs/passport/check", headers=auth(user)).body, "html.parser")
+    form = page.select_one("form.passport-site-check-form")
+    assert page.select_one("h1").text == "Kontrola webu"
+    assert form.select_one("input[name=_csrf_token]")["value"]
+    assert form.select_one("input[name=url]")["type"] == "url"
+    assert form.select_one("input[name=allow_private_addresses]") is None
+
+
+def test_a_sysadmin_may_ask_for_private_addresses_in_the_form(app):
+    page = BeautifulSoup(app.get("/passport/check", headers=auth(factories.Sysadmin())).body, "html.parser")
+    assert page.select_one("form.passport-site-check-form input[name=allow_private_addresses]")
+
+
+def test_an_anonymous_visitor_is_asked_to_sign_in(app):
+    page = BeautifulSoup(app.get("/passport/check").body, "html.parser")
+    assert page.select_one("form.passport-site-check-form") is None
+    assert page.select_one(".passport-site-check-sign-in a")["href"].endswith("/user/login")
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
+def test_an_anonymous_visitor_gets_the_form_when_the_check_is_public(app):
+    page = BeautifulSoup(app.get("/passport/check").body, "html.parser")
+    assert page.select_one("form.passport-site-check-form")
+
+
+def test_the_header_links_the_check_for_signed_in_users(app, user):
+    page = BeautifulSoup(app.get("/dataset/", headers=auth(user)).body, "html.parser")
+    assert page.select_one("a.passport-site-check-link")["href"] == "/passport/check"
+    assert BeautifulSoup(app.get("/dataset/").body, "html.parser").select_one("a.passport-site-check-link") is None
+
+
+def test_the_form_without_its_csrf_token_is_refused(app, user):
+    answer = app.post("/passport/check", headers=auth(user), data={"url": "https://opendata.example.ru/"})
+    assert answer.status_code == 400
+    assert call_action("job_list") == []
+
+
+def test_a_submitted_address_leads_to_the_checks_page_refreshing_until_it_ends(app, user):
+    client = app.test_client()
+    answer = submit(client, auth(user), "https://opendata.example.ru/opendata/")
+    assert answer.status_code == 302
+    path = answer.headers["Location"].split("//", 1)[-1].split("/", 1)[1]
+    assert re.fullmatch(r"passport/check/[0-9a-f-]{36}", path)
+
+    page = BeautifulSoup(client.get("/" + path, headers=auth(user)).body, "html.parser")
+    assert page.select_one(".passport-site-check-status")["data-status"] == "queued"
+    assert page.select_one("meta[http-equiv=refresh]")["content"] == "2"
+
+
+def test_a_refused_address_is_shown_on_the_form_with_its_code_in_czech(app, user):
+    answer = submit(app.test_client(), auth(user), "ftp://example.ru/", prefix="/cs")
+    assert answer.status_code == 400
+    page = BeautifulSoup(answer.body, "html.parser")
+    message = page.select_one(".passport-site-check-errors").text.strip()
+    assert message.startswith("[site_check.url_invalid] 'ftp://example.ru/' není webová adresa")
+    assert page.select_one("input[name=url]")["value"] == "ftp://example.ru/"
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_host", "1")
+def test_a_rate_limit_is_shown_on_the_form_as_too_many_requests(app, user):
+    client = app.test_client()
+    assert submit(client, auth(user), "https://opendata.example.ru/").status_code == 302
+    answer = submit(client, auth(user), "https://opendata.example.ru/list.csv")
+    assert answer.status_code == 429
+    assert "[site_check.rate_host]" in answer.body
+
+
+def test_a_finished_check_shows_its_report(app, user, finished):
+    page = BeautifulSoup(app.get(f"/passport/check/{finished}", headers=auth(user)).body, "html.parser")
+    assert page.select_one("meta[http-equiv=refresh]") is None
+    assert page.select_one(".passport-site-check-status")["data-status"] == "finished"
+    assert page.select_one("[data-field=passports]").text == str(len(IDENTIFIERS))
+    passports = page.select(".passport-site-check-passport")
+    assert {p["data-identifier"] for p in passports} == IDENTIFIERS
+    for passport in passports:
+        assert passport.select_one(".passport-score")["data-score"].isdigit()
+        links = [a["href"] for a in passport.select(".passport-site-check-fixed a")]
+        assert [link.rsplit("/", 1)[1] for link in links] == ["meta.json", "meta.csv", "meta.xml"]
+    findings = page.select(".passport-finding")
+    assert findings and all(f["data-code"] for f in findings)
+
+
+def test_the_report_in_czech(app, user, finished):
+    page = BeautifulSoup(app.get(f"/cs/passport/check/{finished}", headers=auth(user)).body, "html.parser")
+    assert page.select_one(".passport-site-check-status").text.strip() == "Dokončeno"
+    assert "Průměrné hodnocení" in page.text
+
+
+def test_the_report_downloads_as_csv_and_json(app, user, finished):
+    report = shown(finished)["report"]
+    as_csv = app.get(f"/passport/check/{finished}.csv", headers=auth(user))
+    assert as_csv.headers["Content-Type"].startswith("text/csv")
+    assert "attachment" in as_csv.headers["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(as_csv.body.lstrip("\ufeff"))))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert {row[0] for row in rows[1:]} == IDENTIFIERS
+    as_json = app.get(f"/passport/check/{finished}.json", headers=auth(user))
+    assert json.loads(as_json.body) == report
+
+
+def test_a_check_still_running_has_no_downloads_yet(app, user):
+    check_id = call_action("passport_site_check", context={"user": user["name"]},
+                           url="https://opendata.example.ru/")["id"]
+    assert app.get(f"/passport/check/{check_id}.csv", headers=auth(user)).status_code == 404
+
+
+def test_a_failed_check_shows_its_code_and_stops_refreshing(app, user, monkeypatch):
+    check_id = call_action("passport_site_check", context={"user": user["name"]},
+                           url="https://opendata.example.ru/")["id"]
+    monkeypatch.setattr(site_check_job, "check_site", lambda *a, **k: 1 / 0)
+    site_check_job.run(check_id)
+    page = BeautifulSoup(app.get(f"/passport/check/{check_id}", headers=auth(user)).body, "html.parser")
+    assert page.select_one(".passport-site-check-failure")["data-code"] == "site_check.failed"
+    assert "ZeroDivisionError" in page.select_one(".passport-site-check-failure").text
+    assert page.select_one("meta[http-equiv=refresh]") is None
+
+
+def test_an_unknown_check_is_not_found_and_anonymous_visitors_may_not_read_checks(app, user, finished):
+    assert app.get("/passport/check/no-such-check", headers=auth(user)).status_code == 404
+    assert app.get(f"/passport/check/{finished}").status_code == 403
+    assert app.get(f"/passport/check/{finished}.csv").status_code == 403
+    assert app.get(f"/passport/check/{finished}/fixed/1/meta.json").status_code == 403
