@@ -10,7 +10,9 @@ become a way into the portal's own network (SSRF), nor hang or fill memory on a 
   address they checked, so DNS answering differently the second time (rebinding) gains nothing;
 - redirects are followed by hand, to guard every hop and detect loops;
 - the body is streamed and capped (``Content-Length`` and the bytes actually read), and the whole fetch has a
-  wall-clock deadline that bounds every socket wait, so a slow-drip server cannot hold a worker.
+  wall-clock deadline that bounds every socket wait, so a slow-drip server cannot hold a worker;
+- a head read (``head_bytes``) asks for the first bytes only (``Range``) and stops reading there whatever the
+  server sends, so looking at a data file's header never downloads the file.
 """
 from __future__ import annotations
 
@@ -120,6 +122,8 @@ class FetchResult:
     content_type: str = ""
     elapsed: float = 0.0
     problem: Optional[Problem] = None
+    # A head read stopped before the end of the body: ``content`` is its first ``head_bytes`` only.
+    truncated: bool = False
 
 
 class _Refused(Exception):
@@ -262,8 +266,13 @@ def fetch(
     etag: Optional[str] = None,
     last_modified: Optional[str] = None,
     session: Optional[requests.Session] = None,
+    head_bytes: Optional[int] = None,
 ) -> FetchResult:
     """GET ``url`` within ``policy``; a conditional GET when ``etag`` or ``last_modified`` is given.
+
+    With ``head_bytes`` only the first ``head_bytes`` bytes are asked for (``Range: bytes=0-<head_bytes - 1>``)
+    and read: a longer body, from a server that ignores ``Range``, is cut there and ``truncated`` is set; it is
+    no ``fetch.too_large`` error, since the head is all that was wanted.
 
     A given ``session`` is used as is (build it with :func:`make_session` to keep the connect-time guard);
     the resolve-time guard applies to every hop in any case.
@@ -271,10 +280,14 @@ def fetch(
     started = time.monotonic()
     own_session = session is None
     active = make_session(policy) if session is None else session
+    headers = _conditional_headers(etag, last_modified)
+    if head_bytes is not None:
+        head_bytes = max(1, head_bytes)
+        headers["Range"] = f"bytes=0-{head_bytes - 1}"
     try:
-        response, current = _follow(url, policy, active, _conditional_headers(etag, last_modified), started)
+        response, current = _follow(url, policy, active, headers, started)
         with response:
-            result = _read(response, current, policy, started)
+            result = _read(response, current, policy, started, head_bytes)
     except _Failure as failure:
         result = FetchResult(ok=False, url=failure.problem.location.url or url, status=failure.status,
                              problem=failure.problem)
@@ -401,7 +414,9 @@ def _check_url(url: str, policy: FetchPolicy) -> None:
         raise _Failure(problem(REFUSED_ADDRESS, url=url, host=host, address=refused))
 
 
-def _read(response: requests.Response, url: str, policy: FetchPolicy, started: float) -> FetchResult:
+def _read(
+    response: requests.Response, url: str, policy: FetchPolicy, started: float, head_bytes: Optional[int] = None
+) -> FetchResult:
     status = response.status_code
     result = FetchResult(
         ok=False,
@@ -419,9 +434,15 @@ def _read(response: requests.Response, url: str, policy: FetchPolicy, started: f
     if status in _NOT_FOUND_STATUSES:
         result.problem = problem(NOT_FOUND, url=url, status=status)
         return result
+    if status == 416 and head_bytes is not None:
+        # No byte 0 to send: the file is empty.
+        result.ok = True
+        return result
     if not 200 <= status < 300:
         result.problem = problem(HTTP_ERROR, url=url, status=status)
         return result
+    if head_bytes is not None:
+        return _read_head(response, result, policy, started, head_bytes)
     declared = response.headers.get("Content-Length", "")
     if declared.strip().isdigit() and int(declared) > policy.max_bytes:
         result.problem = problem(TOO_LARGE, url=url, limit=policy.max_bytes)
@@ -433,17 +454,49 @@ def _read(response: requests.Response, url: str, policy: FetchPolicy, started: f
     return result
 
 
+def _read_head(
+    response: requests.Response, result: FetchResult, policy: FetchPolicy, started: float, head_bytes: int
+) -> FetchResult:
+    """The first ``head_bytes`` bytes (never more than ``max_bytes``), and whether the body goes on."""
+    limit = min(head_bytes, policy.max_bytes)
+    body, found, more = _read_upto(response, result.url, policy, started, limit)
+    result.content = body[:limit]
+    result.truncated = more or _partial(response.headers.get("Content-Range", ""), len(result.content))
+    result.problem = found
+    result.ok = found is None
+    return result
+
+
+def _partial(content_range: str, received: int) -> bool:
+    """Whether a ``206`` answer (``Content-Range: bytes 0-65535/260000``) left bytes of the file unsent."""
+    total = content_range.rpartition("/")[2].strip()
+    return total.isdigit() and int(total) > received
+
+
 def _read_body(
     response: requests.Response, url: str, policy: FetchPolicy, started: float
 ) -> tuple[bytes, Optional[Problem]]:
-    """Read at most ``max_bytes + 1`` bytes (decoded), one ``recv`` at a time so the deadline is honoured."""
+    """The whole body, or ``fetch.too_large`` as soon as it passes ``max_bytes``."""
+    body, found, more = _read_upto(response, url, policy, started, policy.max_bytes)
+    if found is None and more:
+        return b"", problem(TOO_LARGE, url=url, limit=policy.max_bytes)
+    return body, found
+
+
+def _read_upto(
+    response: requests.Response, url: str, policy: FetchPolicy, started: float, cap: int
+) -> tuple[bytes, Optional[Problem], bool]:
+    """Read at most ``cap + 1`` bytes (decoded), one ``recv`` at a time so the deadline is honoured.
+
+    Returns the bytes read, the problem that ended the read, and whether the body went on past ``cap``.
+    """
     chunks: list[bytes] = []
     size = 0
-    limit = policy.max_bytes + 1
+    limit = cap + 1
     try:
         while size < limit:
             if _remaining(policy, started) <= 0:
-                return b"", problem(TIMEOUT, url=url, detail=f"total {policy.total_timeout} s")
+                return b"", problem(TIMEOUT, url=url, detail=f"total {policy.total_timeout} s"), False
             chunk = response.raw.read1(min(_CHUNK, limit - size), decode_content=True)
             if not chunk:
                 break
@@ -451,11 +504,10 @@ def _read_body(
             size += len(chunk)
     except (requests.RequestException, OSError, HTTPException, urllib3.exceptions.HTTPError) as error:
         if _is_timeout(error):
-            return b"", problem(TIMEOUT, url=url, detail=_describe(error))
-        return b"", problem(CONNECTION_ERROR, url=url, detail=_describe(error))
-    if size > policy.max_bytes:
-        return b"", problem(TOO_LARGE, url=url, limit=policy.max_bytes)
-    return b"".join(chunks), None
+            return b"", problem(TIMEOUT, url=url, detail=_describe(error)), False
+        return b"", problem(CONNECTION_ERROR, url=url, detail=_describe(error)), False
+    body = b"".join(chunks)
+    return body[:cap], None, size > cap
 
 
 def _is_timeout(error: BaseException) -> bool:

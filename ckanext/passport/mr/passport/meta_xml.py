@@ -27,7 +27,7 @@ from ..fields import (
 )
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import N_, define, problem
-from ..safexml import child, child_texts, children, local_name, parse_xml
+from ..safexml import child, child_texts, children, local_name, make_parser, parse_xml
 
 FORM = "meta.xml"
 
@@ -52,7 +52,8 @@ _PASSPORT_FIELDS = frozenset({
 @lru_cache(maxsize=1)
 def xml_schema() -> etree.XMLSchema:
     text = resources.files("ckanext.passport.mr").joinpath("schemas/meta-schema.xsd").read_bytes()
-    return etree.XMLSchema(etree.fromstring(text))
+    # Our own file, read the one hardened way all the same.
+    return etree.XMLSchema(etree.fromstring(text, make_parser()))
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:

@@ -1,0 +1,263 @@
+"""Corrected MR 3.0 passport files a publisher can put right back on their site.
+
+:func:`correct` takes a passport as it was read and returns a corrected copy beside the list of corrections
+made, each an INFO problem with a ``fix.*`` code. It only rewrites what the passport itself decides: dates
+in MR 3.0's own form, versions newest first, the standard named, the format in lower case, the identifier
+when its intended ``<INN>-<name>`` form is plain, and data and structure links in the MR template. Nothing is
+invented: an unreadable date, a missing version or an empty field stays as it was, so the corrected files may
+still fail a check, and that check then tells the publisher what only they know.
+
+:func:`fixed_file` writes the corrected passport through the library's own writers (``meta.json``,
+``meta.csv``, ``meta.xml``), so a corrected file is what our publisher would serve.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Callable, Optional, Union
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
+
+from .dates import format_basic, parse_date
+from .fields import file_format, identifier_from_link, newest_first
+from .inn import is_valid_inn
+from .model import STANDARD_3_0, DataVersion, MRDate, Passport, Problem, Severity, StructureVersion
+from .problems import N_, define, problem
+from .writers.passport import write_passport
+
+FIX_STANDARD = define(
+    "fix.standard_version", Severity.INFO,
+    N_("standardversion set to {new} (was '{old}')"),
+)
+FIX_DATE = define(
+    "fix.date", Severity.INFO,
+    N_("date '{old}' in field '{field}' written as {new}"),
+)
+FIX_VERSION_NAME = define(
+    "fix.version_name", Severity.INFO,
+    N_("version name '{old}' ({kind}) written as {new}"),
+)
+FIX_ORDER = define(
+    "fix.versions_order", Severity.INFO,
+    N_("versions ({kind}) put in order, newest first"),
+)
+FIX_FORMAT = define(
+    "fix.format", Severity.INFO,
+    N_("format '{old}' written in lower case: '{new}'"),
+)
+FIX_IDENTIFIER = define(
+    "fix.identifier", Severity.INFO,
+    N_("identifier '{old}' written as '{new}'"),
+)
+KEPT_IDENTIFIER = define(
+    "fix.identifier_kept", Severity.INFO,
+    N_("identifier '{identifier}' differs from its folder '{folder}'; it was left as published, since only the "
+       "publisher knows which one is right"),
+)
+FIX_DATA_LINK = define(
+    "fix.data_link", Severity.INFO,
+    N_("data file link {old} written in the MR form {new}; publish the file at that address"),
+)
+FIX_STRUCTURE_LINK = define(
+    "fix.structure_link", Severity.INFO,
+    N_("structure file link {old} written in the MR form {new}; publish the file at that address"),
+)
+
+FIXED_FILES = ("meta.json", "meta.csv", "meta.xml")
+
+# Records one correction: code, element, message params.
+Fixed = Callable[..., None]
+
+# <INN>-<name>: digits, then one word of latin letters and digits (check.py judges the same form).
+_IDENTIFIER = re.compile(r"^(?P<inn>\d{10}|\d{12})-(?P<name>[A-Za-z0-9]+)$")
+# What publishers put between the INN and the name instead of a hyphen ("7703092752_terorg", "… terorg").
+_LOOSE_IDENTIFIER = re.compile(r"^(?P<inn>\d{10}|\d{12})\s*[-_.\s]\s*(?P<name>[A-Za-z0-9]+)$")
+_OPENDATA_FOLDERS = ("opendata", "открытыеданные")
+
+
+def correct(passport: Passport, url: str = "") -> tuple[Passport, list[Problem]]:
+    """A corrected copy of ``passport`` (read from ``url``) and the corrections made, in the order made."""
+    fixes: list[Problem] = []
+
+    def fixed(code: str, element: str, **params: object) -> None:
+        fixes.append(problem(code, url=url or None, element=element, **params))
+
+    standard = STANDARD_3_0
+    if passport.standard_version != standard:
+        fixed(FIX_STANDARD, "standardversion", old=passport.standard_version, new=standard)
+    identifier, settled = _identifier(passport.identifier, url, fixed)
+    format_ = passport.format.strip()
+    if format_ != format_.lower():
+        fixed(FIX_FORMAT, "format", old=format_, new=format_.lower())
+    dates = {name: _date(getattr(passport, name), name, fixed) for name in ("created", "modified", "valid")}
+    structures = [_structure(version, index, fixed) for index, version in enumerate(passport.structure_versions)]
+    data = [_data(version, index, fixed) for index, version in enumerate(passport.data_versions)]
+    data = _ordered(data, "data", fixed)
+    structures = _ordered(structures, "structure", fixed)
+    # Links move into the identifier's folder only when the identifier is settled: a passport whose folder
+    # names another dataset would otherwise send its files to the disputed one.
+    if settled and _valid(identifier):
+        data = [replace(v, source=_data_link(v, identifier, passport.format, url, fixed)) for v in data]
+        structures = [replace(s, source=_structure_link(s, identifier, passport.format, url, fixed))
+                      for s in structures]
+    corrected = replace(
+        passport, standard_version=standard, identifier=identifier, format=format_.lower(),
+        data_versions=data, structure_versions=structures, **dates,
+    )
+    return corrected, fixes
+
+
+def fixed_file(passport: Passport, name: str) -> bytes:
+    """The (corrected) passport as ``name``, one of :data:`FIXED_FILES`, in UTF-8."""
+    if name not in FIXED_FILES:
+        raise ValueError(f"no fixed file {name!r}: one of {', '.join(FIXED_FILES)}")
+    return write_passport(passport, name)
+
+
+# --- identifier -----------------------------------------------------------------------------------------
+
+def _identifier(identifier: str, url: str, fixed: Fixed) -> tuple[str, bool]:
+    """The identifier in ``<INN>-<name>`` form when that form is plain, else as published; and whether it is
+    settled (no folder names another one).
+
+    Plain means: the published text with another separator or stray spaces, or, for an empty identifier,
+    the passport's own folder. A folder naming another identifier is a disagreement only the publisher can
+    settle, so it is said and nothing is changed.
+    """
+    text = identifier.strip()
+    folder = identifier_from_link(url) if url else ""
+    folder_ok = bool(_valid(folder))
+    candidate = text
+    loose = _LOOSE_IDENTIFIER.match(text)
+    if loose and is_valid_inn(loose["inn"]):
+        candidate = f"{loose['inn']}-{loose['name']}"
+    elif not text and folder_ok:
+        # A passport in ".../<id>/meta.json" (or an MR 2.3 ".../<id>.csv") names its dataset by its place.
+        candidate = folder
+    if candidate != identifier:
+        fixed(FIX_IDENTIFIER, "identifier", old=identifier, new=candidate)
+    if folder_ok and candidate and candidate.casefold() != folder.casefold():
+        fixed(KEPT_IDENTIFIER, "identifier", identifier=candidate, folder=folder)
+        return candidate, False
+    return candidate, True
+
+
+def _valid(identifier: str) -> Optional[re.Match]:
+    match = _IDENTIFIER.match(identifier)
+    return match if match and is_valid_inn(match["inn"]) else None
+
+
+# --- dates and versions ---------------------------------------------------------------------------------
+
+def _date(date: Optional[MRDate], field: str, fixed: Fixed) -> Optional[MRDate]:
+    """``date`` written as MR 3.0 writes dates (``20130401``, ``20130401T0000``) when that reads back the same."""
+    if date is None or date.value is None:
+        return date
+    basic = format_basic(date.value)
+    if basic == date.text or not _round_trips(basic, date.value):
+        return date
+    fixed(FIX_DATE, field, field=field, old=date.text, new=basic)
+    return MRDate(basic, date.value)
+
+
+def _round_trips(basic: str, value: object) -> bool:
+    read_back = parse_date(basic)
+    return read_back is not None and read_back.value == value
+
+
+def _version_name(name: str, kind: str, element: str, fixed: Fixed) -> str:
+    """A version named by a date in another form (``2016-04-21``, ``10122025``) in MR 3.0's form."""
+    date = parse_date(name)
+    if date is None or date.value is None:
+        return name
+    basic = format_basic(date.value)
+    if basic == name or not _round_trips(basic, date.value):
+        return name
+    fixed(FIX_VERSION_NAME, element, kind=kind, old=name, new=basic)
+    return basic
+
+
+def _renamed(name: str) -> str:
+    """The same renaming as :func:`_version_name`, silently: a data version's reference to its structure."""
+    return _version_name(name, "", "", lambda *args, **kwargs: None)
+
+
+def _structure(version: StructureVersion, index: int, fixed: Fixed) -> StructureVersion:
+    element = f"structure[{index}]"
+    return replace(
+        version,
+        version=_version_name(version.version, "structure", element, fixed),
+        created=_date(version.created, f"{element}.created", fixed),
+        format=version.format.lower(),
+    )
+
+
+def _data(version: DataVersion, index: int, fixed: Fixed) -> DataVersion:
+    element = f"data[{index}]"
+    return replace(
+        version,
+        version=_version_name(version.version, "data", element, fixed),
+        structure_version=_renamed(version.structure_version),
+        created=_date(version.created, f"{element}.created", fixed),
+        valid=_date(version.valid, f"{element}.valid", fixed),
+        format=version.format.lower(),
+    )
+
+
+Versions = Union[list[DataVersion], list[StructureVersion]]
+
+
+def _ordered(versions: Versions, kind: str, fixed: Fixed) -> Versions:
+    ordered = newest_first(versions)
+    if [id(v) for v in ordered] != [id(v) for v in versions]:
+        fixed(FIX_ORDER, kind, kind=kind)
+    return ordered
+
+
+# --- links ----------------------------------------------------------------------------------------------
+
+def _data_link(version: DataVersion, identifier: str, format_: str, url: str, fixed: Fixed) -> str:
+    if not (version.source and version.version and version.structure_version):
+        return version.source
+    name = f"data-{version.version}-structure-{version.structure_version}"
+    return _link(version.source, name, version.format, identifier, format_, url, FIX_DATA_LINK, "data", fixed)
+
+
+def _structure_link(version: StructureVersion, identifier: str, format_: str, url: str, fixed: Fixed) -> str:
+    if not (version.source and version.version):
+        return version.source
+    name = f"structure-{version.version}"
+    return _link(version.source, name, version.format, identifier, format_, url, FIX_STRUCTURE_LINK, "structure",
+                 fixed)
+
+
+def _link(source: str, name: str, own_format: str, identifier: str, format_: str, url: str, code: str,
+          element: str, fixed: Fixed) -> str:
+    """``<site>/opendata/<identifier>/<name>.<format>`` on the link's own site, when it can be said.
+
+    The site is everything before the link's ``opendata`` folder, or the ``opendata.<host>`` host itself
+    (MR's other place for the folder), or else the link's host. Without a format there is no file name.
+    """
+    absolute = urljoin(url, source) if url and "://" not in source else source
+    try:
+        parts = urlsplit(absolute.strip())
+    except ValueError:
+        return source
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return source
+    extension = file_format(absolute) or own_format.lower() or format_.strip().lower()
+    if not extension:
+        return source
+    segments = [s for s in parts.path.split("/") if s]
+    folders = [i for i, s in enumerate(segments[:-1]) if unquote(s).casefold() in _OPENDATA_FOLDERS]
+    if folders:
+        base = segments[:folders[-1]] + ["opendata", identifier]
+    elif (parts.hostname or "").startswith("opendata."):
+        base = [identifier]
+    else:
+        base = ["opendata", identifier]
+    path = "/" + "/".join(base + [f"{name}.{extension}"])
+    target = urlunsplit((parts.scheme.lower(), parts.netloc, path, "", ""))
+    if target == source:
+        return source
+    fixed(code, element, old=source, new=target)
+    return target
