@@ -81,9 +81,9 @@ def checked_url(value: Any) -> tuple[str, str]:
         parts = urlsplit(url)
         parts.port  # noqa: B018 (a malformed port raises here)
     except ValueError:
-        raise _invalid("url", problem(codes.URL_INVALID, url=url))
+        raise _invalid("url", problem(codes.URL_INVALID, address=url))
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
-        raise _invalid("url", problem(codes.URL_INVALID, url=url))
+        raise _invalid("url", problem(codes.URL_INVALID, address=url))
     return url, parts.hostname.lower()
 
 
