@@ -158,7 +158,7 @@ def site_check_show(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
 
 def _fixed_url(check_id: str):
     def url(number: int, name: str) -> str:
-        return tk.url_for("passport_site_check.fixed", id=check_id, number=number, name=name, _external=True)
+        return tk.url_for("passport_site_check.fixed_file", id=check_id, number=number, name=name, _external=True)
 
     return url
 
