@@ -15,6 +15,8 @@ from ckan.lib import jobs
 from ckan.lib.redis import connect_to_redis
 from ckan.tests.helpers import call_action
 
+from local_demo_site import local_demo_site
+
 from ckanext.passport.conformance import site_check_actions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,3 +64,9 @@ def wait_for(check_id: str, statuses: set[str], seconds: float = 60, **context: 
             return check
         assert time.monotonic() < deadline, f"the check stayed {check['status']}: {check}"
         time.sleep(0.2)
+
+
+@pytest.fixture
+def home_site(tmp_path, serve_site):
+    """The demo site served from a copy whose data and structure links stay on the local server."""
+    return local_demo_site(tmp_path / "site", serve_site)

@@ -9,9 +9,12 @@ import time
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from demo_site import DEMO_SITE, IDENTIFIERS
+from demo_site import IDENTIFIERS
 from http_site import Fault
-from site_check_support import clean_site_checks, run_worker_burst, shown, wait_for, worker  # noqa: F401
+from local_demo_site import local_demo_site
+from site_check_support import (  # noqa: F401 (fixtures)
+    clean_site_checks, home_site, run_worker_burst, shown, wait_for, worker,
+)
 
 from ckanext.passport.mr.corrections import FIXED_FILES
 from ckanext.passport.mr.report import check_site
@@ -36,8 +39,8 @@ def start(user: dict, url: str, **data) -> str:
                        **data)["id"]
 
 
-def test_a_sysadmin_checks_a_local_site_through_the_jobs_worker(sysadmin, demo_site):
-    check_id = start(sysadmin, demo_site.url + "/opendata/", allow_private_addresses=True)
+def test_a_sysadmin_checks_a_local_site_through_the_jobs_worker(sysadmin, home_site):
+    check_id = start(sysadmin, home_site.url + "/opendata/", allow_private_addresses=True)
     assert shown(check_id)["status"] == "queued"
 
     run_worker_burst()
@@ -45,17 +48,20 @@ def test_a_sysadmin_checks_a_local_site_through_the_jobs_worker(sysadmin, demo_s
     check = shown(check_id)
     assert check["status"] == "finished", check
     report = check["report"]
-    assert report["url"] == demo_site.url + "/opendata/"
-    assert report["registry_url"].startswith(demo_site.url + "/opendata/")
+    assert report["url"] == home_site.url + "/opendata/"
+    assert report["registry_url"].startswith(home_site.url + "/opendata/")
     assert report["registry_size"] == len(IDENTIFIERS)
     assert {entry["identifier"] for entry in report["passports"]} == IDENTIFIERS
     assert check["progress"] == {"done": len(IDENTIFIERS), "total": len(IDENTIFIERS)}
     assert report["summary"]["passports"] == report["summary"]["read"] == len(IDENTIFIERS)
     assert check["failure"] is None
+    # Every file it read was on the local site: its data check too (no link left for the real hosts).
+    assert "fetch.connection_error" not in report["summary"]["by_code"]
+    assert any(hit.startswith("/opendata/7708234640-okvedva/data-") for hit in home_site.hits)
 
 
-def test_the_kept_report_is_the_document_of_the_same_check_run_here(sysadmin, demo_site):
-    url = demo_site.url + "/opendata/"
+def test_the_kept_report_is_the_document_of_the_same_check_run_here(sysadmin, home_site):
+    url = home_site.url + "/opendata/"
     check_id = start(sysadmin, url, allow_private_addresses=True)
     run_worker_burst()
 
@@ -65,8 +71,8 @@ def test_the_kept_report_is_the_document_of_the_same_check_run_here(sysadmin, de
     assert {**kept, "passports": without_links} == here
 
 
-def test_each_passport_read_links_its_corrected_files_which_are_served(app, sysadmin, demo_site):
-    check_id = start(sysadmin, demo_site.url + "/opendata/", allow_private_addresses=True)
+def test_each_passport_read_links_its_corrected_files_which_are_served(app, sysadmin, home_site):
+    check_id = start(sysadmin, home_site.url + "/opendata/", allow_private_addresses=True)
     run_worker_burst()
 
     report = shown(check_id)["report"]
@@ -85,13 +91,9 @@ def test_each_passport_read_links_its_corrected_files_which_are_served(app, sysa
 
 
 def test_the_check_shows_its_progress_while_the_worker_reads_the_passports(sysadmin, tmp_path, serve_site):
-    import shutil
-
-    root = tmp_path / "site"
-    shutil.copytree(DEMO_SITE, root)
+    site = local_demo_site(tmp_path / "site", serve_site)
     # The third passport answers slowly: the check is seen between its second and third passport.
-    site = serve_site(root, {SLOW: Fault(delay=4, body=(root / SLOW.lstrip("/")).read_bytes(),
-                                         content_type="application/json")})
+    site.fault(SLOW, Fault(delay=4, body=(site.root / SLOW.lstrip("/")).read_bytes(), content_type="application/json"))
     check_id = start(sysadmin, site.url + "/opendata/", allow_private_addresses=True)
 
     process = worker(burst=True, log=tmp_path / "worker.log")
@@ -111,9 +113,9 @@ def test_the_check_shows_its_progress_while_the_worker_reads_the_passports(sysad
     assert finished["progress"] == {"done": len(IDENTIFIERS), "total": len(IDENTIFIERS)}
 
 
-def test_a_report_is_read_in_the_readers_language(app, sysadmin, demo_site):
-    (demo_site.root / "opendata" / "7701234560-schools").rename(demo_site.root / "opendata" / "gone")
-    check_id = start(sysadmin, demo_site.url + "/opendata/", allow_private_addresses=True)
+def test_a_report_is_read_in_the_readers_language(app, sysadmin, home_site):
+    (home_site.root / "opendata" / "7701234560-schools").rename(home_site.root / "opendata" / "gone")
+    check_id = start(sysadmin, home_site.url + "/opendata/", allow_private_addresses=True)
     run_worker_burst()
 
     english = shown(check_id)["report"]

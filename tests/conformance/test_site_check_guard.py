@@ -9,7 +9,7 @@ from ckan import model
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from site_check_support import clean_site_checks, shown  # noqa: F401
+from site_check_support import clean_site_checks, home_site, shown  # noqa: F401
 
 from ckanext.passport.conformance import site_check_job
 from ckanext.passport.conformance.site_check_model import SiteCheck, add
@@ -101,10 +101,10 @@ def test_a_bad_address_is_refused_in_the_readers_language(app, user):
     assert message.startswith("[site_check.url_invalid] 'ftp://example.ru/' není webová adresa")
 
 
-def test_a_user_may_not_check_a_private_address_although_harvests_may(user, demo_site):
+def test_a_user_may_not_check_a_private_address_although_harvests_may(user, home_site):
     # test.ini lets harvests read loopback servers (ckanext.passport.allow_private_addresses = true).
     with pytest.raises(ValidationError) as raised:
-        act(user, "passport_site_check", url=demo_site.url + "/opendata/")
+        act(user, "passport_site_check", url=home_site.url + "/opendata/")
     assert refusal(raised) == (f"url: [site_check.private_address] 127.0.0.1 is on a private, local or "
                                f"special-purpose network (127.0.0.1): the site check reads only public sites.")
     with pytest.raises(ValidationError, match="site_check.private_address"):
@@ -112,24 +112,24 @@ def test_a_user_may_not_check_a_private_address_although_harvests_may(user, demo
     assert model.Session.query(SiteCheck).count() == 0
 
 
-def test_only_a_sysadmin_may_ask_for_private_addresses(user, demo_site):
+def test_only_a_sysadmin_may_ask_for_private_addresses(user, home_site):
     with pytest.raises(NotAuthorized, match="site_check.private_sysadmin_only"):
-        act(user, "passport_site_check", url=demo_site.url + "/opendata/", allow_private_addresses=True)
-    started = act(factories.Sysadmin(), "passport_site_check", url=demo_site.url + "/opendata/",
+        act(user, "passport_site_check", url=home_site.url + "/opendata/", allow_private_addresses=True)
+    started = act(factories.Sysadmin(), "passport_site_check", url=home_site.url + "/opendata/",
                   allow_private_addresses=True)
     assert SiteCheck.get(started["id"]).allow_private_addresses is True
 
 
-def test_the_job_of_a_check_without_private_addresses_refuses_them_while_reading(user, demo_site):
+def test_the_job_of_a_check_without_private_addresses_refuses_them_while_reading(user, home_site):
     """A name that resolves to a private address only when the job reads it (or a redirect there) meets the
     fetch guard itself: the check's policy refuses private addresses whatever the site option says."""
-    check = add(demo_site.url + "/opendata/", "127.0.0.1", None, allow_private_addresses=False)
+    check = add(home_site.url + "/opendata/", "127.0.0.1", None, allow_private_addresses=False)
     site_check_job.run(check.id)
 
     done = shown(check.id)
     assert done["status"] == "finished"
     assert "fetch.refused_address" in json.dumps(done["report"])
-    assert demo_site.hits == []
+    assert home_site.hits == []
 
 
 # --- how often -----------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from demo_site import IDENTIFIERS
-from site_check_support import clean_site_checks, shown  # noqa: F401
+from site_check_support import clean_site_checks, home_site, shown  # noqa: F401
 
 from ckanext.passport.conformance import site_check_job
 from ckanext.passport.conformance.shape import CSV_COLUMNS
@@ -44,11 +44,11 @@ def user():
 
 
 @pytest.fixture
-def finished(demo_site):
+def finished(home_site):
     """A check of the demo site run to its end (the job in this process; the worker's test runs it for real)."""
     sysadmin = factories.Sysadmin()
     check_id = call_action("passport_site_check", context={"user": sysadmin["name"]},
-                           url=demo_site.url + "/opendata/", allow_private_addresses=True)["id"]
+                           url=home_site.url + "/opendata/", allow_private_addresses=True)["id"]
     site_check_job.run(check_id)
     return check_id
 

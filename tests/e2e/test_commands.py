@@ -1,6 +1,7 @@
 """`ckan passport …` is wired into CKAN's own command line by the passport plugin."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -29,3 +30,22 @@ def test_parse_prints_a_real_passport_as_json():
     assert shown.returncode == 0, shown.stderr[-1000:]
     assert '"identifier": "7708234640-okvedva"' in shown.stdout
     assert '"encoding": "mixed"' in shown.stdout
+
+
+def test_check_prints_as_json_the_document_the_portals_site_check_keeps(tmp_path, serve_site):
+    """One check, one report: the command's JSON is the site check's document of the same reading."""
+    from local_demo_site import local_demo_site
+
+    from ckanext.passport.conformance.site_report import site_document
+    from ckanext.passport.mr.report import check_site
+    from ckanext.passport.mr.translation import translator
+    from ckanext.passport.settings import site_fetch_policy
+
+    url = local_demo_site(tmp_path / "site", serve_site).url + "/opendata/"
+    shown = _ckan("passport", "check", url, "--format", "json", "--allow-private", "--lang", "cs")
+    assert shown.returncode == 1, shown.stderr[-1000:]  # the demo site has errors to show
+    printed = json.loads(shown.stdout)
+    here = site_document(check_site(url, site_fetch_policy(allow_private_addresses=True)), translator("cs"))
+    assert printed == here
+    assert {"url", "registry_url", "registry_form", "registry_size", "problems", "passports", "summary"} == set(printed)
+    assert all(entry["fixed"] == {} for entry in printed["passports"])

@@ -1,0 +1,126 @@
+"""The site check in a real browser (Debian's Chromium) against a live CKAN and a real ``ckan jobs worker``.
+
+A sysadmin opens the Czech form under /cs/, checks the local demo site (on loopback, so with private addresses
+allowed: a user who is not a sysadmin is refused it, in Czech, first), watches the check's page wait for the
+worker, count the passports read, and end with the report; then downloads its CSV.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from browser_walk import PASSWORD, sign_in
+from ckan.lib import jobs
+from ckan.lib.redis import connect_to_redis
+from ckan.tests import factories
+from demo_site import IDENTIFIERS
+from http_site import Fault
+from local_demo_site import local_demo_site
+from playwright.sync_api import Browser, expect
+
+from ckanext.passport.conformance import site_check_actions
+from ckanext.passport.conformance.shape import CSV_COLUMNS
+
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "test-output"
+# The third passport answers slowly, so the page is seen counting between the second and the third.
+SLOW = "/opendata/2618017120-politicaldivisions/meta.json"
+
+
+@pytest.fixture
+def slow_demo_site(tmp_path: Path, serve_site):
+    site = local_demo_site(tmp_path / "site", serve_site)
+    site.fault(SLOW, Fault(delay=4, body=(site.root / SLOW.lstrip("/")).read_bytes(), content_type="application/json"))
+    return site
+
+
+@pytest.fixture
+def quiet_queue() -> Iterator[None]:
+    """No job of an earlier test in this site's queue, no rate-limit count."""
+    jobs.get_queue().empty()
+    redis = connect_to_redis()
+    for key in redis.scan_iter(site_check_actions.rate_limit_keys()):
+        redis.delete(key)
+    yield
+    jobs.get_queue().empty()
+
+
+@pytest.fixture
+def start_worker(tmp_path: Path) -> Iterator:
+    """``start_worker()`` starts ``ckan jobs worker`` (as `make demo` runs it) over the test's database and queue."""
+    started: list[subprocess.Popen] = []
+
+    def start() -> subprocess.Popen:
+        log = (tmp_path / "worker.log").open("wb")
+        process = subprocess.Popen(
+            [str(Path(sys.executable).with_name("ckan")), "-c", str(ROOT / "test.ini"), "jobs", "worker"],
+            env=dict(os.environ), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def test_a_sysadmin_checks_a_site_in_czech_watches_it_run_and_downloads_the_csv(
+        browser: Browser, live_ckan: str, slow_demo_site, quiet_queue, start_worker, tmp_path: Path):
+    site = slow_demo_site.url + "/opendata/"
+
+    publisher = sign_in(browser, live_ckan, factories.User(name="vydavatel", password=PASSWORD), locale="cs-CZ")
+    publisher.goto("/cs/passport/check")
+    expect(publisher.locator("input[name=allow_private_addresses]")).to_have_count(0)
+    publisher.fill("input[name=url]", site)
+    publisher.get_by_role("button", name="Zkontrolovat web").click()
+    expect(publisher.locator(".passport-site-check-errors")).to_contain_text(
+        "[site_check.private_address] 127.0.0.1 je v privátní, místní nebo zvláštní síti")
+
+    admin = sign_in(browser, live_ckan, factories.Sysadmin(name="spravce", password=PASSWORD), locale="cs-CZ")
+    admin.goto("/cs/dataset/")
+    admin.locator("a.passport-site-check-link").click()
+    expect(admin.locator("h1")).to_have_text("Kontrola webu")
+    admin.fill("input[name=url]", site)
+    admin.check("input[name=allow_private_addresses]")
+    admin.get_by_role("button", name="Zkontrolovat web").click()
+    admin.wait_for_url("**/cs/passport/check/*")
+    status = admin.locator(".passport-site-check-status")
+    expect(status).to_have_text("Čeká na spuštění")
+
+    start_worker()
+    expect(status).to_have_text("Probíhá", timeout=30_000)
+    expect(admin.locator(".passport-site-check-progress")).to_contain_text(
+        f"Zkontrolované pasporty: 2 z {len(IDENTIFIERS)}", timeout=30_000)
+    expect(status).to_have_text("Dokončeno", timeout=60_000)
+
+    passports = admin.locator(".passport-site-check-passport")
+    expect(passports).to_have_count(len(IDENTIFIERS))
+    expect(admin.locator("[data-field=passports]")).to_have_text(str(len(IDENTIFIERS)))
+    expect(admin.locator(".passport-site-check-report")).to_contain_text("Průměrné hodnocení")
+    expect(passports.first.locator(".passport-site-check-fixed-files a")).to_have_count(3)
+    OUTPUT.mkdir(exist_ok=True)
+    admin.screenshot(path=str(OUTPUT / "site-check-report.png"), full_page=True)
+    print("site check report screenshot:", OUTPUT / "site-check-report.png")
+
+    with admin.expect_download() as download:
+        admin.get_by_role("link", name="CSV", exact=True).click()
+    rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text("utf-8-sig"))))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert {row[0] for row in rows[1:]} == IDENTIFIERS
+    assert any(row[5] and row[7] for row in rows[1:])  # findings with their code and Czech message
+    assert "fetch.connection_error" not in {row[5] for row in rows[1:]}  # every file read was on the local site
