@@ -94,6 +94,7 @@ done < "$ROOT/dev/demo-records.jsonl"
 start gather-consumer "$BIN/ckan" harvester gather-consumer
 start fetch-consumer "$BIN/ckan" harvester fetch-consumer
 start harvest-cron "$ROOT/dev/harvest-cron.sh" "$HARVEST_RUN_EVERY"
+# CKAN's default queue: the publishers' site checks (/passport/check) run here.
 start jobs-worker "$BIN/ckan" jobs worker
 
 # One process with a stable pid: no reloader, no threads spawning children.
@@ -132,6 +133,7 @@ cat <<TXT
 CKAN demo is running at http://127.0.0.1:$PORT
   harvested the demo MR site at http://127.0.0.1:$SITE_PORT/opendata/ ($datasets datasets): http://127.0.0.1:$PORT/harvest/$SOURCE
   harvest processes: gather consumer, fetch consumer, \`ckan harvester run\` every 10 s, \`ckan jobs worker\`
+  site check (as a sysadmin, tick "private addresses" to check the demo site): http://127.0.0.1:$PORT/passport/check
   local catalog for the national catalog (LKOD, DCAT-AP-CZ): http://127.0.0.1:$PORT/lkod/catalog (about it: /lkod/)
   sysadmin login: $ADMIN / $PASSWORD
   logs: dev/run/*.log        stop the processes: dev/demo.sh stop        and the services too: make stop
