@@ -60,13 +60,16 @@ def test_check_prints_the_report_in_russian_with_lang_ru(site):
     assert "The file mixes encodings" not in output
 
 
-def test_check_json_carries_each_finding_in_the_chosen_language_with_its_params(site):
+def test_check_json_carries_each_finding_in_the_chosen_language_with_its_place(site):
+    # The JSON is the conformance report's document (the portal's site check prints the same): findings as
+    # readers see them, their params rendered into the message.
     result = run("check", "--no-data", site, "--allow-private", "--format", "json", "--limit", "1", "--lang", "ru")
 
-    found = json.loads(result.output)["passports"][0]["problems"][0]
+    found = json.loads(result.output)["passports"][0]["findings"][0]
     assert found["code"] == "decode.mixed_encoding"
+    assert found["severity"] == "warning"
     assert found["message"].startswith("Файл смешивает кодировки")
-    assert set(found["params"]) == {"utf8", "cp1251"}
+    assert found["url"].endswith("/opendata/7708234640-okvedva/meta.csv") and found["where"].startswith(found["url"])
 
 
 def test_check_refuses_a_language_without_catalog(site):
@@ -100,7 +103,8 @@ def test_check_prints_json_on_request(site):
     document = json.loads(result.output)
     assert document["registry_size"] == 4
     assert [p["identifier"] for p in document["passports"]] == ["7708234640-okvedva"]
-    assert document["passports"][0]["problems"][0]["message"].startswith("The file mixes encodings")
+    assert document["passports"][0]["findings"][0]["message"].startswith("The file mixes encodings")
+    assert set(document["summary"]) == {"passports", "read", "mean_score", "conformant", "by_code"}
 
 
 def test_check_refuses_a_local_site_without_allow_private(site, monkeypatch):
