@@ -93,7 +93,8 @@ def test_each_passport_read_links_its_corrected_files_which_are_served(app, sysa
 def test_the_check_shows_its_progress_while_the_worker_reads_the_passports(sysadmin, tmp_path, serve_site):
     site = local_demo_site(tmp_path / "site", serve_site)
     # The third passport answers slowly: the check is seen between its second and third passport.
-    site.fault(SLOW, Fault(delay=4, body=(site.root / SLOW.lstrip("/")).read_bytes(), content_type="application/json"))
+    site.fault(SLOW, Fault(delay=4, body=(site.root / SLOW.lstrip("/")).read_bytes(),
+                           content_type="application/json"))
     check_id = start(sysadmin, site.url + "/opendata/", allow_private_addresses=True)
 
     process = worker(burst=True, log=tmp_path / "worker.log")

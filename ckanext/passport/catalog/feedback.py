@@ -9,8 +9,9 @@ from typing import Any, Callable
 
 import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import Invalid
+
 from ckanext.passport import rate_limits, settings
-from ckanext.passport.rate_limits import client_address, client_hash  # noqa: F401 (feedback's sender)
+from ckanext.passport.rate_limits import client_hash  # noqa: F401 (the sender, as catalog.actions counts it)
 
 from .model import FEEDBACK_KINDS
 

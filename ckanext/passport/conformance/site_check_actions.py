@@ -29,7 +29,7 @@ from . import site_check_job
 from . import site_check_problems as codes
 from .shape import finding
 from .site_check_model import FAILED, RUNNING, SiteCheck, add, now
-from .site_report import restored, site_document
+from .site_report import FixedUrl, restored, site_document
 
 MAX_URL_LENGTH = 2000
 # A running check is declared failed this long after its job's timeout: the worker has given up on it by then.
@@ -156,7 +156,7 @@ def site_check_show(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _fixed_url(check_id: str):
+def _fixed_url(check_id: str) -> FixedUrl:
     def url(number: int, name: str) -> str:
         return tk.url_for("passport_site_check.fixed_file", id=check_id, number=number, name=name, _external=True)
 

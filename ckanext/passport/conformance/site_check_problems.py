@@ -14,7 +14,8 @@ URL_MISSING = define(
 )
 URL_INVALID = define(
     "site_check.url_invalid", Severity.ERROR,
-    N_("'{address}' is not a web address: use a full http:// or https:// address, such as https://example.ru/opendata/"),
+    N_("'{address}' is not a web address: use a full http:// or https:// address, such as "
+       "https://example.ru/opendata/"),
 )
 URL_TOO_LONG = define(
     "site_check.url_too_long", Severity.ERROR, N_("The address is too long (at most {limit} characters)."),

@@ -112,7 +112,11 @@ def report_json(id: str) -> Response:
 
 @blueprint.route("/passport/check/<id>/fixed/<int:number>/<name>")
 def fixed_file(id: str, number: int, name: str) -> Response:
-    _shown(id)  # who may read the check may take its corrected files
+    # Who may read the check may take its corrected files (the same rule as passport_site_check_show).
+    try:
+        tk.check_access("passport_site_check_show", _context(), {"id": id})
+    except tk.NotAuthorized as error:
+        return tk.abort(403, str(error) or tk._("Not authorized"))
     check = SiteCheck.get(id)
     stored = check.stored_result() if check is not None else None
     written = fixed(restored(stored), number, name) if stored else None
