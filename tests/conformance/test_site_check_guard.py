@@ -178,6 +178,20 @@ def test_a_refused_address_does_not_use_up_the_limit(user):
     act(user, "passport_site_check", url=PUBLIC_SITE)
 
 
+# --- how much -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_max_passports", "2")
+def test_a_check_reads_at_most_so_many_passports_of_a_registry(home_site):
+    started = act(factories.Sysadmin(), "passport_site_check", url=home_site.url + "/opendata/",
+                  allow_private_addresses=True)
+    site_check_job.run(started["id"])  # in this process, so that it reads this test's option
+
+    check = shown(started["id"])
+    assert check["progress"] == {"done": 2, "total": 2}
+    assert (check["report"]["registry_size"], len(check["report"]["passports"])) == (6, 2)
+
+
 # --- a check that cannot end ---------------------------------------------------------------------------------
 
 
