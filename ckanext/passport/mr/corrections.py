@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, TypeVar
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from .dates import format_basic, parse_date
@@ -78,7 +78,7 @@ def correct(passport: Passport, url: str = "") -> tuple[Passport, list[Problem]]
     """A corrected copy of ``passport`` (read from ``url``) and the corrections made, in the order made."""
     fixes: list[Problem] = []
 
-    def fixed(code: str, element: str, **params: object) -> None:
+    def fixed(code: str, element: str, **params: Any) -> None:
         fixes.append(problem(code, url=url or None, element=element, **params))
 
     standard = STANDARD_3_0
@@ -88,7 +88,9 @@ def correct(passport: Passport, url: str = "") -> tuple[Passport, list[Problem]]
     format_ = passport.format.strip()
     if format_ != format_.lower():
         fixed(FIX_FORMAT, "format", old=format_, new=format_.lower())
-    dates = {name: _date(getattr(passport, name), name, fixed) for name in ("created", "modified", "valid")}
+    created = _date(passport.created, "created", fixed)
+    modified = _date(passport.modified, "modified", fixed)
+    valid = _date(passport.valid, "valid", fixed)
     structures = [_structure(version, index, fixed) for index, version in enumerate(passport.structure_versions)]
     data = [_data(version, index, fixed) for index, version in enumerate(passport.data_versions)]
     data = _ordered(data, "data", fixed)
@@ -101,7 +103,7 @@ def correct(passport: Passport, url: str = "") -> tuple[Passport, list[Problem]]
                       for s in structures]
     corrected = replace(
         passport, standard_version=standard, identifier=identifier, format=format_.lower(),
-        data_versions=data, structure_versions=structures, **dates,
+        data_versions=data, structure_versions=structures, created=created, modified=modified, valid=valid,
     )
     return corrected, fixes
 
@@ -203,10 +205,10 @@ def _data(version: DataVersion, index: int, fixed: Fixed) -> DataVersion:
     )
 
 
-Versions = Union[list[DataVersion], list[StructureVersion]]
+VersionT = TypeVar("VersionT", DataVersion, StructureVersion)
 
 
-def _ordered(versions: Versions, kind: str, fixed: Fixed) -> Versions:
+def _ordered(versions: list[VersionT], kind: str, fixed: Fixed) -> list[VersionT]:
     ordered = newest_first(versions)
     if [id(v) for v in ordered] != [id(v) for v in versions]:
         fixed(FIX_ORDER, kind, kind=kind)
