@@ -13,7 +13,7 @@ import pytest
 
 from ckanext.passport.mr.datacheck import DEFAULT_HEAD_BYTES, check_data, compare
 from ckanext.passport.mr.fetch import FetchResult, fetch
-from ckanext.passport.mr.model import StructureField
+from ckanext.passport.mr.model import Passport, StructureField
 from ckanext.passport.mr.translation import translator
 
 from data_site import DATA_CSV, STRUCTURE_CSV, Dataset, publish
@@ -46,6 +46,7 @@ def check(tmp_path, serve_site):
         return check_data(passport, reader, head_bytes)
 
     run.reader = reader
+    run.site = site
     return run
 
 
@@ -223,17 +224,15 @@ def test_a_format_without_a_header_is_left_alone(check):
 # --- which files ----------------------------------------------------------------------------------------
 
 def test_the_newest_version_and_the_structure_it_names_are_the_ones_read(check, tmp_path):
-    check(DATA_CSV, STRUCTURE_CSV)
-    passport = publish(tmp_path, f"http://{check.reader.calls[0][2].url.split('/')[2]}",
-                       [Dataset(IDENTIFIER, DATA_CSV, STRUCTURE_CSV)])[IDENTIFIER]
+    passport = publish(tmp_path, check.site.url, [Dataset(IDENTIFIER, DATA_CSV, STRUCTURE_CSV)])[IDENTIFIER]
     newest, = passport.data_versions
+    named, = passport.structure_versions
+    # An older version listed first, and a newer structure that the newest version does not follow.
     older = replace(newest, source=newest.source.replace("20250301T1200", "20240101T0000"),
                     version="20240101T0000", created=None)
-    other_structure = replace(passport.structure_versions[0], version="20260101T0000",
-                              source=passport.structure_versions[0].source.replace("20250101", "20260101"))
+    unused = replace(named, source=named.source.replace("20250101", "20260101"), version="20260101T0000")
     passport.data_versions = [older, newest]
-    passport.structure_versions = [other_structure, *passport.structure_versions]
-    check.reader.calls.clear()
+    passport.structure_versions = [unused, named]
 
     assert check_data(passport, check.reader, 1024) == []
     assert [name for name, _head, _result in check.reader.calls] == [
@@ -244,7 +243,6 @@ def test_a_passport_without_data_versions_has_nothing_to_check():
     def never(url, head_bytes=None):
         raise AssertionError(url)
 
-    from ckanext.passport.mr.model import Passport
     assert check_data(Passport(identifier="7709876545-pharmacies"), never, 1024) == []
 
 

@@ -102,10 +102,8 @@ def _kind(version: DataVersion, passport: Passport, head: bytes) -> Optional[str
     if sniffed in ("json", "xml"):
         return sniffed
     named = file_format(version.source) or version.format.lower() or passport.format.strip().lower()
-    if named in _TABULAR or (sniffed in ("text", "html", "empty") and named in ("", "csv")):
-        return "csv"
-    if sniffed in ("text", "empty") and named in ("json", "xml"):
-        # A file named .json or .xml that is neither: read it as the text it is.
+    # An HTML page served for a CSV file is read as CSV, to say so (csv.html_instead_of_csv).
+    if named in _TABULAR or (named == "" and sniffed in ("text", "empty")):
         return "csv"
     return None
 
@@ -223,8 +221,8 @@ def compare(header: list[str], fields: list[StructureField], url: str = "") -> l
             continue
         # The same position, counted from the nearest column that did match: a column added or dropped
         # before it shifts every later one.
-        column, field = min(anchors, key=lambda anchor: (abs(anchor[0] - index), anchor[0] > index))
-        position = index + field - column
+        column, described = min(anchors, key=lambda anchor: (abs(anchor[0] - index), anchor[0] > index))
+        position = index + described - column
         if position in left:
             loose[index] = position
             del left[position]
@@ -233,9 +231,9 @@ def compare(header: list[str], fields: list[StructureField], url: str = "") -> l
         if index in pairs:
             continue
         if index in loose:
-            field = fields[loose[index]].name
-            found.append(problem(FIELD_RENAMED, url=url or None, line=1, element=field, column=index + 1,
-                                 header=cell, field=field))
+            name = fields[loose[index]].name
+            found.append(problem(FIELD_RENAMED, url=url or None, line=1, element=name, column=index + 1,
+                                 header=cell, field=name))
         else:
             found.append(problem(FIELD_EXTRA, url=url or None, line=1, element=cell, column=index + 1, header=cell))
     found += [problem(FIELD_MISSING, url=url or None, line=1, element=f.name, field=f.name)
@@ -249,8 +247,10 @@ _CYRILLIC = dict(zip(
      "f", "h", "c", "ch", "sh", "sh", "", "i", "", "e", "u", "a"],
 ))
 # Latin spellings of one Cyrillic sound, reduced to the one the table above writes.
-_VARIANTS = ((re.compile(r"shch|sch"), "sh"), (re.compile(r"kh"), "h"), (re.compile(r"ts|tz"), "c"),
-             (re.compile(r"[yj][ua]"), lambda m: m.group()[1]), (re.compile(r"[yj]"), "i"))
+_VARIANTS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"shch|sch"), "sh"), (re.compile(r"kh"), "h"), (re.compile(r"ts|tz"), "c"),
+    (re.compile(r"[yj](?=[ua])"), ""), (re.compile(r"[yj]"), "i"),
+)
 _NOT_LETTERS = re.compile(r"[^0-9a-z]+")
 
 
