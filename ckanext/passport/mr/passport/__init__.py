@@ -3,6 +3,8 @@
 Forms (``ParseResult.form``, stable names that harvest records and reports keep):
 
 - ``rdfa``: the dataset page;
+- ``html-table``: the dataset page without an RDFa passport, read from its table of characteristics (with the
+  finding ``passport.rdfa_missing``);
 - ``meta.csv``: MR 3.0 ``property,value`` rows;
 - ``mr23.csv``: MR 2.x three-column CSV;
 - ``meta.xml`` and ``meta.json``: MR 3.0 files;
@@ -28,12 +30,17 @@ from ..fields import (
     resolve,
     version_names,
 )
-from ..model import DataVersion, ParseResult, Passport, RegistryEntry, Severity
+from ..model import DataVersion, ParseResult, Passport, Problem, RegistryEntry, Severity
 from ..problems import N_, define, problem
+from ..htmltables import page_tables
+from ..rdfagraph import read_page
+from ..registry.rdfa import registry_subject
 from ..sniff import sniff
+from . import html_table, rdfa
 
 FORMS = {
     "rdfa": "ckanext.passport.mr.passport.rdfa",
+    "html-table": "ckanext.passport.mr.passport.html_table",
     "meta.csv": "ckanext.passport.mr.passport.meta_csv",
     "mr23.csv": "ckanext.passport.mr.passport.mr23_csv",
     "meta.xml": "ckanext.passport.mr.passport.meta_xml",
@@ -90,12 +97,45 @@ def detect_passport_form(data: bytes, url: str = "", content_type: str = "") -> 
 
 
 def parse_passport(data: bytes, url: str = "", form: Optional[str] = None) -> ParseResult[Passport]:
+    """The passport in ``data``, read as ``form`` or, without one, as its content says.
+
+    A page (detected, not asked for as ``rdfa``) is read for RDFa first, then for its table of characteristics.
+    """
     if not data.strip():
         return ParseResult(None, [problem(EMPTY, url=url or None)], form=form or "")
-    form = form or detect_passport_form(data, url)
+    if form is None:
+        detected = detect_passport_form(data, url)
+        if detected == "rdfa":
+            return read_page_passport(data, url)
+        form = detected
     if form not in FORMS:
         return ParseResult(None, [problem(UNKNOWN_FORM, url=url or None)], form=form or "")
     return import_module(FORMS[form]).parse(data, url)
+
+
+def read_page_passport(data: bytes, url: str = "") -> ParseResult[Passport]:
+    """A dataset page: its RDFa passport, else the passport its table of characteristics states.
+
+    A page holding an RDFa registry is the ``/opendata/`` list, never a passport, whatever its tables say;
+    a page whose tables name no passport keeps the RDFa reader's answer (``rdfa.not_found``).
+    """
+    page = read_page(data, url)
+    read = rdfa.from_page(page, url)
+    if read.value is not None or registry_subject(page.graph, url) is not None:
+        return read
+    table_problems: list[Problem] = []
+    if page.dom is not None:
+        passport = html_table.read_tables(page_tables(page.dom, url), url, table_problems)
+        problems = list(page.problems)
+    else:
+        # pyRdfa failed on the page (its finding stays): the table is read from a parse of its own.
+        table = html_table.parse(data, url)
+        passport, table_problems = table.value, table.problems
+        problems = [found for found in page.problems if found not in table.problems]
+    if passport is None:
+        return read
+    missing = problem(html_table.RDFA_MISSING, url=url or None)
+    return ParseResult(passport, problems + [missing] + table_problems, form=html_table.FORM, encoding=page.encoding)
 
 
 def passport_locations(link: str) -> list[tuple[str, str]]:
