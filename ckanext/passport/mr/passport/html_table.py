@@ -26,12 +26,12 @@ from ..csvrows import compact
 from ..decode import decode_bytes
 from ..dates import parse_date
 from ..fields import (
-    PASSPORT_STANDARD_VARIANT, clean_mbox, clean_phone, file_format, identifier_from_link, newest_first, read_version_name, resolve,
-    split_subject, standard_version,
+    PASSPORT_STANDARD_VARIANT, VersionName, clean_mbox, clean_phone, file_format, identifier_from_link, newest_first,
+    read_version_name, resolve, split_subject, standard_version,
 )
 from ..htmltables import Cell, Link, Table, TableRow, page_tables, parse_html
 from ..model import (
-    STANDARD_2_3, DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion,
+    STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion,
 )
 from ..problems import N_, define, problem
 from .meta_csv import (
@@ -51,7 +51,7 @@ TABLE_NOT_FOUND = define(
 )
 
 # A table is a passport when at least this many distinct characteristics are named, by at least half its rows.
-MINIMUM_CHARACTERISTICS = 4
+MINIMUM_CHARACTERISTICS = 6
 _LONGEST_NAME = 120  # Appendix 1's longest name has 62 characters; a longer cell is prose or a layout cell.
 _ROW_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2})?\.?$")
 _HEADER_WORDS = ("характеристик", "значени", "№", "п/п", "property", "value", "параметр")
@@ -79,6 +79,7 @@ class _Reading:
     """A table read as characteristics; ``recognised`` of ``rows`` candidate rows named one."""
 
     values: dict[int, Characteristic]
+    versions: list[tuple[VersionName, Characteristic]]
     unknown: list[str]
     duplicates: list[str]
     recognised: int
@@ -86,7 +87,7 @@ class _Reading:
 
     @property
     def is_passport(self) -> bool:
-        return len(self.values) >= MINIMUM_CHARACTERISTICS and 2 * self.recognised >= self.rows
+        return len(self.values) + bool(self.versions) >= MINIMUM_CHARACTERISTICS and 2 * self.recognised >= self.rows
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
@@ -111,7 +112,7 @@ def read_tables(tables: Iterable[Table], url: str, problems: list[Problem]) -> O
         problems.append(problem(UNKNOWN_PROPERTY, url=url or None, element=name, name=name))
     for name in best.duplicates:
         problems.append(problem(DUPLICATE_PROPERTY, url=url or None, element=name, name=name))
-    return _passport(best.values, url, problems)
+    return _passport(best.values, best.versions, url, problems)
 
 
 def characteristics(tables: Iterable[Table]) -> dict[int, Characteristic]:
@@ -133,6 +134,7 @@ class _Columns:
 
 def _read(table: Table) -> _Reading:
     values: dict[int, Characteristic] = {}
+    versions: list[tuple[VersionName, Characteristic]] = []
     unknown: list[str] = []
     duplicates: list[str] = []
     numbered: list[tuple[str, TableRow]] = []
@@ -159,6 +161,15 @@ def _read(table: Table) -> _Reading:
         number, name, value_cells = split
         rows += 1
         meant = row_by_name(name) if len(name) <= _LONGEST_NAME else None
+        named = read_version_name(name) if meant is None else None
+        if named is not None:
+            # MR 3.0's rows "data-<version>-structure-<structure>" and "structure-<version>", as meta.csv has them.
+            version = Characteristic(0, name, number)
+            _extend(version, value_cells)
+            versions.append((named, version))
+            recognised += 1
+            last = None
+            continue
         if meant is None:
             if number:
                 numbered.append((number, row))
@@ -174,7 +185,7 @@ def _read(table: Table) -> _Reading:
         last = values[meant] = Characteristic(meant, name, number)
         _extend(last, value_cells)
     _by_number(values, numbered, unknown, columns)
-    return _Reading(values, unknown, duplicates, recognised, rows)
+    return _Reading(values, versions, unknown, duplicates, recognised, rows)
 
 
 def _is_header(row: TableRow) -> bool:
@@ -268,7 +279,10 @@ def _number(text: str) -> Optional[int]:
 
 # --- the passport ----------------------------------------------------------------------------------------
 
-def _passport(values: dict[int, Characteristic], url: str, problems: list[Problem]) -> Passport:
+def _passport(
+    values: dict[int, Characteristic], versions: list[tuple[VersionName, Characteristic]], url: str,
+    problems: list[Problem],
+) -> Passport:
     def text(number: int) -> str:
         return " ".join(values[number].text.split("\n")) if number in values else ""
 
@@ -292,13 +306,17 @@ def _passport(values: dict[int, Characteristic], url: str, problems: list[Proble
     passport.publisher.name = text(PUBLISHER)
     passport.publisher.phone = _contact(values.get(PHONE), "tel:", clean_phone)
     passport.publisher.mbox = _contact(values.get(MBOX), "mailto:", clean_mbox)
-    current = [_data_version(link, url) for link in _links(values.get(DATA), url)]
-    older = [_data_version(link, url) for link in _links(values.get(PREVIOUS_DATA), url)]
+    current = [_data_version(link) for link in _links(values.get(DATA), url)]
+    older = [_data_version(link) for link in _links(values.get(PREVIOUS_DATA), url)]
+    older += [_data_version(link, named) for named, row in versions if named.kind == "data"
+              for link in _links(row, url)[:1]]
     passport.data_versions = _distinct(_as_current(newest_first(current), passport) + newest_first(older))
-    structures = [_structure(link, url) for link in _links(values.get(STRUCTURE), url)]
-    older_structures = [_structure(link, url) for link in _links(values.get(PREVIOUS_STRUCTURES), url)]
+    structures = [_structure(link) for link in _links(values.get(STRUCTURE), url)]
+    older_structures = [_structure(link) for link in _links(values.get(PREVIOUS_STRUCTURES), url)]
+    older_structures += [_structure(link, named) for named, row in versions if named.kind == "structure"
+                         for link in _links(row, url)[:1]]
     passport.structure_versions = _distinct(newest_first(structures) + newest_first(older_structures))
-    _report_missing(values, passport, url, problems)
+    _report_missing(values, versions, passport, url, problems)
     if not passport.identifier and re.match(r"^\d{10}(?:\d{2})?-", identifier_from_link(url)):
         # The page's address names the dataset as MR asks (<site>/opendata/<INN>-<name>/).
         passport.identifier = identifier_from_link(url)
@@ -358,9 +376,9 @@ def _links(found: Optional[Characteristic], url: str) -> list[_FileLink]:
     return links
 
 
-def _data_version(link: _FileLink, url: str) -> DataVersion:
-    # The file's own name says the version; a link to a CMS's upload name may carry it in its text.
-    named = read_version_name(link.href)
+def _data_version(link: _FileLink, named: Optional[VersionName] = None) -> DataVersion:
+    # The row's key or the file's own name says the version; a link to a CMS's upload name may carry it in its text.
+    named = named or read_version_name(link.href)
     if named is None or named.kind != "data":
         named = read_version_name(link.text) if link.text else None
     version = data_version_from_link(link.href, named) or DataVersion(source=link.href, format=file_format(link.href))
@@ -369,8 +387,8 @@ def _data_version(link: _FileLink, url: str) -> DataVersion:
     return version
 
 
-def _structure(link: _FileLink, url: str) -> StructureVersion:
-    named = read_version_name(link.href)
+def _structure(link: _FileLink, named: Optional[VersionName] = None) -> StructureVersion:
+    named = named or read_version_name(link.href)
     if named is None or named.kind != "structure":
         named = read_version_name(link.text) if link.text else None
     structure = structure_version_from_link(link.href, named) or StructureVersion(
@@ -407,17 +425,32 @@ def _distinct(versions: list) -> list:
     return result
 
 
-def _report_missing(values: dict[int, Characteristic], passport: Passport, url: str, problems: list[Problem]) -> None:
-    for number in APPENDIX_1:
-        if number in (PREVIOUS_DATA, PREVIOUS_STRUCTURES):
-            continue
+# MR 3.0's required fields (meta.csv's), for a table that names that standard; else Appendix 1's rows.
+_REQUIRED_3_0 = (IDENTIFIER, TITLE, DESCRIPTION, CREATOR, PUBLISHER, PHONE, MBOX, DATA, FORMAT, STRUCTURE, CREATED,
+                 MODIFIED, PROVENANCE, SUBJECT, VALID)
+
+
+def _report_missing(
+    values: dict[int, Characteristic], versions: list, passport: Passport, url: str, problems: list[Problem]
+) -> None:
+    required = _REQUIRED_3_0 if passport.standard_version == STANDARD_3_0 else APPENDIX_1
+    for number in required:
         found = values.get(number)
+        if number in (PREVIOUS_DATA, PREVIOUS_STRUCTURES):
+            # Required as rows ("null" when there are none), as in the MR 2.x CSV passport.
+            if found is None and not versions:
+                problems.append(problem(MISSING_PROPERTY, url=url or None, element=ROW_NAMES[number],
+                                        name=ROW_NAMES[number]))
+            continue
         if found is not None and (found.text or found.links):
             continue
         name = ROW_NAMES[number]
         if number == IDENTIFIER:
             problems.append(problem(MISSING_IDENTIFIER, url=url or None, element=name))
-        elif number == DATA and not passport.data_versions:
-            problems.append(problem(NO_DATA_VERSIONS, url=url or None))
-        elif number != DATA:
+        elif number == DATA:
+            if not passport.data_versions:
+                problems.append(problem(NO_DATA_VERSIONS, url=url or None))
+        elif number == STRUCTURE and passport.structure_versions:
+            continue
+        else:
             problems.append(problem(MISSING_PROPERTY, url=url or None, element=name, name=name))
