@@ -421,3 +421,23 @@ def test_a_site_check_reads_a_table_passport_behind_the_registry_link(tmp_path, 
 ])
 def test_characteristic_names(name, row):
     assert row_by_name(name) == row
+
+
+def test_versions_laid_out_as_a_small_table_inside_their_cell():
+    rows = _rows("<tr><td>{number}</td><td>{name}</td><td>{value}</td></tr>").replace(
+        "<td>null</td>",
+        '<td><table class="versions"><tr><td>01.12.2018</td>'
+        '<td><a href="data-20181201-structure-20150101.csv">CSV</a></td></tr></table></td>', 1)
+
+    passport = parse_passport(table_page(rows), f"{SITE}/opendata/7710568760-kbk/").value
+
+    assert [v.version for v in passport.data_versions] == ["20190201", "20181201"]
+
+
+def test_a_header_naming_the_columns_finds_the_value_beside_a_column_of_notes():
+    head = "<tr><th>№</th><th>Наименование характеристики</th><th>Значение характеристики</th><th>Примечание</th></tr>"
+    rows = _rows("<tr><td>{number}</td><td>{name}</td><td>{value}</td><td>см. МР 2.3</td></tr>")
+
+    passport = parse_passport(table_page(rows, head), f"{SITE}/opendata/7710568760-kbk/").value
+
+    assert (passport.identifier, passport.periodicity) == ("7710568760-kbk", "Ежемесячно")

@@ -2,8 +2,8 @@
 
 Pages are parsed with html5lib (a browser's reading of tag soup, never entities expanded or DTDs loaded),
 into the same DOM the RDFa reader hands to pyRdfa. A cell's text is what a reader sees: ``<br>`` and block
-elements break lines, no-break spaces are spaces, runs of white space are one. Nested tables are their own
-tables: a layout table's cell does not repeat the rows of the table inside it.
+elements break lines, no-break spaces are spaces, runs of white space are one. A table nested in a cell is a
+table of its own and also part of its cell (a list of versions laid out as a small table in the value cell).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from html5lib import HTMLParser, treebuilders
 
 _BLOCKS = frozenset({
     "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
-    "section", "article", "blockquote", "pre", "address", "header", "footer", "nav",
+    "section", "article", "blockquote", "pre", "address", "header", "footer", "nav", "td", "th",
 })
 _INVISIBLE = frozenset({"script", "style", "template", "noscript", "head", "title"})
 _SPACES = re.compile(r"[^\S\n]+")
@@ -115,7 +115,7 @@ def _walk(node: Node, parts: list[str], links: list[Link], base: str) -> None:
         if child.nodeType != Node.ELEMENT_NODE:
             continue
         tag = child.tagName
-        if tag in _INVISIBLE or tag == "table":
+        if tag in _INVISIBLE:
             continue
         if tag == "br":
             parts.append("\n")
