@@ -441,3 +441,18 @@ def test_a_header_naming_the_columns_finds_the_value_beside_a_column_of_notes():
     passport = parse_passport(table_page(rows, head), f"{SITE}/opendata/7710568760-kbk/").value
 
     assert (passport.identifier, passport.periodicity) == ("7710568760-kbk", "Ежемесячно")
+
+
+def test_files_named_only_in_the_text_live_in_the_folder_the_page_address_names():
+    # As rkn.gov.ru and others write it: the file name as the cell's text, the page at <site>/opendata/<id>.
+    rows = _rows("<tr><td>{number}</td><td>{name}</td><td>{value}</td></tr>").replace(
+        '<a href="data-20190201-structure-20150101.csv">файл</a>', "data-20190201-structure-20150101.csv").replace(
+        '<a href="structure-20150101.csv">структура</a>', "https://roskazna.gov.ru/opendata/7710568760-kbk/"
+                                                           "structure-20150101.csv")
+
+    passport = parse_passport(table_page(rows), f"{SITE}/opendata/7710568760-kbk").value
+
+    assert [v.source for v in passport.data_versions] == [
+        f"{SITE}/opendata/7710568760-kbk/data-20190201-structure-20150101.csv"]
+    assert [s.source for s in passport.structure_versions] == [
+        f"{SITE}/opendata/7710568760-kbk/structure-20150101.csv"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
+from urllib.parse import urlsplit, urlunsplit
 
 from ..characteristics import (
     APPENDIX_1, CREATED, CREATOR, DATA, DESCRIPTION, FORMAT, IDENTIFIER, LINK_ROWS, MBOX, MODIFIED, PERIODICITY,
@@ -346,7 +347,7 @@ def _contact(found: Optional[Characteristic], scheme: str, clean) -> str:
     for link in found.links:
         if link.href.lower().startswith(scheme):
             return clean(link.href)
-    return clean(found.text.split("\n")[0])
+    return clean(" ".join(found.text.split("\n")))
 
 
 @dataclass
@@ -359,21 +360,34 @@ def _links(found: Optional[Characteristic], url: str) -> list[_FileLink]:
     """The files a cell links: its ``<a href>``, else the addresses written out in its text."""
     if found is None:
         return []
+    folder = _dataset_folder(url)
     links: list[_FileLink] = []
     for link in found.links:
         href = link.href
         if not href or href.startswith("#") or href.lower().startswith(("javascript:", "mailto:", "tel:")):
             # "<a href="#!">data-….json</a>": the file is named only by the link's text.
             if _TEXT_LINK.fullmatch(link.text or ""):
-                links.append(_FileLink(resolve(link.text, url), link.text))
+                links.append(_FileLink(resolve(link.text, folder), link.text))
             continue
         links.append(_FileLink(href, link.text))
     if links or found.links:
         return links
     for token in re.split(r"[\s,;]+", found.text):
         if token and token.casefold() not in _NO_LINK and _TEXT_LINK.fullmatch(token):
-            links.append(_FileLink(resolve(token, url), ""))
+            links.append(_FileLink(resolve(token, folder), ""))
     return links
+
+
+def _dataset_folder(url: str) -> str:
+    """Where a file named only in the text lives: MR 2.3 names the page ``<site>/opendata/<id>`` and its files
+    ``<site>/opendata/<id>/data-…``, so a page address without a trailing slash or an extension is a folder.
+
+    Links (``href``) keep a browser's reading, relative to the page's own folder.
+    """
+    parts = urlsplit(url)
+    if not parts.path or parts.path.endswith("/") or "." in parts.path.rsplit("/", 1)[-1]:
+        return url
+    return urlunsplit(parts._replace(path=parts.path + "/", query="", fragment=""))
 
 
 def _data_version(link: _FileLink, named: Optional[VersionName] = None) -> DataVersion:
