@@ -456,3 +456,14 @@ def test_files_named_only_in_the_text_live_in_the_folder_the_page_address_names(
         f"{SITE}/opendata/7710568760-kbk/data-20190201-structure-20150101.csv"]
     assert [s.source for s in passport.structure_versions] == [
         f"{SITE}/opendata/7710568760-kbk/structure-20150101.csv"]
+
+
+def test_parse_file_reads_a_saved_table_page_as_a_passport_and_a_registry_table_as_nothing(tmp_path):
+    saved = tmp_path / "index.html"
+    shutil.copy(PAGES / "treasury-3col-windows-1251.html", saved)
+    kind, result = report.parse_file(saved)
+    assert (kind, result.form, result.value.identifier) == ("passport", "html-table", "7710568760-budgetexecution")
+
+    kind, result = report.parse_file(PAGES / "registry-table.html")
+    assert (kind, result.value) == ("passport", None)
+    assert "html-table" in report.PARSE_FORMS
