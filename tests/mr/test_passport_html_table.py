@@ -467,3 +467,28 @@ def test_parse_file_reads_a_saved_table_page_as_a_passport_and_a_registry_table_
     kind, result = report.parse_file(PAGES / "registry-table.html")
     assert (kind, result.value) == ("passport", None)
     assert "html-table" in report.PARSE_FORMS
+
+
+def test_a_header_repeated_down_the_table_and_a_numbered_row_without_its_value_cell():
+    header = "<tr><th>№</th><th>Характеристика</th><th>Значение</th></tr>"
+    rows = _rows("<tr><td>{number}</td><td>{name}</td><td>{value}</td></tr>").replace(
+        "<tr><td>11</td>", header + "<tr><td>11</td>").replace(
+        "<tr><td>17</td><td>Гиперссылки (URL) на версии структуры набора данных</td><td>null</td></tr>",
+        "<tr><td>17</td><td>Гиперссылки (URL) на версии структуры набора данных</td></tr>")
+
+    result = parse_passport(table_page(rows, header), f"{SITE}/opendata/7710568760-kbk/")
+
+    assert result.value.title == "Коды бюджетной классификации"
+    assert codes(result) == ["passport.rdfa_missing"]
+
+
+def test_a_second_row_of_data_links_adds_its_files_after_the_first():
+    rows = _rows("<tr><td>{number}</td><td>{name}</td><td>{value}</td></tr>").replace(
+        "<tr><td>9</td>", '<tr><td>8</td><td>Гиперссылка (URL) на набор</td><td>'
+        '<a href="data-20190201-structure-20150101.xml">XML</a></td></tr><tr><td>9</td>')
+
+    result = parse_passport(table_page(rows), f"{SITE}/opendata/7710568760-kbk/")
+
+    assert [v.source.rsplit("/", 1)[1] for v in result.value.data_versions] == [
+        "data-20190201-structure-20150101.csv", "data-20190201-structure-20150101.xml"]
+    assert [p.params["name"] for p in result.problems if p.code == "passport.csv_duplicate_property"] == ["data"]

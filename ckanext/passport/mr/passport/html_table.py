@@ -146,8 +146,10 @@ def _read(table: Table) -> _Reading:
         filled = row.filled
         if not filled:
             continue
-        if not values and not rows and _is_header(row):
-            columns = _header_columns(row)
+        if _is_header(row):
+            # The first header names the columns; a header repeated further down (long tables do) is skipped.
+            if not values and not rows:
+                columns = _header_columns(row)
             continue
         if last is not None and last.row in LINK_ROWS and _continues_links(row, columns):
             # A list of versions in rows of their own, under a name cell spanning them (rowspan).
@@ -181,6 +183,9 @@ def _read(table: Table) -> _Reading:
         recognised += 1
         if meant in values:
             duplicates.append(ROW_NAMES[meant])
+            if meant in LINK_ROWS:
+                # A second row of links (one per format, say): its files are kept, after the first row's.
+                _extend(values[meant], value_cells)
             last = None
             continue
         last = values[meant] = Characteristic(meant, name, number)
@@ -223,8 +228,8 @@ def _split(row: TableRow, columns: _Columns) -> Optional[tuple[str, str, list[Ce
     if _is_number(cells[start].text) and start + 1 < len(cells):
         number, start = cells[start].text, start + 1
     name, rest = cells[start], cells[start + 1:]
-    if not name.text or not rest:
-        # A heading spanning the table, or a cell with nothing beside it.
+    if not name.text or not (rest or number):
+        # A heading spanning the table, or a cell with nothing beside it; a numbered name may lack its value cell.
         return None
     if len([cell for cell in rest if cell.text or cell.links]) > 2:
         # Four or more filled columns: a registry's row (number, identifier, title, link, format), not a passport's.
