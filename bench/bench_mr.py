@@ -3,8 +3,8 @@
 Passports: each parser (bytes in, Passport out) against the cheapest way to read the same bytes at all:
 ``csv.reader`` over the text decoded in the encoding the parser found, ``json.loads``, ``lxml.etree.fromstring``,
 and pyRdfa alone (its own ``graph_from_source`` on the bytes, with our options; also for the page without RDFa,
-which is read for RDFa before its table). Times are medians of
-timeit-style repeats, the parser's and the floor's batches alternating.
+which is read for RDFa before its table). Times are medians of timeit-style repeats, the parser's and the floor's
+batches alternating.
 
 Gather: ``iter_registry`` over fedstat's ``list.xml`` (6,692 items, 2.9 MB) against a bare ``lxml.etree.iterparse``
 loop that clears each item. Peak memory is the growth of the peak resident set (``VmHWM``, reset through
