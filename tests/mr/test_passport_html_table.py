@@ -492,3 +492,25 @@ def test_a_second_row_of_data_links_adds_its_files_after_the_first():
     assert [v.source.rsplit("/", 1)[1] for v in result.value.data_versions] == [
         "data-20190201-structure-20150101.csv", "data-20190201-structure-20150101.xml"]
     assert [p.params["name"] for p in result.problems if p.code == "passport.csv_duplicate_property"] == ["data"]
+
+
+def test_an_rdfa_passport_linking_no_data_file_is_completed_from_its_table():
+    # The simple fields marked up in RDFa, the files only as plain links in the table.
+    rows = _rows("<tr><td>{number}</td><td>{name}</td><td>{value}</td></tr>").replace(
+        "<td>Коды бюджетной классификации</td>", '<td property="dc:title">Коды бюджетной классификации (RDFa)</td>')
+    marked = (f'<html><body><div about="{SITE}/opendata/7710568760-kbk" typeof="foaf:Document">'
+              '<div rel="dc:conformsTo" resource="http://opendata.gosmonitor.ru/standard/3.0"></div>'
+              f'<table>{rows}</table></div></body></html>')
+
+    result = parse_passport(marked.encode(), f"{SITE}/opendata/7710568760-kbk")
+
+    assert result.form == "rdfa"
+    assert codes(result) == ["passport.rdfa_incomplete"]
+    assert "таблицы" in result.problems[0].message(translator("ru"))
+    passport = result.value
+    # RDFa wins where it speaks; the table fills the rest.
+    assert (passport.title, passport.standard_version) == ("Коды бюджетной классификации (RDFa)", STANDARD_3_0)
+    assert (passport.identifier, passport.periodicity, passport.publisher.mbox) == (
+        "7710568760-kbk", "Ежемесячно", "kbk@roskazna.ru")
+    assert [v.version for v in passport.data_versions] == ["20190201"]
+    assert [s.version for s in passport.structure_versions] == ["20150101"]

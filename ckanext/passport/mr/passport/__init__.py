@@ -17,6 +17,7 @@ The content decides the form; the URL only when the content cannot (MR 2.x passp
 from __future__ import annotations
 
 import re
+from dataclasses import fields, replace
 from importlib import import_module
 from typing import Optional
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -117,11 +118,14 @@ def read_page_passport(data: bytes, url: str = "") -> ParseResult[Passport]:
     """A dataset page: its RDFa passport, else the passport its table of characteristics states.
 
     A page holding an RDFa registry is the ``/opendata/`` list, never a passport, whatever its tables say;
-    a page whose tables name no passport keeps the RDFa reader's answer (``rdfa.not_found``).
+    a page whose tables name no passport keeps the RDFa reader's answer (``rdfa.not_found``). An RDFa passport
+    that links no data file (a page marking up its simple fields but not its versions) is completed from the
+    page's table when the table links some.
     """
     page = read_page(data, url)
     read = rdfa.from_page(page, url)
-    if read.value is not None or registry_subject(page.graph, url) is not None:
+    if (read.value is not None and read.value.data_versions) or (
+            read.value is None and registry_subject(page.graph, url) is not None):
         return read
     table_problems: list[Problem] = []
     if page.dom is not None:
@@ -134,8 +138,27 @@ def read_page_passport(data: bytes, url: str = "") -> ParseResult[Passport]:
         problems = [found for found in page.problems if found not in table.problems]
     if passport is None:
         return read
+    if read.value is not None:
+        if not passport.data_versions:
+            return read
+        incomplete = problem(html_table.RDFA_INCOMPLETE, url=url or None)
+        return ParseResult(_completed(read.value, passport), read.problems + [incomplete], form=read.form,
+                           encoding=read.encoding)
     missing = problem(html_table.RDFA_MISSING, url=url or None)
     return ParseResult(passport, problems + [missing] + table_problems, form=html_table.FORM, encoding=page.encoding)
+
+
+def _completed(stated: Passport, table: Passport) -> Passport:
+    """The RDFa passport with what it leaves empty taken from the page's table (the RDFa wins where it speaks)."""
+    values = {
+        item.name: getattr(stated, item.name) or getattr(table, item.name)
+        for item in fields(Passport) if item.name != "publisher"
+    }
+    publisher = replace(stated.publisher, **{
+        item.name: getattr(stated.publisher, item.name) or getattr(table.publisher, item.name)
+        for item in fields(stated.publisher)
+    })
+    return Passport(**values, publisher=publisher)
 
 
 def passport_locations(link: str) -> list[tuple[str, str]]:

@@ -46,6 +46,10 @@ RDFA_MISSING = define(
     "passport.rdfa_missing", Severity.WARNING,
     N_("The page has no RDFa passport; it was read from its table"),
 )
+RDFA_INCOMPLETE = define(
+    "passport.rdfa_incomplete", Severity.WARNING,
+    N_("The page's RDFa passport links no data file; it was completed from the page's table"),
+)
 TABLE_NOT_FOUND = define(
     "passport.table_not_found", Severity.ERROR,
     N_("The page holds no table of passport characteristics"),
