@@ -514,3 +514,11 @@ def test_an_rdfa_passport_linking_no_data_file_is_completed_from_its_table():
         "7710568760-kbk", "Ежемесячно", "kbk@roskazna.ru")
     assert [v.version for v in passport.data_versions] == ["20190201"]
     assert [s.version for s in passport.structure_versions] == ["20150101"]
+
+
+def test_a_page_of_several_passport_tables_naming_different_datasets_is_a_list_not_a_passport():
+    first = _rows("<tr><td>{number}</td><td>{name}</td><td>{value}</td></tr>")
+    second = first.replace("7710568760-kbk", "7710568760-budget")
+    listing = f'<html><body><table>{first}</table><table>{second}</table></body></html>'.encode()
+
+    assert parse_passport(listing, f"{SITE}/opendata/").value is None

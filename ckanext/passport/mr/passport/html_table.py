@@ -105,11 +105,7 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
 
 def read_tables(tables: Iterable[Table], url: str, problems: list[Problem]) -> Optional[Passport]:
     """The passport of the best characteristics table, ``None`` (with ``passport.table_not_found``) when none is."""
-    best: Optional[_Reading] = None
-    for table in tables:
-        reading = _read(table)
-        if reading.is_passport and (best is None or len(reading.values) > len(best.values)):
-            best = reading
+    best = _best(tables)
     if best is None:
         problems.append(problem(TABLE_NOT_FOUND, url=url or None))
         return None
@@ -122,8 +118,18 @@ def read_tables(tables: Iterable[Table], url: str, problems: list[Problem]) -> O
 
 def characteristics(tables: Iterable[Table]) -> dict[int, Characteristic]:
     """The characteristics of the page's best table, empty when none reads as a passport (RDFa pages' tables)."""
+    best = _best(tables)
+    return best.values if best is not None else {}
+
+
+def _best(tables: Iterable[Table]) -> Optional[_Reading]:
+    """The table naming the most characteristics; none when tables name several datasets (a list of them)."""
     readings = [reading for reading in map(_read, tables) if reading.is_passport]
-    return max(readings, key=lambda reading: len(reading.values)).values if readings else {}
+    identifiers = {" ".join(reading.values[IDENTIFIER].text.split()).casefold()
+                   for reading in readings if IDENTIFIER in reading.values and reading.values[IDENTIFIER].text}
+    if len(identifiers) > 1:
+        return None
+    return max(readings, key=lambda reading: len(reading.values)) if readings else None
 
 
 # --- rows ------------------------------------------------------------------------------------------------
