@@ -522,3 +522,20 @@ def test_a_page_of_several_passport_tables_naming_different_datasets_is_a_list_n
     listing = f'<html><body><table>{first}</table><table>{second}</table></body></html>'.encode()
 
     assert parse_passport(listing, f"{SITE}/opendata/").value is None
+
+
+@pytest.mark.parametrize("written, standard", [
+    ('<a href="http://opendata.gosmonitor.ru/standard/3.0">3.0</a>', STANDARD_3_0),
+    ("http://opendata.gosmonitor.ru/standard/3.0", STANDARD_3_0),
+    ("3.0", STANDARD_3_0),
+    ("Методические рекомендации, версия 2.3", STANDARD_2_3),
+])
+def test_the_recommendations_version_row_names_the_standard(written, standard):
+    rows = _rows("<tr><td>{number}</td><td>{name}</td><td>{value}</td></tr>",
+                 APPENDIX_ROWS + [("Версия методических рекомендаций", written)])
+
+    result = parse_passport(table_page(rows), f"{SITE}/opendata/7710568760-kbk/")
+
+    assert result.value.standard_version == standard
+    variant = [p.params["text"] for p in result.problems if p.code == "passport.standard_version_variant"]
+    assert variant == ([] if written.startswith(("<a", "http")) else [written])

@@ -9,7 +9,8 @@ names the recommendations' version.
 
 A table counts as the passport only when enough of its rows name distinct characteristics, so a registry
 (one row per dataset, its titles sometimes sharing a word with a characteristic) or a site's layout table
-is not taken for one. The dispatcher reads a page this way only when it holds no RDFa passport or registry.
+is not taken for one. The dispatcher (``read_page_passport``) reads a page this way only when it holds no RDFa
+passport or registry, and completes from it an RDFa passport that links no data file.
 """
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ _NO_LINK = frozenset({"null", "нет", "-", "—", "отсутствует", "�
 _TEXT_LINK = re.compile(r"(?:https?://|www\.)\S+|\S+/\S+|[\w.\-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b")
 _DATE_IN_TEXT = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}|\d{4}-\d{2}-\d{2}")
 _YEAR_SUFFIX = re.compile(r"\s*(?:г\.?|года)$", re.I)
-_STANDARD_NUMBER = re.compile(r"^(?:MR\s*|МР\s*)?(\d\.\d)$", re.I)
+_STANDARD_NUMBER = re.compile(r"(?<![\d.])([23]\.\d)(?![\d.])")
 
 
 @dataclass
@@ -344,7 +345,7 @@ def _standard(found: Optional[Characteristic], url: str, problems: list[Problem]
         return STANDARD_2_3  # Appendix 1's table: MR 2.3, as the 3-column CSV passport is read.
     link = next((link.href for link in found.links if "/standard/" in link.href.lower()), "")
     published = link or " ".join(found.text.split())
-    number = _STANDARD_NUMBER.match(published)
+    number = _STANDARD_NUMBER.search(published) if "://" not in published else None
     if number:
         # "3.0": MR 3.0 asks for the link that names the version.
         canonical = f"http://opendata.gosmonitor.ru/standard/{number.group(1)}"
