@@ -539,3 +539,24 @@ def test_the_recommendations_version_row_names_the_standard(written, standard):
     assert result.value.standard_version == standard
     variant = [p.params["text"] for p in result.problems if p.code == "passport.standard_version_variant"]
     assert variant == ([] if written.startswith(("<a", "http")) else [written])
+
+
+def test_soft_hyphens_and_zero_width_spaces_inside_names_are_not_seen():
+    rows = _rows("<tr><td>{number}</td><td>{name}</td><td>{value}</td></tr>").replace(
+        "Идентификационный", "Иденти&shy;фикацион\u200bный").replace("Наименование набора", "Наимено&shy;вание набора")
+
+    passport = parse_passport(table_page(rows), f"{SITE}/opendata/7710568760-kbk/").value
+
+    assert (passport.identifier, passport.title) == ("7710568760-kbk", "Коды бюджетной классификации")
+
+
+def test_a_site_check_of_the_passport_page_address_alone(tmp_path, serve_site):
+    folder = tmp_path / "opendata" / "7710568760-budgetexecution"
+    folder.mkdir(parents=True)
+    shutil.copy(PAGES / "treasury-3col-windows-1251.html", folder / "index.html")
+    served = serve_site(tmp_path)
+
+    single = report.check_site(f"{served.url}/opendata/7710568760-budgetexecution/", LOCAL)
+
+    assert [(p.identifier, p.form, p.score) for p in single.passports] == [
+        ("7710568760-budgetexecution", "html-table", 90)]

@@ -22,6 +22,8 @@ _BLOCKS = frozenset({
 })
 _INVISIBLE = frozenset({"script", "style", "template", "noscript", "head", "title"})
 _SPACES = re.compile(r"[^\S\n]+")
+# Soft hyphens and zero-width characters that word processors leave inside words ("Иденти­фикационный").
+_INVISIBLE_CHARACTERS = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 
 
 @dataclass
@@ -147,6 +149,7 @@ def _resolved(href: str, base: str) -> str:
 
 
 def _tidy(text: str) -> str:
-    """Visible text: no-break spaces as spaces, spaces collapsed, blank lines dropped."""
-    lines = (_SPACES.sub(" ", line.replace("\xa0", " ")).strip() for line in text.split("\n"))
+    """Visible text: no-break spaces as spaces, invisible characters dropped, spaces collapsed, no blank lines."""
+    lines = (_SPACES.sub(" ", line.replace("\xa0", " ").translate(_INVISIBLE_CHARACTERS)).strip()
+             for line in text.split("\n"))
     return "\n".join(line for line in lines if line)
