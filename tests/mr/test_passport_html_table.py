@@ -560,3 +560,17 @@ def test_a_site_check_of_the_passport_page_address_alone(tmp_path, serve_site):
 
     assert [(p.identifier, p.form, p.score) for p in single.passports] == [
         ("7710568760-budgetexecution", "html-table", 90)]
+
+
+def test_rdfa_periodicity_is_the_first_line_of_its_cell_when_the_valid_date_follows():
+    # As this portal's own page writes row 14 in Russian: the text, then "Актуально до" with the dc:valid date.
+    rows = _rows("<tr><td>{number}</td><th>{name}</th><td>{value}</td></tr>").replace(
+        "<td>Ежемесячно</td>", '<td>\n  Ежемесячно\n  <br>Актуально до: <span property="dc:valid" '
+                               'content="20191231">2019-12-31</span>\n</td>')
+    marked = (f'<html><body><div about="{SITE}/opendata/7710568760-kbk" typeof="foaf:Document">'
+              '<div rel="dc:conformsTo" resource="http://opendata.gosmonitor.ru/standard/3.0"></div>'
+              f'<span property="dc:title">Коды</span><table>{rows}</table></div></body></html>')
+
+    passport = rdfa.parse(marked.encode(), f"{SITE}/opendata/7710568760-kbk").value
+
+    assert (passport.periodicity, passport.valid.text) == ("Ежемесячно", "20191231")

@@ -86,7 +86,8 @@ def periodicity(graph: Graph, subject: Node, dom: Optional[Document], url: str =
         return stated
     row = html_table.characteristics(page_tables(dom, url)).get(PERIODICITY)
     if row is not None and row.text:
-        return " ".join(row.text.split())
+        # Its first line: a page may add the dc:valid date under it ("Ежемесячно<br>Актуально до: …").
+        return " ".join(row.text.split("\n")[0].split())
     return _valid_element_text(dom)
 
 
