@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 from urllib.parse import urlsplit, urlunsplit
 
 from ..characteristics import (
@@ -357,7 +357,7 @@ def _standard(found: Optional[Characteristic], url: str, problems: list[Problem]
     return read
 
 
-def _contact(found: Optional[Characteristic], scheme: str, clean) -> str:
+def _contact(found: Optional[Characteristic], scheme: str, clean: Callable[[str], str]) -> str:
     if found is None:
         return ""
     for link in found.links:
