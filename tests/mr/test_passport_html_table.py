@@ -13,8 +13,8 @@ import pytest
 
 from ckanext.passport.mr import report
 from ckanext.passport.mr.characteristics import (
-    DATA, IDENTIFIER, MODIFIED, PERIODICITY, PREVIOUS_DATA, PREVIOUS_STRUCTURES, STANDARD_VERSION, TITLE, VALID,
-    row_by_name,
+    DATA, IDENTIFIER, MODIFIED, PERIODICITY, PREVIOUS_DATA, PREVIOUS_STRUCTURES, STANDARD_VERSION, STRUCTURE, TITLE,
+    VALID, row_by_name,
 )
 from ckanext.passport.mr.check import check_passport, score
 from ckanext.passport.mr.fetch import FetchPolicy
@@ -411,6 +411,8 @@ def test_a_site_check_reads_a_table_passport_behind_the_registry_link(tmp_path, 
     ("Периодичность актуализации набора данных", PERIODICITY),
     ("Гиперссылки (URL) на предыдущие версии набора данных", PREVIOUS_DATA),
     ("Гиперссылки (URL) на предыдущие версии структуры набора данных", PREVIOUS_STRUCTURES),
+    ("Гиперссылка на актуальную версию набора данных", DATA),
+    ("Ссылка на последнюю версию структуры", STRUCTURE),
     # MR 3.0's additions: not an earlier version, not the date of the last change.
     ("Версия методических рекомендаций", STANDARD_VERSION),
     ("Дата актуальности набора данных", VALID),

@@ -43,13 +43,18 @@ def _any(*stems: str) -> Callable[[str], bool]:
     return lambda name: any(stem in name for stem in stems)
 
 
+# "Ссылка на актуальную (последнюю, текущую) версию": the current file, not the earlier versions.
+_CURRENT = _any("актуальн", "последн", "текущ")
+
 # Most specific first: "версия методических рекомендаций" before "версии", "версии структуры" before
 # "структуры", "ответственного лица" rows before "ответственное лицо", "ключевые слова, соответствующие
-# содержанию" before "содержание последнего изменения" before "последнего внесения". "Дата актуальности" (MR
-# 3.0's valid) needs its "дата": row 1 reads "код актуального набора". "сылк" also catches Appendix 1's own typo
-# "Гиперсылка".
+# содержанию" before "содержание последнего изменения" before "последнего внесения", a link to the current
+# version before the earlier versions. "Дата актуальности" (MR 3.0's valid) needs its "дата": row 1 reads "код
+# актуального набора". "сылк" also catches Appendix 1's own typo "Гиперсылка".
 _BY_NAME: tuple[tuple[Callable[[str], bool], int], ...] = (
     (_any("методическ", "стандарт"), STANDARD_VERSION),
+    (lambda name: _has("верси", "структур")(name) and _CURRENT(name), STRUCTURE),
+    (lambda name: "верси" in name and _CURRENT(name), DATA),
     (_has("верси", "структур"), PREVIOUS_STRUCTURES),
     (_has("верси"), PREVIOUS_DATA),
     (_any("структур"), STRUCTURE),
