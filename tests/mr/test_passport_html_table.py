@@ -328,8 +328,16 @@ def test_html_table_is_a_passport_form_of_its_own_that_can_be_asked_for():
     assert FORMS["html-table"] == "ckanext.passport.mr.passport.html_table"
     asked = parse_passport(page("two-column-utf8.html"), SITE + "/x/", form="html-table")
 
-    # Asked for, the table is read as such: the RDFa finding is the dispatcher's, for pages it read as pages.
-    assert (asked.form, codes(asked)) == ("html-table", [])
+    assert (asked.form, codes(asked)) == ("html-table", ["passport.rdfa_missing"])
+
+
+def test_a_table_asked_for_on_a_page_with_an_rdfa_passport_is_read_without_the_finding(read_real):
+    asked = parse_passport(read_real("predgor/2618017120-politicaldivisions/index.php"),
+                           "http://opendata.predgor-ray.ru/2618017120-politicaldivisions/", form="html-table")
+
+    assert (asked.form, asked.value.identifier, asked.value.periodicity) == (
+        "html-table", "2618017120-politicaldivisions", "По мере изменений")
+    assert "passport.rdfa_missing" not in codes(asked)
 
 
 # --- RDFa pages keep their RDFa; their periodicity is read from the page --------------------------------

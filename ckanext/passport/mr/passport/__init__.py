@@ -31,9 +31,8 @@ from ..fields import (
     resolve,
     version_names,
 )
-from ..model import DataVersion, ParseResult, Passport, Problem, RegistryEntry, Severity
+from ..model import DataVersion, ParseResult, Passport, RegistryEntry, Severity
 from ..problems import N_, define, problem
-from ..htmltables import page_tables
 from ..rdfagraph import read_page
 from ..registry.rdfa import registry_subject
 from ..sniff import sniff
@@ -127,25 +126,16 @@ def read_page_passport(data: bytes, url: str = "") -> ParseResult[Passport]:
     if (read.value is not None and read.value.data_versions) or (
             read.value is None and registry_subject(page.graph, url) is not None):
         return read
-    table_problems: list[Problem] = []
-    if page.dom is not None:
-        passport = html_table.read_tables(page_tables(page.dom, url), url, table_problems)
-        problems = list(page.problems)
-    else:
-        # pyRdfa failed on the page (its finding stays): the table is read from a parse of its own.
-        table = html_table.parse(data, url)
-        passport, table_problems = table.value, table.problems
-        problems = [found for found in page.problems if found not in table.problems]
-    if passport is None:
+    table = html_table.from_page(page, data, url, rdfa_passport=read.value is not None)
+    if table.value is None:
         return read
     if read.value is not None:
-        if not passport.data_versions:
+        if not table.value.data_versions:
             return read
         incomplete = problem(html_table.RDFA_INCOMPLETE, url=url or None)
-        return ParseResult(_completed(read.value, passport), read.problems + [incomplete], form=read.form,
+        return ParseResult(_completed(read.value, table.value), read.problems + [incomplete], form=read.form,
                            encoding=read.encoding)
-    missing = problem(html_table.RDFA_MISSING, url=url or None)
-    return ParseResult(passport, problems + [missing] + table_problems, form=html_table.FORM, encoding=page.encoding)
+    return table
 
 
 def _completed(stated: Passport, table: Passport) -> Passport:

@@ -36,6 +36,7 @@ from ..model import (
     STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion,
 )
 from ..problems import N_, define, problem
+from ..rdfagraph import RdfaPage, read_page
 from .meta_csv import (
     DUPLICATE_PROPERTY, MISSING_IDENTIFIER, MISSING_PROPERTY, NO_DATA_VERSIONS, UNKNOWN_PROPERTY,
     data_version_from_link, read_date, structure_version_from_link,
@@ -97,11 +98,25 @@ class _Reading:
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
-    """Read the page's characteristics table; the finding that RDFa is missing is the dispatcher's to add."""
-    decoded = decode_bytes(data, url)
-    problems = list(decoded.problems)
-    passport = read_tables(page_tables(parse_html(decoded.text), url), url, problems)
-    return ParseResult(passport, problems, form=FORM, encoding=decoded.encoding)
+    """Read the page's characteristics table, saying so (``passport.rdfa_missing``) when it has no RDFa passport."""
+    from .rdfa import passport_subject  # imported here: the RDFa reader reads its periodicity from these tables
+
+    page = read_page(data, url)
+    return from_page(page, data, url, rdfa_passport=passport_subject(page.graph, url) is not None)
+
+
+def from_page(page: RdfaPage, data: bytes, url: str, rdfa_passport: bool) -> ParseResult[Passport]:
+    """The table passport of a page already read (the dispatcher reads a page once, for RDFa and its table)."""
+    problems = list(page.problems)
+    dom = page.dom
+    if dom is None:
+        # pyRdfa failed on the page (its finding stays): the tables are read from a parse of their own.
+        dom = parse_html(decode_bytes(data, url).text)
+    table_problems: list[Problem] = []
+    passport = read_tables(page_tables(dom, url), url, table_problems)
+    if passport is not None and not rdfa_passport:
+        problems.append(problem(RDFA_MISSING, url=url or None))
+    return ParseResult(passport, problems + table_problems, form=FORM, encoding=page.encoding)
 
 
 def read_tables(tables: Iterable[Table], url: str, problems: list[Problem]) -> Optional[Passport]:
