@@ -2,8 +2,9 @@
 
 Passports: each parser (bytes in, Passport out) against the cheapest way to read the same bytes at all:
 ``csv.reader`` over the text decoded in the encoding the parser found, ``json.loads``, ``lxml.etree.fromstring``,
-and pyRdfa alone (its own ``graph_from_source`` on the bytes, with our options). Times are medians of
-timeit-style repeats, the parser's and the floor's batches alternating.
+and pyRdfa alone (its own ``graph_from_source`` on the bytes, with our options; also for the page without RDFa,
+which is read for RDFa before its table). Times are medians of timeit-style repeats, the parser's and the floor's
+batches alternating.
 
 Gather: ``iter_registry`` over fedstat's ``list.xml`` (6,692 items, 2.9 MB) against a bare ``lxml.etree.iterparse``
 loop that clears each item. Peak memory is the growth of the peak resident set (``VmHWM``, reset through
@@ -36,7 +37,7 @@ from lxml import etree  # noqa: E402
 from pyRdfa import pyRdfa  # noqa: E402
 from pyRdfa.options import Options  # noqa: E402
 
-from ckanext.passport.mr.passport import meta_csv, meta_json, meta_xml, mr23_csv, rdfa  # noqa: E402
+from ckanext.passport.mr.passport import meta_csv, meta_json, meta_xml, mr23_csv, parse_passport, rdfa  # noqa: E402
 from ckanext.passport.mr.writers.passport import write_passport  # noqa: E402
 
 REAL = ROOT / "tests" / "fixtures" / "real"
@@ -89,6 +90,8 @@ def passport_rows() -> list[tuple[str, float, float]]:
     meteorf_encoding = mr23_csv.parse(meteorf).encoding
     page = (REAL / "predgor/2618017120-politicaldivisions/index.php").read_bytes()
     page_url = f"{SITE}/2618017120-politicaldivisions/"
+    table_page = (ROOT / "tests/fixtures/mr-pages/treasury-3col-windows-1251.html").read_bytes()
+    table_url = f"{SITE}/7710568760-budgetexecution/"
     cases = [
         ("meta.csv (rosstat)", lambda: meta_csv.parse(rosstat, rosstat_url),
          csv_floor(rosstat, rosstat_read.encoding, ",")),
@@ -97,6 +100,9 @@ def passport_rows() -> list[tuple[str, float, float]]:
          lambda: etree.fromstring(written_xml)),
         ("MR 2.3 CSV (meteorf)", lambda: mr23_csv.parse(meteorf), csv_floor(meteorf, meteorf_encoding, ";")),
         ("RDFa (predgor index.php)", lambda: rdfa.parse(page, page_url), rdfa_floor(page, page_url)),
+        # A page without RDFa is read for RDFa first (the floor), then from its table.
+        ("HTML table (Treasury-style page)", lambda: parse_passport(table_page, table_url),
+         rdfa_floor(table_page, table_url)),
     ]
     rows = []
     for name, parse, floor in cases:

@@ -125,7 +125,7 @@ def link_texts(dom: Optional[Document], base: str = "") -> dict[str, str]:
         return texts
     for anchor in dom.getElementsByTagName("a"):
         href = anchor.getAttribute("href")
-        text = " ".join(_text(anchor).split())
+        text = " ".join(visible_text(anchor).split())
         if href and text:
             texts.setdefault(resource_key(urljoin(base, href)), text)
     return texts
@@ -147,5 +147,6 @@ def document_order(dom: Optional[Document], base: str = "") -> dict[str, int]:
     return order
 
 
-def _text(node: Element) -> str:
-    return "".join(child.data if child.nodeType == child.TEXT_NODE else _text(child) for child in node.childNodes)
+def visible_text(node: Element) -> str:
+    """The text of an element and everything in it."""
+    return "".join(child.data if child.nodeType == child.TEXT_NODE else visible_text(child) for child in node.childNodes)

@@ -3,6 +3,8 @@
 Forms (``ParseResult.form``, stable names that harvest records and reports keep):
 
 - ``rdfa``: the dataset page;
+- ``html-table``: the dataset page without an RDFa passport, read from its table of characteristics (with the
+  finding ``passport.rdfa_missing``);
 - ``meta.csv``: MR 3.0 ``property,value`` rows;
 - ``mr23.csv``: MR 2.x three-column CSV;
 - ``meta.xml`` and ``meta.json``: MR 3.0 files;
@@ -15,6 +17,7 @@ The content decides the form; the URL only when the content cannot (MR 2.x passp
 from __future__ import annotations
 
 import re
+from dataclasses import fields, replace
 from importlib import import_module
 from typing import Optional
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -30,10 +33,14 @@ from ..fields import (
 )
 from ..model import DataVersion, ParseResult, Passport, RegistryEntry, Severity
 from ..problems import N_, define, problem
+from ..rdfagraph import read_page
+from ..registry.rdfa import registry_subject
 from ..sniff import sniff
+from . import html_table, rdfa
 
 FORMS = {
     "rdfa": "ckanext.passport.mr.passport.rdfa",
+    "html-table": "ckanext.passport.mr.passport.html_table",
     "meta.csv": "ckanext.passport.mr.passport.meta_csv",
     "mr23.csv": "ckanext.passport.mr.passport.mr23_csv",
     "meta.xml": "ckanext.passport.mr.passport.meta_xml",
@@ -90,12 +97,58 @@ def detect_passport_form(data: bytes, url: str = "", content_type: str = "") -> 
 
 
 def parse_passport(data: bytes, url: str = "", form: Optional[str] = None) -> ParseResult[Passport]:
+    """The passport in ``data``, read as ``form`` or, without one, as its content says.
+
+    A page (detected, not asked for as ``rdfa``) is read for RDFa first, then for its table of characteristics.
+    """
     if not data.strip():
         return ParseResult(None, [problem(EMPTY, url=url or None)], form=form or "")
-    form = form or detect_passport_form(data, url)
+    if form is None:
+        detected = detect_passport_form(data, url)
+        if detected == "rdfa":
+            return read_page_passport(data, url)
+        form = detected
     if form not in FORMS:
         return ParseResult(None, [problem(UNKNOWN_FORM, url=url or None)], form=form or "")
     return import_module(FORMS[form]).parse(data, url)
+
+
+def read_page_passport(data: bytes, url: str = "") -> ParseResult[Passport]:
+    """A dataset page: its RDFa passport, else the passport its table of characteristics states.
+
+    A page holding an RDFa registry is the ``/opendata/`` list, never a passport, whatever its tables say;
+    a page whose tables name no passport keeps the RDFa reader's answer (``rdfa.not_found``). An RDFa passport
+    that links no data file (a page marking up its simple fields but not its versions) is completed from the
+    page's table when the table links some.
+    """
+    page = read_page(data, url)
+    read = rdfa.from_page(page, url)
+    if (read.value is not None and read.value.data_versions) or (
+            read.value is None and registry_subject(page.graph, url) is not None):
+        return read
+    table = html_table.from_page(page, data, url, rdfa_passport=read.value is not None)
+    if table.value is None:
+        return read
+    if read.value is not None:
+        if not table.value.data_versions:
+            return read
+        incomplete = problem(html_table.RDFA_INCOMPLETE, url=url or None)
+        return ParseResult(_completed(read.value, table.value), read.problems + [incomplete], form=read.form,
+                           encoding=read.encoding)
+    return table
+
+
+def _completed(stated: Passport, table: Passport) -> Passport:
+    """The RDFa passport with what it leaves empty taken from the page's table (the RDFa wins where it speaks)."""
+    values = {
+        item.name: getattr(stated, item.name) or getattr(table, item.name)
+        for item in fields(Passport) if item.name != "publisher"
+    }
+    publisher = replace(stated.publisher, **{
+        item.name: getattr(stated.publisher, item.name) or getattr(table.publisher, item.name)
+        for item in fields(stated.publisher)
+    })
+    return Passport(**values, publisher=publisher)
 
 
 def passport_locations(link: str) -> list[tuple[str, str]]:

@@ -8,10 +8,14 @@ characteristic name, and the name wins when it disagrees with the number.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Callable, Optional
+from typing import Optional
 
-from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join_cells
+from ..csvrows import Row, Table, is_column_number_row, is_header, join_cells
+from ..characteristics import (
+    APPENDIX_1, CREATED, CREATOR, DATA, DESCRIPTION, FORMAT, IDENTIFIER, MBOX, MODIFIED, PERIODICITY, PHONE,
+    PREVIOUS_DATA, PREVIOUS_STRUCTURES, PROVENANCE, PUBLISHER, ROW_NAMES, STRUCTURE, SUBJECT, TITLE, VALID,
+    row_by_name,
+)
 from ..csvform import parse_csv_form
 from ..fields import clean_mbox, clean_phone, file_format, newest_first, resolve, split_subject
 from ..model import STANDARD_2_3, DataVersion, ParseResult, Passport, Problem, Severity, StructureVersion
@@ -39,76 +43,10 @@ UNREADABLE_LINK = define(
     N_("'{text}' in row '{name}' does not look like a link"),
 )
 
-IDENTIFIER, TITLE, DESCRIPTION, CREATOR, PUBLISHER, PHONE, MBOX = range(1, 8)
-DATA, FORMAT, STRUCTURE, CREATED, MODIFIED, PROVENANCE, PERIODICITY, SUBJECT = range(8, 16)
-PREVIOUS_DATA, PREVIOUS_STRUCTURES = 16, 17
-
-# English names of the Appendix 1 rows, for problem messages.
-ROW_NAMES = {
-    IDENTIFIER: "identifier", TITLE: "title", DESCRIPTION: "description", CREATOR: "creator",
-    PUBLISHER: "publishername", PHONE: "publisherphone", MBOX: "publishermbox", DATA: "data",
-    FORMAT: "format", STRUCTURE: "structure", CREATED: "created", MODIFIED: "modified",
-    PROVENANCE: "provenance", PERIODICITY: "periodicity", SUBJECT: "subject",
-    PREVIOUS_DATA: "previous data versions", PREVIOUS_STRUCTURES: "previous structure versions",
-}
-_REQUIRED = tuple(n for n in ROW_NAMES if n not in (PREVIOUS_DATA, PREVIOUS_STRUCTURES))
-
-
-def _has(*stems: str) -> Callable[[str], bool]:
-    return lambda name: all(stem in name for stem in stems)
-
-
-def _any(*stems: str) -> Callable[[str], bool]:
-    return lambda name: any(stem in name for stem in stems)
-
-
-# Most specific first: "версии структуры" before "структуры", "ответственного лица" rows before
-# "ответственное лицо", "ключевые слова, соответствующие содержанию" before "содержание последнего
-# изменения" before "последнего внесения". "сылк" also catches Appendix 1's own typo "Гиперсылка".
-_BY_NAME: tuple[tuple[Callable[[str], bool], int], ...] = (
-    (_has("верси", "структур"), PREVIOUS_STRUCTURES),
-    (_has("верси"), PREVIOUS_DATA),
-    (_any("структур"), STRUCTURE),
-    (_any("телефон"), PHONE),
-    (_any("почт", "mail"), MBOX),
-    (_any("ответствен"), PUBLISHER),
-    (_any("владел", "обладател"), CREATOR),
-    (_any("идентификац", "код"), IDENTIFIER),
-    (_any("ключев"), SUBJECT),
-    (_any("содержани"), PROVENANCE),
-    (_has("перв", "публикац"), CREATED),
-    (_any("последн"), MODIFIED),
-    (_any("периодичн", "актуализ"), PERIODICITY),
-    (_any("формат"), FORMAT),
-    (_any("наименован", "назван"), TITLE),
-    (_any("описан"), DESCRIPTION),
-    (_any("сылк", "url"), DATA),
-)
+_REQUIRED = tuple(n for n in APPENDIX_1 if n not in (PREVIOUS_DATA, PREVIOUS_STRUCTURES))
 
 _HEADER_NAMES = ("№", "№п/п", "характеристика", "значение", "наименование", "описание")
 _NO_LINK = "null"
-
-
-# Some publishers write the MR 3.0 property names in the characteristic column.
-_BY_PROPERTY = {
-    name: number for number, name in ROW_NAMES.items() if number not in (PREVIOUS_DATA, PREVIOUS_STRUCTURES)
-}
-
-
-def row_by_name(name: str) -> Optional[int]:
-    """The Appendix 1 row number a characteristic name stands for, ``None`` when it names none."""
-    return _row_by_compact_name(compact(name).replace("ё", "е"))
-
-
-# Publishers copy Appendix 1's wording, so the same few names come back passport after passport.
-@lru_cache(maxsize=1024)
-def _row_by_compact_name(normal: str) -> Optional[int]:
-    if normal in _BY_PROPERTY:
-        return _BY_PROPERTY[normal]
-    for matches, number in _BY_NAME:
-        if matches(normal):
-            return number
-    return None
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
@@ -195,6 +133,8 @@ def _passport(values: dict[int, tuple[str, Row]], url: str, problems: list[Probl
         subject=split_subject(text(SUBJECT)),
         created=read_date(text(CREATED), "created", url, line(CREATED), problems),
         modified=read_date(text(MODIFIED), "modified", url, line(MODIFIED), problems),
+        # MR 3.0's "Дата актуальности", which some 2.x files already carry; the standard stays 2.3 (the form's).
+        valid=read_date(text(VALID), "valid", url, line(VALID), problems),
     )
     passport.publisher.name = text(PUBLISHER)
     passport.publisher.phone = clean_phone(text(PHONE))

@@ -3,15 +3,18 @@
 The dataset is the resource with ``dc:title`` that links to its versions (``dc:hasPart``, directly or through
 a ``dc:source`` collection) or to the standard (``dc:conformsTo``); the one named by the page URL wins, with
 and without a trailing slash alike. Each version resource carries ``dc:source``, ``dc:created``,
-``dc:provenance``, ``dc:valid``, ``dc:format`` and ``dc:conformsTo`` pointing at its structure resource.
+``dc:provenance``, ``dc:valid``, ``dc:format`` and ``dc:conformsTo`` pointing at its structure resource. The
+periodicity has no property of its own in MR's pages: it is read from the page's text (:func:`periodicity`).
 """
 from __future__ import annotations
 
 from typing import Iterator, Optional
+from xml.dom.minidom import Document
 
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import FOAF
 
+from ..characteristics import PERIODICITY
 from ..dates import parse_date
 from ..fields import (
     VERSION_WITHOUT_SOURCE,
@@ -27,9 +30,13 @@ from ..fields import (
     structure_name,
     version_names,
 )
+from ..htmltables import page_tables
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import N_, define, problem
-from ..rdfagraph import DC_ELEMENTS, DC_TERMS, Node, dc, dc_value, read_page, resource_key, standard_link
+from ..rdfagraph import (
+    DC_ELEMENTS, DC_TERMS, Node, RdfaPage, dc, dc_value, read_page, resource_key, standard_link, visible_text,
+)
+from . import html_table
 
 FORM = "rdfa"
 
@@ -50,14 +57,51 @@ _PASSPORT_MARKS = ("hasPart", "conformsTo", "source", "publisher", "identifier",
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
-    page = read_page(data, url)
+    return from_page(read_page(data, url), url)
+
+
+def from_page(page: RdfaPage, url: str = "") -> ParseResult[Passport]:
+    """The passport of a page already read (the dispatcher reads a page once, for RDFa and then its table)."""
     problems = list(page.problems)
     subject = passport_subject(page.graph, url)
     if subject is None:
         problems.append(problem(NOT_FOUND, url=url or None))
         return ParseResult(None, problems, form=FORM, encoding=page.encoding)
     passport = _passport(page.graph, subject, url, problems)
+    passport.periodicity = periodicity(page.graph, subject, page.dom, url)
     return ParseResult(passport, problems, form=FORM, encoding=page.encoding)
+
+
+def periodicity(graph: Graph, subject: Node, dom: Optional[Document], url: str = "") -> str:
+    """How often the dataset is updated, which MR's RDFa states only in the page's visible text.
+
+    MR's page puts ``property="dc:valid" content="<date>"`` on the periodicity row's cell (Appendix 1, row 14:
+    "Периодичность актуализации набора данных"), so the graph holds the date and the periodicity is the cell's
+    text; the predgor page does so. Read, in order: ``dc:accrualPeriodicity`` where a page states it, the
+    periodicity row of the page's characteristics table, the visible text of an element whose ``dc:valid`` is
+    given by ``content`` when that text is no date.
+    """
+    stated = dc_value(graph, subject, "accrualPeriodicity")
+    if stated:
+        return stated
+    row = html_table.characteristics(page_tables(dom, url)).get(PERIODICITY)
+    if row is not None and row.text:
+        # Its first line: a page may add the dc:valid date under it ("Ежемесячно<br>Актуально до: …").
+        return " ".join(row.text.split("\n")[0].split())
+    return _valid_element_text(dom)
+
+
+def _valid_element_text(dom: Optional[Document]) -> str:
+    if dom is None:
+        return ""
+    for element in dom.getElementsByTagName("*"):
+        names = element.getAttribute("property").split()
+        if element.hasAttribute("content") and any(name.rpartition(":")[2] == "valid" for name in names):
+            text = " ".join(visible_text(element).split())
+            date = parse_date(text)
+            if text and (date is None or date.value is None):
+                return text
+    return ""
 
 
 def passport_subject(graph: Graph, url: str = "") -> Optional[Node]:
