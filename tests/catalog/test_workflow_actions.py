@@ -6,6 +6,8 @@ import socket
 from datetime import datetime
 
 import pytest
+from bs4 import BeautifulSoup
+from ckan.tests import factories
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests.helpers import call_action
 from workflow_support import CONFIG, EDITORS_ORG, act, draft_record, people, record_in_state, smtp_sink  # noqa: F401
@@ -165,6 +167,16 @@ def test_the_queue_lists_submitted_records_with_their_submitter(people):
 def test_the_queue_is_for_editors_only(people):
     with pytest.raises(NotAuthorized):
         act(people.curator, "passport_workflow_queue")
+
+
+def test_every_page_header_links_editors_to_their_queue_and_nobody_else(people, app):
+    def queue_link(user):
+        token = factories.APIToken(user=user["name"])["token"]
+        page = BeautifulSoup(app.get("/dataset/", headers={"Authorization": token}).body, "html.parser")
+        return page.select_one("a.passport-review-queue-link")
+
+    assert queue_link(people.editor)["href"] == "/passport/queue"
+    assert queue_link(people.curator) is None
 
 
 # E-mail --------------------------------------------------------------------------------------------------
