@@ -100,6 +100,7 @@ def test_a_wheel_install_registers_every_plugin(venv):
     )
     assert listed.splitlines() == [
         "passport ckanext.passport.plugins.catalog:PassportPlugin",
+        "passport_conformance ckanext.passport.plugins.conformance:PassportConformancePlugin",
         "passport_harvester ckanext.passport.plugins.harvester:PassportHarvesterPlugin",
         "passport_lkod ckanext.passport.plugins.lkod:PassportLkodPlugin",
         "passport_lkod_harvester ckanext.passport.plugins.lkod_harvester:PassportLkodHarvesterPlugin",

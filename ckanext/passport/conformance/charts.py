@@ -28,7 +28,7 @@ def distribution(scores: Iterable[Optional[int]]) -> list[dict[str, Any]]:
     return bars
 
 
-def distribution_svg(scores: Iterable[Optional[int]], title: str, unread_label: str, passports_label: str) -> Markup:
+def distribution_svg(scores: Iterable[Optional[int]], title: str, unread_label: str) -> Markup:
     """A bar per score bucket (and one for unread passports), the count above each bar."""
     bars = distribution(scores)
     width, height, left, bottom, top = 560, 220, 36, 36, 20
@@ -43,7 +43,7 @@ def distribution_svg(scores: Iterable[Optional[int]], title: str, unread_label: 
         label = unread_label if bar["kind"] == "unread" else bar["label"]
         parts.append(
             f'<g class="passport-chart-bar" data-bucket="{escape(bar["label"])}" data-count="{bar["count"]}">'
-            f'<title>{escape(label)}: {bar["count"]} {escape(passports_label)}</title>'
+            f'<title>{escape(label)}: {bar["count"]}</title>'
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{slot * 0.7:.1f}" height="{bar_height:.1f}" '
             f'fill="{_COLOURS[bar["kind"]]}"/>'
             f'<text x="{x + slot * 0.35:.1f}" y="{y - 4:.1f}" text-anchor="middle" font-size="11">{bar["count"]}'

@@ -96,7 +96,7 @@ def tab(source: str) -> str:
                   for code, count in report["summary"]["by_code"].items()],
         "severities": [(s.value, severity_label(s, translate)) for s in Severity],
         "distribution_svg": charts.distribution_svg(
-            scores, tk._("Passports by score"), tk._("not read"), tk._("passports")),
+            scores, tk._("Passports by score"), tk._("not read")),
         "history": history,
         "history_svg": charts.history_svg(history, tk._("Mean score of each harvest job"), tk._("mean score")),
     })
