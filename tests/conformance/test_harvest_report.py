@@ -76,14 +76,20 @@ def test_the_score_counts_what_reading_found_as_the_site_check_does(harvested, s
     url = f"{site.url}/opendata/{OKVED}/meta.csv"
     read = parse_passport((site.root / "opendata" / OKVED / "meta.csv").read_bytes(), url)
     checked = check_passport(read.value, None, url, read.form)
-    entry = _by_identifier(_report(source, job_id=first["id"]))[OKVED]
-    codes = {f["code"] for f in entry["findings"]}
-    assert {p.code for p in read.problems + checked.problems} <= codes
+    entries = _by_identifier(_report(source, job_id=first["id"]))
+    okved = entries[OKVED]
+    assert {p.code for p in read.problems + checked.problems} <= {f["code"] for f in okved["findings"]}
+    assert okved["form"] == "meta.csv"
+    for entry in entries.values():
+        assert entry["score"] == explained_score(entry["findings"]), entry["identifier"]
+
+
+def explained_score(findings) -> int:
+    """The score the findings make: each code once, at its worst severity (mr.check.score)."""
     worst: dict[str, int] = {}
-    for found in entry["findings"]:
+    for found in findings:
         worst[found["code"]] = max(worst.get(found["code"], 0), COST[found["severity"]])
-    assert entry["score"] == max(0, 100 - sum(worst.values()))
-    assert entry["form"] == "meta.csv"
+    return max(0, 100 - sum(worst.values()))
 
 
 def test_each_finding_says_what_where_and_in_which_file(harvested, site):

@@ -9,7 +9,9 @@ the same guid and source that has them. The report is built in a fixed number of
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import json
+import pkgutil
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 from urllib.parse import urljoin
@@ -19,10 +21,17 @@ import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 from ckanext.harvest.model import HarvestGatherError, HarvestJob, HarvestObject, HarvestObjectError, HarvestObjectExtra
 
+import ckanext.passport.harvest_problems  # noqa: F401 (defines the harvest's codes)
+import ckanext.passport.mr
 from ckanext.passport.harvest_findings import HarvestFinding
 from ckanext.passport.mr import serialize
-from ckanext.passport.mr.model import Passport, Problem, Severity, Translate, english
+from ckanext.passport.mr.model import Location, Passport, Problem, Severity, Translate, english
 from ckanext.passport.mr.problems import from_dict
+
+# A parser module defines its codes when it is first imported, and a web process may never have parsed a
+# passport of that form: every module of the library is imported, so that every stored finding is rebuilt.
+for _module in pkgutil.walk_packages(ckanext.passport.mr.__path__, "ckanext.passport.mr."):
+    importlib.import_module(_module.name)
 
 from .shape import PassportConformance, document
 
@@ -106,7 +115,7 @@ def gather_problems(job_id: str) -> list[Problem]:
         .filter(HarvestGatherError.harvest_job_id == job_id)
         .order_by(HarvestGatherError.created)
     )
-    return [found for found in (from_dict(json.loads(text)) for (text,) in rows) if found is not None]
+    return [rebuilt(json.loads(text)) for (text,) in rows]
 
 
 def score_history(source_id: str, limit: int = HISTORY_JOBS) -> list[dict[str, Any]]:
@@ -260,9 +269,7 @@ def _object_findings(object_ids: list[str]) -> dict[str, list[Problem]]:
     )
     found: dict[str, list[Problem]] = {}
     for object_id, text in rows:
-        problem = from_dict(json.loads(text))
-        if problem is not None:
-            found.setdefault(object_id, []).append(problem)
+        found.setdefault(object_id, []).append(rebuilt(json.loads(text)))
     return found
 
 
@@ -278,8 +285,8 @@ def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem]) -> StoredP
         stored.problems = errors
         return stored
     content = reader.content
-    read = [p for p in (from_dict(d) for d in content.get("problems") or []) if p is not None]
-    checked = [p for p in (from_dict(d) for d in content["conformance"].get("problems") or []) if p is not None]
+    read = [rebuilt(d) for d in content.get("problems") or []]
+    checked = [rebuilt(d) for d in content["conformance"].get("problems") or []]
     # Errors the object's rows hold that the content does not (hostile input saved as an error is in both).
     kept = {(p.code, p.location) for p in read + checked}
     stored.problems = read + checked + [p for p in errors if (p.code, p.location) not in kept]
@@ -292,6 +299,17 @@ def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem]) -> StoredP
     if stored.package_id is None:
         stored.package_id = reader.package_id
     return stored
+
+
+def rebuilt(stored: Mapping[str, Any]) -> Problem:
+    """A stored finding as a problem; one whose code the catalogue no longer has keeps its stored English text
+    (a report leaves nothing out that the harvest found)."""
+    found = from_dict(stored)
+    if found is not None:
+        return found
+    return Problem(code=stored.get("code", ""), severity=Severity(stored.get("severity") or "error"),
+                   template=stored.get("message") or stored.get("code", ""),
+                   location=Location(**(stored.get("location") or {})))
 
 
 def _iso(value: Any) -> Optional[str]:

@@ -92,7 +92,8 @@ def tab(source: str) -> str:
         "url": url,
         "args": args,
         "codes": [{"code": code, "count": count, "meaning": meaning(code, translate),
-                   "severity": severity_of(code)}
+                   "severity": severity_of(code),
+                   "severity_label": severity_label(Severity(severity_of(code) or "error"), translate)}
                   for code, count in report["summary"]["by_code"].items()],
         "severities": [(s.value, severity_label(s, translate)) for s in Severity],
         "distribution_svg": charts.distribution_svg(
