@@ -25,10 +25,12 @@ ENDPOINT = "passport_harvest_conformance.fixed_file"
 def fixer(source_name: str) -> Fixer:
     """Fixed-file links (absolute: API readers take them elsewhere) and corrections of a source's passports."""
 
+    # One route build per report, not three per passport: ids are UUIDs and names fixed, so they fill it in.
+    pattern = tk.url_for(ENDPOINT, source=source_name, object_id="OBJECT-ID", name="FILE-NAME", _external=True)
+
     def fix(object_id: str, passport: Passport, url: str) -> tuple[dict[str, str], list[Problem]]:
         _, corrections = correct(passport, url)
-        links = {name: tk.url_for(ENDPOINT, source=source_name, object_id=object_id, name=name, _external=True)
-                 for name in FIXED_FILES}
+        links = {name: pattern.replace("OBJECT-ID", object_id).replace("FILE-NAME", name) for name in FIXED_FILES}
         return links, corrections
 
     return fix
