@@ -131,3 +131,14 @@ def test_a_record_made_in_the_portal_has_no_harvest_conformance(people):
     dataset = factories.Dataset(**complete_record(owner_org=people["org"]["id"]))
     with pytest.raises(toolkit.ObjectNotFound):
         _dataset_conformance_as(people["curator"], dataset["id"])
+
+
+def test_a_source_of_another_type_has_no_conformance_report(people, app):
+    sysadmin = factories.Sysadmin()
+    lkod = call_action("harvest_source_create", {"user": sysadmin["name"]}, name="lkod-conformance",
+                       title="LKOD", url="http://127.0.0.1:9/lkod/catalog", source_type="lkod",
+                       owner_org=people["org"]["id"])
+    with pytest.raises(toolkit.ObjectNotFound):
+        call_action("passport_conformance_report", id=lkod["name"])
+    app.get(f"/harvest/{lkod['name']}/conformance", status=404)
+    assert 'href="/harvest/lkod-conformance/conformance"' not in app.get(f"/harvest/{lkod['name']}").body

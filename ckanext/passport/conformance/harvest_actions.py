@@ -24,11 +24,16 @@ PASSPORT_SOURCE_TYPE = "passport"
 
 
 def source_of(id_or_name: str) -> tuple[HarvestSource, model.Package]:
-    """The harvest source named or identified by ``id_or_name``, and its dataset (name, title, organization)."""
+    """The passport harvest source named or identified by ``id_or_name``, and its dataset (name, title…).
+
+    Another source type's objects hold no passports (an ``lkod`` source's hold DCAT documents): no report.
+    """
     package = model.Package.get(id_or_name or "")
     source = HarvestSource.get(package.id) if package is not None and package.type == "harvest" else None
     if source is None or package.state == "deleted":
         raise tk.ObjectNotFound(tk._("Harvest source not found"))
+    if source.type != PASSPORT_SOURCE_TYPE:
+        raise tk.ObjectNotFound(tk._("Only MR passport sources have a conformance report"))
     return source, package
 
 

@@ -60,8 +60,8 @@ def _report(source: str) -> dict[str, Any]:
     try:
         return tk.get_action("passport_conformance_report")(
             _context(), {"id": source, "job_id": request.args.get("job_id") or None})
-    except tk.ObjectNotFound:
-        return tk.abort(404, tk._("Harvest source not found"))
+    except tk.ObjectNotFound as missing:
+        return tk.abort(404, str(missing) or tk._("Harvest source not found"))
     except tk.NotAuthorized:
         return tk.abort(403, tk._("Not authorized to see this harvest source"))
 
@@ -122,8 +122,8 @@ def fixed_file(source: str, object_id: str, name: str) -> Response:
     """A corrected passport file: for whoever may see the source's report or the record's conformance."""
     try:
         harvest_source, _ = source_of(source)
-    except tk.ObjectNotFound:
-        return tk.abort(404, tk._("Harvest source not found"))
+    except tk.ObjectNotFound as missing:
+        return tk.abort(404, str(missing))
     harvest_object = HarvestObject.get(object_id)
     if harvest_object is None or harvest_object.harvest_source_id != harvest_source.id:
         return tk.abort(404, tk._("Harvest object not found"))
