@@ -1,5 +1,6 @@
 """A portal admin reads a source's MR conformance in a real browser: the Conformance tab beside ckanext-harvest's
-tabs, its charts and table, a filter by code, the table sorted by score, the CSV download, and the page in Czech.
+tabs, its charts and table, a filter by code, the table sorted by score, the CSV download, a record's block with
+its corrected files, and the page in Czech.
 
 The demo site is harvested first (the harvest's own stages, in-process); the walk then uses the live portal only.
 A screenshot of the tab is saved to test-output/conformance-tab.png (its path printed).
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -80,6 +83,14 @@ def test_an_admin_reads_filters_sorts_and_downloads_a_sources_conformance(
     assert download.value.suggested_filename == f"{SOURCE}-conformance.csv"
     assert rows and {row["code"] for row in rows} == {code}
     assert len({row["identifier"] for row in rows}) == count
+
+    # A record's page shows its conformance to its editors (a sysadmin is one), with the corrected files.
+    page.goto("/dataset/7708234640-okvedva")
+    block = page.locator("#passport-conformance")
+    expect(block.locator(".passport-score")).to_have_attribute("data-score", re.compile(r"^\d+$"))
+    with page.expect_download() as download:
+        block.get_by_role("link", name="meta.json").click()
+    assert json.loads(Path(download.value.path()).read_text("utf-8"))["identifier"] == "7708234640-okvedva"
 
     # The same tab in Czech under /cs/: its texts and the findings' messages.
     page.goto(f"/cs/harvest/{SOURCE}/conformance")
