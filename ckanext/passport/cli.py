@@ -14,6 +14,7 @@ import click
 
 from . import settings
 from .mr import report
+from .mr.datacheck import DEFAULT_HEAD_BYTES
 from .mr.model import Severity
 from .mr.translation import LANGUAGES, translator
 
@@ -35,11 +36,17 @@ def passport() -> None:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True),
               help="Connect and read timeout of each request, in seconds (default: ckanext.passport.timeout).")
 @click.option("--limit", type=click.IntRange(min=0), help="Check at most this many passports.")
+@click.option("--no-data", is_flag=True,
+              help="Do not compare each passport's newest data file with its structure file.")
+@click.option("--head-bytes", type=click.IntRange(min=1), default=DEFAULT_HEAD_BYTES, show_default=True,
+              help="Read at most this many bytes of each data file for its header.")
 @LANG_OPTION
 def check(url: str, output: str, allow_private: bool, timeout: Optional[float], limit: Optional[int],
-          lang: str) -> None:
+          no_data: bool, head_bytes: int, lang: str) -> None:
     """Check the MR registry and passports of a site, a registry URL or one passport URL.
 
+    Each passport's newest data file is compared with its structure file (unless --no-data), and the
+    corrections that the fixed meta.json, meta.csv and meta.xml would carry are listed.
     Exits with status 1 when any error was found.
     """
     overrides: dict[str, Any] = {}
@@ -48,7 +55,7 @@ def check(url: str, output: str, allow_private: bool, timeout: Optional[float], 
     if allow_private:
         overrides["allow_private_addresses"] = True
     policy = settings.site_fetch_policy(**overrides)
-    result = report.check_site(url, policy, limit)
+    result = report.check_site(url, policy, limit, check_data=not no_data, head_bytes=head_bytes)
     translate = translator(lang)
     rendered = report.render_text(result, translate) if output == "text" else report.report_json(result, translate)
     click.echo(rendered, nl=output == "json")

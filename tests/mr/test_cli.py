@@ -25,7 +25,7 @@ def run(*args: str):
 
 
 def test_check_prints_a_readable_report_of_a_live_site(site):
-    result = run("check", site, "--allow-private", "--timeout", "5")
+    result = run("check", "--no-data", site, "--allow-private", "--timeout", "5")
 
     assert result.output.startswith(f"Site: {site}\nRegistry: {site}opendata/list.csv (list.csv), 4 datasets")
     assert "Passport 7703092752-terorg: Перечень территориальных органов Росгидромета" in result.output
@@ -34,14 +34,14 @@ def test_check_prints_a_readable_report_of_a_live_site(site):
 
 
 def test_check_prints_the_report_in_english_alone_by_default(site):
-    output = run("check", site, "--allow-private").output
+    output = run("check", "--no-data", site, "--allow-private").output
 
     assert "  The file mixes encodings: " in output
     assert "Файл смешивает кодировки" not in output and " en: " not in output
 
 
 def test_check_prints_the_report_in_czech_with_lang_cs(site):
-    output = run("check", site, "--allow-private", "--lang", "cs").output
+    output = run("check", "--no-data", site, "--allow-private", "--lang", "cs").output
 
     assert output.startswith(f"Web: {site}\nRegistr: {site}opendata/list.csv (list.csv), datových sad: 4")
     assert "CHYBA passport.unreachable" in output
@@ -52,7 +52,7 @@ def test_check_prints_the_report_in_czech_with_lang_cs(site):
 
 
 def test_check_prints_the_report_in_russian_with_lang_ru(site):
-    output = run("check", site, "--allow-private", "--lang", "ru").output
+    output = run("check", "--no-data", site, "--allow-private", "--lang", "ru").output
 
     assert "ОШИБКА passport.unreachable" in output
     assert "  Файл смешивает кодировки: строк в UTF-8: " in output
@@ -61,7 +61,7 @@ def test_check_prints_the_report_in_russian_with_lang_ru(site):
 
 
 def test_check_json_carries_each_finding_in_the_chosen_language_with_its_params(site):
-    result = run("check", site, "--allow-private", "--format", "json", "--limit", "1", "--lang", "ru")
+    result = run("check", "--no-data", site, "--allow-private", "--format", "json", "--limit", "1", "--lang", "ru")
 
     found = json.loads(result.output)["passports"][0]["problems"][0]
     assert found["code"] == "decode.mixed_encoding"
@@ -84,18 +84,18 @@ def test_parse_prints_findings_in_the_chosen_language(tmp_path):
 
 
 def test_check_exits_with_1_when_errors_were_found(site):
-    assert run("check", site, "--allow-private").exit_code == 1
+    assert run("check", "--no-data", site, "--allow-private").exit_code == 1
 
 
 def test_check_exits_with_0_when_the_passport_has_no_error(site):
-    result = run("check", f"{site}opendata/7708234640-okvedva/meta.csv", "--allow-private")
+    result = run("check", "--no-data", f"{site}opendata/7708234640-okvedva/meta.csv", "--allow-private")
 
     assert result.exit_code == 0
     assert "score 95/100" in result.output
 
 
 def test_check_prints_json_on_request(site):
-    result = run("check", site, "--allow-private", "--format", "json", "--limit", "1")
+    result = run("check", "--no-data", site, "--allow-private", "--format", "json", "--limit", "1")
 
     document = json.loads(result.output)
     assert document["registry_size"] == 4
@@ -107,7 +107,7 @@ def test_check_refuses_a_local_site_without_allow_private(site, monkeypatch):
     import ckan.plugins.toolkit as tk
 
     monkeypatch.setitem(tk.config, "ckanext.passport.allow_private_addresses", False)
-    result = run("check", site, "--format", "json")
+    result = run("check", "--no-data", site, "--format", "json")
 
     document = json.loads(result.output)
     assert result.exit_code == 1
@@ -120,7 +120,7 @@ def test_check_reads_a_registry_page_where_the_user_points(tmp_path, serve_site)
     shutil.copy(tmp_path / "site" / "opendata" / "index.html", tmp_path / "site" / "index.html")
     served = serve_site(tmp_path / "site")
 
-    result = run("check", f"{served.url}/index.html", "--allow-private", "--limit", "0")
+    result = run("check", "--no-data", f"{served.url}/index.html", "--allow-private", "--limit", "0")
 
     assert f"Registry: {served.url}/index.html (rdfa), 6 datasets, 0 checked" in result.output
     assert served.hits == ["/index.html"]

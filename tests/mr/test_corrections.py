@@ -250,3 +250,16 @@ def test_an_mr23_standard_is_named_once_as_corrected():
     _corrected, fixes = correct(passport, "")
 
     assert fixes[0].params == {"old": STANDARD_2_3, "new": STANDARD_3_0}
+
+
+def test_a_passport_without_versions_is_told_its_files_cannot_be_valid_and_none_is_invented():
+    passport = careless()
+    passport.data_versions, passport.structure_versions = [], []
+
+    corrected, fixes = correct(passport, "")
+
+    assert (corrected.data_versions, corrected.structure_versions) == ([], [])
+    assert [(f.code, f.params) for f in fixes if f.code == "fix.no_version"] == [
+        ("fix.no_version", {"kind": "data"}), ("fix.no_version", {"kind": "structure"})]
+    document = json.loads(fixed_file(corrected, "meta.json"))
+    assert [e.validator for e in json_schema_validator().iter_errors(document)] == ["minItems", "minItems"]

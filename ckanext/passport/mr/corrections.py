@@ -5,7 +5,8 @@ made, each an INFO problem with a ``fix.*`` code. It only rewrites what the pass
 in MR 3.0's own form, versions newest first, the standard named, the format in lower case, the identifier
 when its intended ``<INN>-<name>`` form is plain, and data and structure links in the MR template. Nothing is
 invented: an unreadable date, a missing version or an empty field stays as it was, so the corrected files may
-still fail a check, and that check then tells the publisher what only they know.
+still fail a check, and that check then tells the publisher what only they know; a passport listing no data
+or no structure version cannot be written valid against the schemas at all, and its corrections say so.
 
 :func:`fixed_file` writes the corrected passport through the library's own writers (``meta.json``,
 ``meta.csv``, ``meta.xml``), so a corrected file is what our publisher would serve.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, TypeVar
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from .dates import format_basic, parse_date
@@ -62,6 +63,12 @@ FIX_STRUCTURE_LINK = define(
     N_("structure file link {old} written in the MR form {new}; publish the file at that address"),
 )
 
+NO_VERSION = define(
+    "fix.no_version", Severity.INFO,
+    N_("the passport lists no {kind} version and none can be derived: the corrected files are not valid against "
+       "the MR 3.0 schemas until one is published"),
+)
+
 FIXED_FILES = ("meta.json", "meta.csv", "meta.xml")
 
 # Records one correction: code, element, message params.
@@ -78,7 +85,7 @@ def correct(passport: Passport, url: str = "") -> tuple[Passport, list[Problem]]
     """A corrected copy of ``passport`` (read from ``url``) and the corrections made, in the order made."""
     fixes: list[Problem] = []
 
-    def fixed(code: str, element: str, **params: object) -> None:
+    def fixed(code: str, element: str, **params: Any) -> None:
         fixes.append(problem(code, url=url or None, element=element, **params))
 
     standard = STANDARD_3_0
@@ -88,7 +95,9 @@ def correct(passport: Passport, url: str = "") -> tuple[Passport, list[Problem]]
     format_ = passport.format.strip()
     if format_ != format_.lower():
         fixed(FIX_FORMAT, "format", old=format_, new=format_.lower())
-    dates = {name: _date(getattr(passport, name), name, fixed) for name in ("created", "modified", "valid")}
+    created = _date(passport.created, "created", fixed)
+    modified = _date(passport.modified, "modified", fixed)
+    valid = _date(passport.valid, "valid", fixed)
     structures = [_structure(version, index, fixed) for index, version in enumerate(passport.structure_versions)]
     data = [_data(version, index, fixed) for index, version in enumerate(passport.data_versions)]
     data = _ordered(data, "data", fixed)
@@ -99,9 +108,13 @@ def correct(passport: Passport, url: str = "") -> tuple[Passport, list[Problem]]
         data = [replace(v, source=_data_link(v, identifier, passport.format, url, fixed)) for v in data]
         structures = [replace(s, source=_structure_link(s, identifier, passport.format, url, fixed))
                       for s in structures]
+    # The schemas want at least one of each; naming one that was not published would be inventing it.
+    for kind, versions in (("data", data), ("structure", structures)):
+        if not versions:
+            fixed(NO_VERSION, kind, kind=kind)
     corrected = replace(
         passport, standard_version=standard, identifier=identifier, format=format_.lower(),
-        data_versions=data, structure_versions=structures, **dates,
+        data_versions=data, structure_versions=structures, created=created, modified=modified, valid=valid,
     )
     return corrected, fixes
 
@@ -203,10 +216,10 @@ def _data(version: DataVersion, index: int, fixed: Fixed) -> DataVersion:
     )
 
 
-Versions = Union[list[DataVersion], list[StructureVersion]]
+VersionT = TypeVar("VersionT", DataVersion, StructureVersion)
 
 
-def _ordered(versions: Versions, kind: str, fixed: Fixed) -> Versions:
+def _ordered(versions: list[VersionT], kind: str, fixed: Fixed) -> list[VersionT]:
     ordered = newest_first(versions)
     if [id(v) for v in ordered] != [id(v) for v in versions]:
         fixed(FIX_ORDER, kind, kind=kind)

@@ -1,7 +1,9 @@
 """The logic behind ``ckan passport check URL`` and ``ckan passport parse FILE``.
 
 ``check`` reads a live site the way a harvester would (registry, then each passport in its best form) and
-judges every passport with :func:`check.check_passport`; the result renders as readable text grouped by
+judges every passport with :func:`check.check_passport`, then its newest data file against its structure
+(:func:`datacheck.check_data`, a capped head of the data file only), and lists the corrections that would
+put the passport right (:func:`corrections.correct`); the result renders as readable text grouped by
 passport, or as JSON. ``parse`` reads one local file and shows what the library understood of it.
 """
 from __future__ import annotations
@@ -13,10 +15,12 @@ from statistics import mean
 from typing import Callable, Optional
 
 from .check import check_passport, score
+from .corrections import correct
+from .datacheck import DEFAULT_HEAD_BYTES, check_data as check_data_files
 from .discover import discover_registry, names_file
 from .fetch import FetchPolicy, FetchResult, fetch, make_session
 from .fields import is_passport_file_name
-from .model import ParseResult, Problem, RegistryEntry, Severity, Translate, english
+from .model import ParseResult, Passport, Problem, RegistryEntry, Severity, Translate, english
 from .passport import FORMS as PASSPORT_FORMS
 from .passport import looks_like_data_file, parse_passport, passport_from_entry, passport_locations
 from .problems import N_, define, problem, severity_label, where
@@ -29,14 +33,21 @@ PASSPORT_UNREACHABLE = define(
     N_("the passport of '{identifier}' could not be read at any address ({tried} tried)"),
 )
 
-FetchOne = Callable[[str], FetchResult]
+# ``fetch_one(url)`` reads a file whole, ``fetch_one(url, head_bytes=N)`` its first N bytes.
+FetchOne = Callable[..., FetchResult]
+# Called after each passport checked with (passports done, passports to check).
+Progress = Callable[[int, int], None]
+# What a passport's data files add to its findings (nothing when the data check is off).
+DataCheck = Callable[[Passport], list[Problem]]
 
 
 @dataclass
 class PassportCheck:
     """One dataset: where its passport was read (``url``, ``form``), everything found, and its score.
 
-    ``score`` is ``None`` when no passport could be read at all.
+    ``score`` is ``None`` when no passport could be read at all. ``problems`` hold the parse's, the
+    conformance check's and the data check's findings; ``passport`` is what was read, ``corrections`` what
+    :func:`corrections.correct` would change in it (INFO ``fix.*``; they cost no score).
     """
 
     identifier: str
@@ -47,6 +58,8 @@ class PassportCheck:
     encoding: str = ""
     problems: list[Problem] = field(default_factory=list)
     score: Optional[int] = None
+    passport: Optional[Passport] = None
+    corrections: list[Problem] = field(default_factory=list)
 
 
 @dataclass
@@ -71,46 +84,78 @@ class SiteReport:
         return sum(1 for p in found if p.severity is severity)
 
 
-def check_site(url: str, policy: FetchPolicy = FetchPolicy(), limit: Optional[int] = None) -> SiteReport:
-    """Check a site, a registry URL or a single passport URL; ``limit`` caps the passports fetched."""
+def check_site(
+    url: str,
+    policy: FetchPolicy = FetchPolicy(),
+    limit: Optional[int] = None,
+    progress: Optional[Progress] = None,
+    check_data: bool = True,
+    head_bytes: int = DEFAULT_HEAD_BYTES,
+) -> SiteReport:
+    """Check a site, a registry URL or a single passport URL; ``limit`` caps the passports fetched.
+
+    With ``check_data`` each passport's newest data file (its first ``head_bytes`` bytes) is compared with its
+    structure file. ``progress(done, total)`` is called after each passport, and with ``done`` 0 as soon as a
+    registry says how many there are (``(0, 0)`` when nothing could be checked at all).
+    """
     session = make_session(policy)
     try:
-        def fetch_one(location: str) -> FetchResult:
-            return fetch(location, policy, session=session)
+        def fetch_one(location: str, head_bytes: Optional[int] = None) -> FetchResult:
+            return fetch(location, policy, session=session, head_bytes=head_bytes)
 
-        return _check(url, fetch_one, limit)
+        data: Optional[DataCheck] = None
+        if check_data:
+            def data(passport: Passport) -> list[Problem]:
+                return check_data_files(passport, fetch_one, head_bytes)
+
+        return _check(url, fetch_one, limit, progress or _no_progress, data)
     finally:
         session.close()
 
 
-def _check(url: str, fetch_one: FetchOne, limit: Optional[int]) -> SiteReport:
+def _no_progress(done: int, total: int) -> None:
+    """Nobody is watching."""
+
+
+def _check(url: str, fetch_one: FetchOne, limit: Optional[int], progress: Progress,
+           data: Optional[DataCheck]) -> SiteReport:
     given = RegistryEntry(link=url)
     if is_passport_file_name(url):
-        return SiteReport(url=url, passports=[check_entry(given, fetch_one)])
+        single = check_entry(given, fetch_one, data)
+        progress(1, 1)
+        return SiteReport(url=url, passports=[single])
     discovery = discover_registry(url, fetcher=lambda location, _policy: fetch_one(location))
     if discovery.registry is None:
         # Not a site with a registry: perhaps the URL is a dataset's own passport page or folder. A page is read
         # as it was fetched; only a folder holds passport files to look for.
-        single = _check_page(given, discovery.given) if names_file(url) else check_entry(given, fetch_one)
+        single = _check_page(given, discovery.given, data) if names_file(url) else check_entry(given, fetch_one, data)
         if single.score is not None:
+            progress(1, 1)
             return SiteReport(url=url, passports=[single])
+        progress(0, 0)
         return SiteReport(url=url, problems=discovery.problems)
     entries = discovery.registry.entries
+    chosen = entries[:limit]
+    progress(0, len(chosen))
+    checked = []
+    for entry in chosen:
+        checked.append(check_entry(entry, fetch_one, data))
+        progress(len(checked), len(chosen))
     return SiteReport(
         url=url,
         registry_url=discovery.url,
         registry_form=discovery.form,
         registry_size=len(entries),
         problems=discovery.problems,
-        passports=[check_entry(entry, fetch_one) for entry in entries[:limit]],
+        passports=checked,
     )
 
 
-def check_entry(entry: RegistryEntry, fetch_one: FetchOne) -> PassportCheck:
+def check_entry(entry: RegistryEntry, fetch_one: FetchOne, data: Optional[DataCheck] = None) -> PassportCheck:
     """Read the passport an entry points at, trying its locations best form first, and judge it."""
     checked = PassportCheck(identifier=entry.identifier, title=entry.title, link=entry.link)
     if looks_like_data_file(entry.link, entry.format):
-        return _judged(checked, passport_from_entry(entry), entry, entry.link)
+        return _judged(checked, passport_from_entry(entry), entry, entry.link, data)
     candidates = passport_locations(entry.link)
     failures: list[Problem] = []
     for _form, location in candidates:
@@ -120,7 +165,7 @@ def check_entry(entry: RegistryEntry, fetch_one: FetchOne) -> PassportCheck:
             continue
         result = parse_passport(fetched.content, fetched.url)
         if result.value is not None:
-            return _judged(checked, result, entry, fetched.url)
+            return _judged(checked, result, entry, fetched.url, data)
         failures += result.problems
     identifier = entry.identifier or entry.link
     checked.problems = [problem(PASSPORT_UNREACHABLE, url=entry.link or None, identifier=identifier,
@@ -128,23 +173,26 @@ def check_entry(entry: RegistryEntry, fetch_one: FetchOne) -> PassportCheck:
     return checked
 
 
-def _check_page(entry: RegistryEntry, fetched: Optional[FetchResult]) -> PassportCheck:
+def _check_page(entry: RegistryEntry, fetched: Optional[FetchResult], data: Optional[DataCheck]) -> PassportCheck:
     """The passport of a page (or file) address that was already fetched; unread when it holds none."""
     checked = PassportCheck(identifier=entry.identifier, title=entry.title, link=entry.link)
     if fetched is None or not fetched.ok:
         return checked
     result = parse_passport(fetched.content, fetched.url)
-    return _judged(checked, result, entry, fetched.url) if result.value is not None else checked
+    return _judged(checked, result, entry, fetched.url, data) if result.value is not None else checked
 
 
-def _judged(checked: PassportCheck, result: ParseResult, entry: RegistryEntry, url: str) -> PassportCheck:
+def _judged(checked: PassportCheck, result: ParseResult, entry: RegistryEntry, url: str,
+            data: Optional[DataCheck]) -> PassportCheck:
     # A registry entry made up from the URL the user gave has nothing to agree or disagree with.
     conformance = check_passport(result.value, entry if entry.identifier else None, url=url, form=result.form)
     checked.identifier = checked.identifier or result.value.identifier
     checked.title = checked.title or result.value.title
     checked.url, checked.form, checked.encoding = url, result.form, result.encoding
-    checked.problems = result.problems + conformance.problems
+    checked.problems = result.problems + conformance.problems + (data(result.value) if data else [])
     checked.score = score(checked.problems)
+    checked.passport = result.value
+    checked.corrections = correct(result.value, url)[1]
     return checked
 
 
@@ -169,6 +217,10 @@ def render_text(report: SiteReport, translate: Translate = english) -> str:
             lines.append("  " + _(N_("{url} ({where}), score {score}/100")).format(
                 url=checked.url, where=where, score=checked.score))
         lines += _problem_lines(checked.problems, "  ", translate)
+        if checked.corrections:
+            lines.append("  " + _(N_("Corrections in the fixed meta.json, meta.csv and meta.xml ({count}):")).format(
+                count=len(checked.corrections)))
+            lines += _problem_lines(checked.corrections, "    ", translate)
     lines += ["", _summary(report, translate)]
     return "\n".join(lines) + "\n"
 

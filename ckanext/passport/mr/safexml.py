@@ -44,6 +44,11 @@ def make_parser(**options: bool) -> etree.XMLParser:
     return etree.XMLParser(**{**options, **_HARDENING})
 
 
+def pull_parser(events: tuple[str, ...] = ("start", "end")) -> etree.XMLPullParser:
+    """A hardened parser fed piece by piece (a head of a file that may be cut anywhere)."""
+    return etree.XMLPullParser(events=events, **_HARDENING)
+
+
 def hardened_iterparse(
     source: IO[bytes], events: tuple[str, ...] = ("end",), tag: Union[str, tuple[str, ...], None] = None
 ) -> etree.iterparse:
