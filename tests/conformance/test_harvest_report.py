@@ -12,7 +12,6 @@ import shutil
 
 import pytest
 from ckan.tests.helpers import call_action
-from ckanext.harvest.model import HarvestObject
 from demo_site import DEMO_SITE, IDENTIFIERS
 
 from ckanext.passport.conformance.shape import CSV_COLUMNS

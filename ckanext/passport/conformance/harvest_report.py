@@ -13,7 +13,7 @@ import importlib
 import json
 import pkgutil
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 from urllib.parse import urljoin
 
 import ckan.model as model
@@ -307,8 +307,9 @@ def rebuilt(stored: Mapping[str, Any]) -> Problem:
     found = from_dict(stored)
     if found is not None:
         return found
-    return Problem(code=stored.get("code", ""), severity=Severity(stored.get("severity") or "error"),
-                   template=stored.get("message") or stored.get("code", ""),
+    code = str(stored.get("code") or "")
+    return Problem(code=code, severity=Severity(stored.get("severity") or "error"),
+                   template=str(stored.get("message") or code),
                    location=Location(**(stored.get("location") or {})))
 
 
@@ -317,8 +318,3 @@ def _iso(value: Any) -> Optional[str]:
     if isinstance(value, str):
         value = dt.datetime.fromisoformat(value)
     return value.isoformat() if value is not None else None
-
-
-def codes_of(entries: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Every code found in the report's passports, for the filter's choices."""
-    return sorted({f["code"] for entry in entries for f in entry["findings"]})
