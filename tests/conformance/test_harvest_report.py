@@ -220,3 +220,21 @@ def test_a_registry_entry_whose_passport_is_missing_is_reported_unread(predgor):
     read = entries["2618017120-politicaldivisions"]
     assert read["score"] is not None and read["form"] == "meta.json"
     assert report["summary"]["read"] == 1 and report["summary"]["passports"] == 2
+
+
+def test_the_table_is_paged_and_the_downloads_hold_every_passport(harvested, app, monkeypatch):
+    from ckanext.passport.conformance import harvest_views
+
+    monkeypatch.setattr(harvest_views, "PAGE_SIZE", 4)
+    source, _, _ = harvested
+    first = app.get(f"/harvest/{source['name']}/conformance?sort=identifier").body
+    second = app.get(f"/harvest/{source['name']}/conformance?sort=identifier&page=2").body
+    assert first.count('class="passport-conformance-row"') == 4
+    assert second.count('class="passport-conformance-row"') == len(IDENTIFIERS) - 4
+    assert f'href="/harvest/{source["name"]}/conformance?sort=identifier&amp;page=2"' in first
+    assert 'rel="prev"' in second and 'rel="next"' not in second
+    listed = [identifier for page in (first, second) for identifier in sorted(IDENTIFIERS) if
+              f'data-identifier="{identifier}"' in page]
+    assert listed == sorted(IDENTIFIERS)
+    rows = csv.DictReader(io.StringIO(app.get(f"/harvest/{source['name']}/conformance.csv").body.lstrip("\ufeff")))
+    assert {row["identifier"] for row in rows} == IDENTIFIERS

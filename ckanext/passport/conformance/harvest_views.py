@@ -30,6 +30,8 @@ conformance = Blueprint(BLUEPRINT, __name__)
 
 FILE_TYPES = {"meta.json": "application/json", "meta.csv": "text/csv; charset=utf-8",
               "meta.xml": "application/xml"}
+# Passports per page of the tab's table (the downloads hold them all): a page stays quick to render and read.
+PAGE_SIZE = 100
 # Findings of one code shown in full in a passport's row; the rest fold under a <details>.
 SHOWN_PLACES = 3
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -56,6 +58,13 @@ def _args() -> dict[str, str]:
             "sort": sort if sort in harvest_report.SORTS else "score"}
 
 
+def _page() -> int:
+    try:
+        return max(1, int(request.args.get("page", "1")))
+    except ValueError:
+        return 1
+
+
 def _report(source: str) -> dict[str, Any]:
     try:
         return tk.get_action("passport_conformance_report")(
@@ -77,18 +86,29 @@ def tab(source: str) -> str:
     translate = reader_translate()
     job_id = request.args.get("job_id") or ""
 
-    def url(endpoint: str = "tab", **changes: str) -> str:
-        """This page (or a download) with the query args changed; empty ones left out."""
+    pages = max(1, -(-len(shown["passports"]) // PAGE_SIZE))
+    page = min(_page(), pages)
+
+    def url(endpoint: str = "tab", **changes: Any) -> str:
+        """This page (or a download) with the query args changed; empty ones left out. A change of filter or
+        order goes back to the first page."""
         wanted = {**args, "job_id": job_id, **changes}
+        if "page" not in changes or endpoint != "tab":
+            wanted.pop("page", None)
         return tk.url_for(f"{BLUEPRINT}.{endpoint}", source=harvest_source["name"],
-                          **{k: v for k, v in wanted.items() if v and not (k == "sort" and v == "score")})
+                          **{k: v for k, v in wanted.items()
+                             if v and not (k == "sort" and v == "score") and not (k == "page" and v == 1)})
 
     scores = [entry["score"] for entry in report["passports"]]
     return tk.render("passport_conformance/source.html", extra_vars={
         "harvest_source": harvest_source,
         "report": report,
         "shown": shown,
-        "rows": [passport_row(entry, translate) for entry in shown["passports"]],
+        "rows": [passport_row(entry, translate)
+                 for entry in shown["passports"][(page - 1) * PAGE_SIZE:page * PAGE_SIZE]],
+        "page": page,
+        "pages": pages,
+        "first_row": (page - 1) * PAGE_SIZE + 1,
         "url": url,
         "args": args,
         "codes": [{"code": code, "count": count, "meaning": meaning(code, translate),
