@@ -30,7 +30,7 @@ from ckanext.passport.harvest_findings import line, save_gather_error, save_obje
 from ckanext.passport.index_commits import soft_commit_per_object
 from ckanext.passport.language import reader_translate, site_translate
 from ckanext.passport.mr import serialize
-from ckanext.passport.mr.check import check_passport
+from ckanext.passport.mr.check import check_passport, score
 from ckanext.passport.mr.discover import discover_registry
 from ckanext.passport.mr.fetch import FetchResult, fetch, make_session
 from ckanext.passport.mr.model import ParseResult, Passport, Problem, RegistryEntry, Severity
@@ -186,7 +186,9 @@ class PassportHarvester(HarvesterBase):
                 "form": read.form,
                 "encoding": read.encoding,
                 "problems": [p.as_dict() for p in read.problems],
-                "conformance": {"score": report.score, "problems": [p.as_dict() for p in report.problems]},
+                # Scored as the site check scores: what reading the passport found counts too.
+                "conformance": {"score": score(read.problems + report.problems),
+                                "problems": [p.as_dict() for p in report.problems]},
             },
             ensure_ascii=False,
         )

@@ -139,3 +139,21 @@ def _complete() -> dict:
     record = complete_record()
     record.pop("name", None)
     return record
+
+
+def test_the_stored_score_counts_what_reading_the_passport_found(demo_site, harvest_source, run_harvest):
+    """Scored as the site check scores: the pharmacies' Windows-1251 meta.csv costs its decoding warning too."""
+    from ckanext.harvest.model import HarvestObject
+    from demo_site import PHARMACIES
+
+    from ckanext.passport.mr.check import score
+    from ckanext.passport.mr.problems import from_dict
+
+    results, _ = run_harvest(harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW))
+    content = json.loads(HarvestObject.get(results[PHARMACIES]["obj_id"]).content)
+    read = [from_dict(p) for p in content["problems"]]
+    checked = [from_dict(p) for p in content["conformance"]["problems"]]
+    assert "decode.windows_1251" in {p.code for p in read} - {p.code for p in checked}
+    stored = content["conformance"]["score"]
+    assert stored == score(read + checked) == score(checked) - 5
+    assert stored == int(_dataset(results, PHARMACIES)["mr_conformance"])

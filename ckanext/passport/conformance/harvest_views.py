@@ -1,16 +1,236 @@
-"""Placeholder until its helper fills it in (issue 13)."""
+"""A harvest source's Conformance tab, its downloads and fixed files, and the record page's conformance block.
+
+``/harvest/<source>/conformance`` (the tab beside ckanext-harvest's Datasets and About), ``.csv`` and ``.json``
+(the same report, narrowed and sorted by the same query args: ``code``, ``severity``, ``sort``, ``job_id``), and
+``/harvest/<source>/conformance/fixed/<harvest object id>/<meta.json|meta.csv|meta.xml>``. Every page reads
+the actions, so the actions' authorization is the pages' too.
+"""
 from __future__ import annotations
 
-from typing import Any
+import json
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+import ckan.model as model
+import ckan.plugins.toolkit as tk
+from ckanext.harvest.model import HarvestObject
+from flask import Blueprint, Response, request
+
+from ckanext.passport.language import reader_translate
+from ckanext.passport.mr.model import Severity
+from ckanext.passport.mr.problems import catalogue, severity_label
+
+from . import charts, harvest_fixed, harvest_report
+from .harvest_actions import source_of
+from .shape import to_csv
+
+BLUEPRINT = "passport_harvest_conformance"
+conformance = Blueprint(BLUEPRINT, __name__)
+
+FILE_TYPES = {"meta.json": "application/json", "meta.csv": "text/csv; charset=utf-8",
+              "meta.xml": "application/xml"}
+# Passports per page of the tab's table (the downloads hold them all): a page stays quick to render and read.
+PAGE_SIZE = 100
+# Findings of one code shown in full in a passport's row; the rest fold under a <details>.
+SHOWN_PLACES = 3
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+# Templates that must come before ckanext-harvest's own (see override_harvest_templates).
+HARVEST_OVERRIDES = Path(__file__).resolve().parent.parent / "templates" / "conformance_harvest"
 
 
-def actions() -> dict[str, Any]:
-    return {}
+@conformance.before_request
+def harvest_page() -> None:
+    # ckanext-harvest's source templates build their tabs from the dataset type its own views set.
+    tk.c.dataset_type = "harvest"
 
 
-def auth_functions() -> dict[str, Any]:
-    return {}
+def _context() -> dict[str, Any]:
+    return {"model": model, "user": tk.current_user.name if tk.current_user.is_authenticated else ""}
+
+
+def _args() -> dict[str, str]:
+    """The tab's query args, only the values the report knows (a stray value is ignored, never echoed)."""
+    severity = request.args.get("severity", "")
+    sort = request.args.get("sort", "score")
+    return {"code": request.args.get("code", "").strip()[:100],
+            "severity": severity if severity in harvest_report.SEVERITIES else "",
+            "sort": sort if sort in harvest_report.SORTS else "score"}
+
+
+def _page() -> int:
+    try:
+        return max(1, int(request.args.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+def _report(source: str) -> dict[str, Any]:
+    try:
+        return tk.get_action("passport_conformance_report")(
+            _context(), {"id": source, "job_id": request.args.get("job_id") or None})
+    except tk.ObjectNotFound as missing:
+        return tk.abort(404, str(missing) or tk._("Harvest source not found"))
+    except tk.NotAuthorized:
+        return tk.abort(403, tk._("Not authorized to see this harvest source"))
+
+
+@conformance.route("/harvest/<source>/conformance")
+def tab(source: str) -> str:
+    report = _report(source)
+    context = _context()
+    harvest_source = tk.get_action("harvest_source_show")(context, {"id": source})
+    history = tk.get_action("passport_conformance_history")(context, {"id": source})
+    args = _args()
+    shown = harvest_report.select(report, **args)
+    translate = reader_translate()
+    job_id = request.args.get("job_id") or ""
+
+    pages = max(1, -(-len(shown["passports"]) // PAGE_SIZE))
+    page = min(_page(), pages)
+
+    def url(endpoint: str = "tab", **changes: Any) -> str:
+        """This page (or a download) with the query args changed; empty ones left out. A change of filter or
+        order goes back to the first page."""
+        wanted = {**args, "job_id": job_id, **changes}
+        if "page" not in changes or endpoint != "tab":
+            wanted.pop("page", None)
+        return tk.url_for(f"{BLUEPRINT}.{endpoint}", source=harvest_source["name"],
+                          **{k: v for k, v in wanted.items()
+                             if v and not (k == "sort" and v == "score") and not (k == "page" and v == 1)})
+
+    scores = [entry["score"] for entry in report["passports"]]
+    return tk.render("passport_conformance/source.html", extra_vars={
+        "harvest_source": harvest_source,
+        "report": report,
+        "shown": shown,
+        "rows": [passport_row(entry, translate)
+                 for entry in shown["passports"][(page - 1) * PAGE_SIZE:page * PAGE_SIZE]],
+        "page": page,
+        "pages": pages,
+        "first_row": (page - 1) * PAGE_SIZE + 1,
+        "url": url,
+        "args": args,
+        "codes": [{"code": code, "count": count, "meaning": meaning(code, translate),
+                   "severity": severity_of(code),
+                   "severity_label": severity_label(Severity(severity_of(code) or "error"), translate)}
+                  for code, count in report["summary"]["by_code"].items()],
+        "severities": [(s.value, severity_label(s, translate)) for s in Severity],
+        "distribution_svg": charts.distribution_svg(
+            scores, tk._("Passports by score"), tk._("not read")),
+        "history": history,
+        "history_svg": charts.history_svg(history, tk._("Mean score of each harvest job"), tk._("mean score")),
+    })
+
+
+@conformance.route("/harvest/<source>/conformance.csv")
+def report_csv(source: str) -> Response:
+    shown = harvest_report.select(_report(source), **_args())
+    # A byte order mark, so that spreadsheets open the Cyrillic and Czech text as UTF-8.
+    return _download("\ufeff" + to_csv(shown), "text/csv; charset=utf-8", f"{source}-conformance.csv")
+
+
+@conformance.route("/harvest/<source>/conformance.json")
+def report_json(source: str) -> Response:
+    shown = harvest_report.select(_report(source), **_args())
+    return _download(json.dumps(shown, ensure_ascii=False, indent=1), "application/json",
+                     f"{source}-conformance.json")
+
+
+@conformance.route("/harvest/<source>/conformance/fixed/<object_id>/<name>")
+def fixed_file(source: str, object_id: str, name: str) -> Response:
+    """A corrected passport file: for whoever may see the source's report or the record's conformance."""
+    try:
+        harvest_source, _ = source_of(source)
+    except tk.ObjectNotFound as missing:
+        return tk.abort(404, str(missing))
+    harvest_object = HarvestObject.get(object_id)
+    if harvest_object is None or harvest_object.harvest_source_id != harvest_source.id:
+        return tk.abort(404, tk._("Harvest object not found"))
+    if not (_allowed("passport_conformance_report", harvest_source.id)
+            or (harvest_object.package_id and _allowed("passport_dataset_conformance", harvest_object.package_id))):
+        return tk.abort(403, tk._("Not authorized to see this harvest source"))
+    body = harvest_fixed.fixed_bytes(harvest_object, name)
+    if body is None:
+        return tk.abort(404, tk._("No such file"))
+    return _download(body, FILE_TYPES[name], name)
+
+
+def _allowed(action: str, id_: str) -> bool:
+    try:
+        tk.check_access(action, _context(), {"id": id_})
+        return True
+    except tk.NotAuthorized:
+        return False
+
+
+def _download(body: Any, content_type: str, filename: str) -> Response:
+    response = Response(body, content_type=content_type)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# -- what the templates show -----------------------------------------------------------------------------------
+
+
+def meaning(code: str, translate: Any) -> str:
+    """What a code means: its message in the reader's language, the particulars of each finding left out."""
+    kind = catalogue().get(code)
+    return _PLACEHOLDER.sub("…", translate(kind.message)) if kind else ""
+
+
+def severity_of(code: str) -> str:
+    kind = catalogue().get(code)
+    return kind.severity.value if kind else ""
+
+
+def safe_link(url: Optional[str]) -> Optional[str]:
+    """A harvested URL as a link only when it is a web address (never ``javascript:`` or ``data:``)."""
+    return url if url and url.lower().startswith(("http://", "https://")) else None
+
+
+def passport_row(entry: dict[str, Any], translate: Any) -> dict[str, Any]:
+    """A passport's findings grouped by code, each with the places it was found (linked when web addresses)."""
+    groups: dict[str, dict[str, Any]] = {}
+    for found in entry["findings"]:
+        group = groups.setdefault(found["code"], {"code": found["code"], "severity": found["severity"],
+                                                  "message": found["message"], "places": [],
+                                                  "severity_label": severity_label(Severity(found["severity"]),
+                                                                                   translate)})
+        group["places"].append({"where": found["where"] or found["url"] or "", "href": safe_link(found["url"])})
+    for group in groups.values():
+        group["shown"], group["folded"] = group["places"][:SHOWN_PLACES], group["places"][SHOWN_PLACES:]
+    return {**entry, "groups": list(groups.values()), "href": safe_link(entry["url"]),
+            "fixed_links": [(name, url) for name, url in entry.get("fixed", {}).items()]}
+
+
+def dataset_conformance(pkg_dict: dict[str, Any]) -> Optional[dict[str, Any]]:
+    """Template helper: the record's conformance for its curators and editors, ``None`` for everyone else
+    (and for a record no passport source harvested)."""
+    try:
+        entry = tk.get_action("passport_dataset_conformance")(_context(), {"id": pkg_dict.get("id")})
+    except (tk.NotAuthorized, tk.ObjectNotFound):
+        return None
+    return passport_row(entry, reader_translate())
+
+
+def override_harvest_templates(config: Any) -> None:
+    """Put the Conformance tab on ckanext-harvest's source pages.
+
+    Plugins' template folders are searched in the order the plugins are listed, and ckanext-harvest is listed
+    before ours, so its ``source/read_base.html`` would hide an override among our templates: the override goes
+    with a site's own ``extra_template_paths``, which come before every plugin's (after the site's, so a site's
+    theme still overrides it and may extend it).
+    """
+    folder = str(HARVEST_OVERRIDES)
+    paths = [p for p in (config.get("extra_template_paths") or "").split(",") if p]
+    if folder not in paths:
+        config["extra_template_paths"] = ",".join(paths + [folder])
 
 
 def blueprints() -> list[Any]:
-    return []
+    return [conformance]
+
+
+def helpers() -> dict[str, Any]:
+    return {"passport_dataset_conformance": dataset_conformance}

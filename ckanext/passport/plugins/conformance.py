@@ -18,9 +18,11 @@ from .shared import PassportTranslation, declaration_file
 @tk.blanket.actions({**harvest_actions.actions(), **site_check_actions.actions()})
 @tk.blanket.auth_functions({**harvest_actions.auth_functions(), **site_check_actions.auth_functions()})
 @tk.blanket.blueprints(harvest_views.blueprints() + site_check_views.blueprints())
+@tk.blanket.helpers(harvest_views.helpers())
 class PassportConformancePlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         tk.add_template_directory(config, "../templates/conformance")
+        harvest_views.override_harvest_templates(config)

@@ -1,0 +1,320 @@
+"""A harvest job's conformance report: one passport per registry entry the job gathered, from its harvest objects.
+
+Everything is read from what the harvest already stored, never fetched again: the fetch stage keeps what it read
+in the object's content (``passport``, ``form``, ``problems``, ``conformance``), and an unreadable passport's
+findings are its error rows' mirrors (``passport_harvest_finding``). An object whose fetch found its passport
+unchanged keeps only the gather content, so its passport and findings are those of the latest earlier object of
+the same guid and source that has them. The report is built in a fixed number of queries whatever the job's size.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import json
+import pkgutil
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Optional, Sequence
+from urllib.parse import urljoin
+
+import ckan.model as model
+import sqlalchemy as sa
+from sqlalchemy.orm import aliased
+from ckanext.harvest.model import HarvestGatherError, HarvestJob, HarvestObject, HarvestObjectError, HarvestObjectExtra
+
+import ckanext.passport.harvest_problems  # noqa: F401 (defines the harvest's codes)
+import ckanext.passport.mr
+from ckanext.passport.harvest_findings import HarvestFinding
+from ckanext.passport.mr import serialize
+from ckanext.passport.mr.model import Location, Passport, Problem, Severity, Translate, english
+from ckanext.passport.mr.problems import from_dict
+
+# A parser module defines its codes when it is first imported, and a web process may never have parsed a
+# passport of that form: every module of the library is imported, so that every stored finding is rebuilt.
+for _module in pkgutil.walk_packages(ckanext.passport.mr.__path__, "ckanext.passport.mr."):
+    importlib.import_module(_module.name)
+
+from .shape import PassportConformance, document
+
+# How many finished jobs the score history shows: enough for a trend, few enough to read in one query.
+HISTORY_JOBS = 30
+SORTS = ("score", "-score", "identifier")
+SEVERITIES = tuple(s.value for s in Severity)
+# The content key the fetch stage writes for a passport it read; `json.dumps` writes keys unescaped, and a
+# value holding this text would carry its quotes escaped, so the pattern only matches the key.
+_READ_MARK = '%"conformance": {%'
+
+
+@dataclass
+class StoredPassport:
+    """What one harvest object holds about its passport: ``passport`` is ``None`` when none was read."""
+
+    object_id: str
+    guid: str
+    package_id: Optional[str]
+    identifier: str
+    title: str
+    url: str
+    form: str = ""
+    score: Optional[int] = None
+    problems: Sequence[Problem] = ()
+    passport: Optional[dict] = None  # serialize.to_jsonable of the passport, rebuilt only when corrections need it
+    read_by: Optional[str] = None  # the object that read the passport (this one, or an earlier one if unchanged)
+
+
+# Builds a passport's fixed-file links and corrections: (object that read it, passport) → (fixed, corrections).
+Fixer = Callable[[str, Passport, str], tuple[dict[str, str], list[Problem]]]
+
+
+def last_finished_job(source_id: str) -> Optional[HarvestJob]:
+    return (
+        model.Session.query(HarvestJob)
+        .filter(HarvestJob.source_id == source_id, HarvestJob.status == "Finished")
+        .order_by(HarvestJob.finished.desc().nulls_last(), HarvestJob.created.desc())
+        .first()
+    )
+
+
+def job_passports(job: HarvestJob) -> list[StoredPassport]:
+    """The job's registry entries (its non-delete objects) with what was read of each, in registry order."""
+    rows = _objects(HarvestObject.harvest_job_id == job.id)
+    return _resolved(rows, job.source_id)
+
+
+def object_passport(harvest_object: HarvestObject) -> StoredPassport:
+    """One object's passport, resolved as in a job's report."""
+    rows = _objects(HarvestObject.id == harvest_object.id)
+    return _resolved(rows, harvest_object.harvest_source_id)[0]
+
+
+def report(job: Optional[HarvestJob], source_id: str, translate: Translate = english,
+           fixer: Optional[Fixer] = None) -> dict[str, Any]:
+    """The report document of ``job`` (``None``: the source has no finished job yet, an empty report)."""
+    if job is None:
+        return document([], translate=translate, source_id=source_id, job_id=None, finished=None)
+    checked = [conformance(stored, fixer) for stored in job_passports(job)]
+    return document(checked, gather_problems(job.id), translate, source_id=source_id, job_id=job.id,
+                    finished=_iso(job.finished))
+
+
+def conformance(stored: StoredPassport, fixer: Optional[Fixer] = None) -> PassportConformance:
+    checked = PassportConformance(
+        identifier=stored.identifier, url=stored.url, form=stored.form, score=stored.score,
+        problems=list(stored.problems), dataset_id=stored.package_id, title=stored.title,
+    )
+    if fixer is not None and stored.passport is not None and stored.read_by:
+        checked.fixed, checked.corrections = fixer(
+            stored.read_by, serialize.passport_from_jsonable(stored.passport), stored.url)
+    return checked
+
+
+def gather_problems(job_id: str) -> list[Problem]:
+    """The job's gather errors (registry unreadable, deletions refused…) as findings about the site itself."""
+    rows = (
+        model.Session.query(HarvestFinding.finding)
+        .join(HarvestGatherError, HarvestGatherError.id == HarvestFinding.error_id)
+        .filter(HarvestGatherError.harvest_job_id == job_id)
+        .order_by(HarvestGatherError.created)
+    )
+    return [rebuilt(json.loads(text)) for (text,) in rows]
+
+
+def score_history(source_id: str, limit: int = HISTORY_JOBS) -> list[dict[str, Any]]:
+    """``[{"job_id", "finished", "mean_score", "passports"}]`` of the source's last finished jobs, oldest first.
+
+    The mean is the report's (scores of the passports read; an unchanged passport counts with its earlier score),
+    computed by PostgreSQL from the stored contents: reading every job's report would parse every object again.
+    """
+    statement = sa.text(
+        """
+        WITH jobs AS (
+            SELECT id, finished FROM harvest_job
+            WHERE source_id = :source AND status = 'Finished'
+            ORDER BY finished DESC NULLS LAST LIMIT :limit
+        ), entries AS (
+            SELECT o.harvest_job_id, o.guid, o.gathered, o.report_status,
+                   CASE WHEN o.content LIKE :mark
+                        THEN (o.content::json -> 'conformance' ->> 'score')::int END AS own_score
+            FROM harvest_object o JOIN jobs ON jobs.id = o.harvest_job_id
+            WHERE NOT EXISTS (SELECT 1 FROM harvest_object_extra e WHERE e.harvest_object_id = o.id
+                              AND e.key = 'status' AND e.value = 'delete')
+        )
+        SELECT jobs.id, jobs.finished, count(entries.guid),
+               avg(COALESCE(entries.own_score, CASE WHEN entries.report_status = 'not modified' THEN (
+                   SELECT (p.content::json -> 'conformance' ->> 'score')::int FROM harvest_object p
+                   WHERE p.harvest_source_id = :source AND p.guid = entries.guid
+                     AND p.gathered < entries.gathered AND p.content LIKE :mark
+                   ORDER BY p.gathered DESC LIMIT 1) END))
+        FROM jobs LEFT JOIN entries ON entries.harvest_job_id = jobs.id
+        GROUP BY jobs.id, jobs.finished
+        ORDER BY jobs.finished NULLS FIRST
+        """
+    )
+    rows = model.Session.execute(statement, {"source": source_id, "limit": limit, "mark": _READ_MARK})
+    return [
+        {"job_id": job_id, "finished": _iso(finished), "passports": passports,
+         "mean_score": None if mean is None else round(float(mean), 1)}
+        for job_id, finished, passports, mean in rows
+    ]
+
+
+# -- filtering and sorting (the tab's and the downloads' query args) ----------------------------------------
+
+
+def select(report_doc: Mapping[str, Any], code: str = "", severity: str = "", sort: str = "score") -> dict[str, Any]:
+    """The report narrowed to passports with a finding of ``code`` and/or ``severity`` (showing those findings
+    only), sorted by ``sort``: ``score`` (worst first, unreadable passports before all), ``-score`` or
+    ``identifier``. The summary stays the whole job's: it is what the narrowed list is read against."""
+    entries = list(report_doc["passports"])
+    if code or severity:
+        narrowed = []
+        for entry in entries:
+            findings = [f for f in entry["findings"]
+                        if (not code or f["code"] == code) and (not severity or f["severity"] == severity)]
+            if findings:
+                narrowed.append({**entry, "findings": findings})
+        entries = narrowed
+    entries.sort(key=_SORT_KEYS.get(sort, _SORT_KEYS["score"]))
+    return {**report_doc, "passports": entries, "filters": {"code": code, "severity": severity, "sort": sort}}
+
+
+def _worst_first(entry: Mapping[str, Any]) -> tuple:
+    return (entry["score"] is not None, entry["score"] or 0, entry["identifier"])
+
+
+def _best_first(entry: Mapping[str, Any]) -> tuple:
+    return (entry["score"] is None, -(entry["score"] or 0), entry["identifier"])
+
+
+_SORT_KEYS: dict[str, Callable[[Mapping[str, Any]], tuple]] = {
+    "score": _worst_first,
+    "-score": _best_first,
+    "identifier": lambda entry: (entry["identifier"], ),
+}
+
+
+# -- reading the objects ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Row:
+    id: str
+    guid: str
+    package_id: Optional[str]
+    content: dict
+    report_status: Optional[str]
+    gathered: Optional[dt.datetime]
+    passport_url: Optional[str]
+
+
+def _objects(condition: Any) -> list[_Row]:
+    status = aliased(HarvestObjectExtra)
+    passport_url = aliased(HarvestObjectExtra)
+    query = (
+        model.Session.query(HarvestObject.id, HarvestObject.guid, HarvestObject.package_id, HarvestObject.content,
+                            HarvestObject.report_status, HarvestObject.gathered, passport_url.value)
+        .outerjoin(status, sa.and_(status.harvest_object_id == HarvestObject.id, status.key == "status"))
+        .outerjoin(passport_url, sa.and_(passport_url.harvest_object_id == HarvestObject.id,
+                                         passport_url.key == "passport_url"))
+        .filter(condition)
+        .filter(sa.or_(status.value.is_(None), status.value != "delete"))
+        .filter(HarvestObject.content.isnot(None))
+        .order_by(HarvestObject.gathered, HarvestObject.id)
+    )
+    return [_Row(id_, guid, package_id, json.loads(content), report_status, gathered, url)
+            for id_, guid, package_id, content, report_status, gathered, url in query]
+
+
+def _resolved(rows: list[_Row], source_id: str) -> list[StoredPassport]:
+    unchanged = [row for row in rows if "conformance" not in row.content and row.report_status == "not modified"]
+    earlier = _earlier_reads(source_id, unchanged)
+    errors = _object_findings([row.id for row in rows])
+    stored = []
+    for row in rows:
+        reader = row if "conformance" in row.content else earlier.get(row.guid)
+        stored.append(_stored(row, reader, errors.get(row.id, [])))
+    return stored
+
+
+def _earlier_reads(source_id: str, unchanged: list[_Row]) -> dict[str, _Row]:
+    """guid → the latest object before ``unchanged`` ones that read the passport (one query for them all)."""
+    if not unchanged:
+        return {}
+    before = min((row.gathered for row in unchanged if row.gathered), default=None)
+    query = (
+        model.Session.query(HarvestObject.id, HarvestObject.guid, HarvestObject.package_id, HarvestObject.content,
+                            HarvestObject.report_status, HarvestObject.gathered, HarvestObjectExtra.value)
+        .outerjoin(HarvestObjectExtra, sa.and_(HarvestObjectExtra.harvest_object_id == HarvestObject.id,
+                                               HarvestObjectExtra.key == "passport_url"))
+        .filter(HarvestObject.harvest_source_id == source_id)
+        .filter(HarvestObject.guid.in_({row.guid for row in unchanged}))
+        .filter(HarvestObject.content.like(_READ_MARK))
+        .distinct(HarvestObject.guid)
+        .order_by(HarvestObject.guid, HarvestObject.gathered.desc())
+    )
+    if before is not None:
+        query = query.filter(HarvestObject.gathered < before)
+    return {guid: _Row(id_, guid, package_id, json.loads(content), status, gathered, url)
+            for id_, guid, package_id, content, status, gathered, url in query}
+
+
+def _object_findings(object_ids: list[str]) -> dict[str, list[Problem]]:
+    """object id → the findings of its error rows (fetch failures, structures not found, import refusals)."""
+    if not object_ids:
+        return {}
+    rows = (
+        model.Session.query(HarvestObjectError.harvest_object_id, HarvestFinding.finding)
+        .join(HarvestFinding, HarvestFinding.error_id == HarvestObjectError.id)
+        .filter(HarvestObjectError.harvest_object_id.in_(object_ids))
+        .order_by(HarvestObjectError.created)
+    )
+    found: dict[str, list[Problem]] = {}
+    for object_id, text in rows:
+        found.setdefault(object_id, []).append(rebuilt(json.loads(text)))
+    return found
+
+
+def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem]) -> StoredPassport:
+    entry = row.content.get("entry") or {}
+    registry_url = row.content.get("registry_url") or ""
+    link = urljoin(registry_url, (entry.get("link") or "").strip())
+    stored = StoredPassport(object_id=row.id, guid=row.guid, package_id=row.package_id,
+                            identifier=entry.get("identifier") or row.guid, title=entry.get("title") or "",
+                            url=row.passport_url or link)
+    if reader is None:
+        # Nothing read: the object's errors say why (for an object still waiting, there is nothing yet).
+        stored.problems = errors
+        return stored
+    content = reader.content
+    read = [rebuilt(d) for d in content.get("problems") or []]
+    checked = [rebuilt(d) for d in content["conformance"].get("problems") or []]
+    # Errors the object's rows hold that the content does not (hostile input saved as an error is in both).
+    kept = {(p.code, p.location) for p in read + checked}
+    stored.problems = read + checked + [p for p in errors if (p.code, p.location) not in kept]
+    stored.score = content["conformance"].get("score")
+    stored.form = content.get("form") or ""
+    stored.url = reader.passport_url or stored.url
+    stored.title = stored.title or (content.get("passport") or {}).get("title") or ""
+    stored.passport = content.get("passport")
+    stored.read_by = reader.id
+    if stored.package_id is None:
+        stored.package_id = reader.package_id
+    return stored
+
+
+def rebuilt(stored: Mapping[str, Any]) -> Problem:
+    """A stored finding as a problem; one whose code the catalogue no longer has keeps its stored English text
+    (a report leaves nothing out that the harvest found)."""
+    found = from_dict(stored)
+    if found is not None:
+        return found
+    code = str(stored.get("code") or "")
+    return Problem(code=code, severity=Severity(stored.get("severity") or "error"),
+                   template=str(stored.get("message") or code),
+                   location=Location(**(stored.get("location") or {})))
+
+
+def _iso(value: Any) -> Optional[str]:
+    # ckanext-harvest sets a job's ``finished`` as text on the object it holds; the database gives a datetime.
+    if isinstance(value, str):
+        value = dt.datetime.fromisoformat(value)
+    return value.isoformat() if value is not None else None
