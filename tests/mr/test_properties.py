@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
+import sys
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
@@ -208,3 +210,14 @@ def test_xml_entities_are_never_expanded_or_fetched(name):
     value = result.value
     assert value is None or "root:" not in getattr(value, "title", "")
     assert result.problems
+
+
+def test_a_stored_finding_is_rebuilt_in_a_process_that_never_read_its_form():
+    # A web process showing a report may never have imported the parser that defined the code.
+    script = (
+        "from ckanext.passport.mr.problems import from_dict\n"
+        "found = from_dict({'code': 'schema.json_violation', 'params': {}})\n"
+        "print(found.severity.value if found else 'lost')\n"
+    )
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "warning"

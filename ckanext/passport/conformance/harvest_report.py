@@ -9,9 +9,7 @@ the same guid and source that has them. The report is built in a fixed number of
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import json
-import pkgutil
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
 from urllib.parse import urljoin
@@ -22,16 +20,10 @@ from sqlalchemy.orm import aliased
 from ckanext.harvest.model import HarvestGatherError, HarvestJob, HarvestObject, HarvestObjectError, HarvestObjectExtra
 
 import ckanext.passport.harvest_problems  # noqa: F401 (defines the harvest's codes)
-import ckanext.passport.mr
 from ckanext.passport.harvest_findings import HarvestFinding
 from ckanext.passport.mr import serialize
 from ckanext.passport.mr.model import Location, Passport, Problem, Severity, Translate, english
 from ckanext.passport.mr.problems import from_dict
-
-# A parser module defines its codes when it is first imported, and a web process may never have parsed a
-# passport of that form: every module of the library is imported, so that every stored finding is rebuilt.
-for _module in pkgutil.walk_packages(ckanext.passport.mr.__path__, "ckanext.passport.mr."):
-    importlib.import_module(_module.name)
 
 from .shape import PassportConformance, document
 

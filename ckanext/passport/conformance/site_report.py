@@ -9,11 +9,8 @@ Pure: imports nothing from CKAN.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from typing import Any, Callable, Mapping, Optional
 
-import ckanext.passport.mr
 from ckanext.passport.mr.corrections import FIXED_FILES, correct, fixed_file
 from ckanext.passport.mr.model import Problem, Translate, english
 from ckanext.passport.mr.problems import from_dict
@@ -21,11 +18,6 @@ from ckanext.passport.mr.report import PassportCheck, SiteReport
 from ckanext.passport.mr.serialize import passport_from_jsonable, to_jsonable
 
 from .shape import PassportConformance, document
-
-# A kept report is read back by its codes, in a process that may not have run a check yet: every module of the
-# MR library is imported so that every code a check may have found is in the catalogue (``problems.from_dict``).
-for _module in pkgutil.walk_packages(ckanext.passport.mr.__path__, "ckanext.passport.mr."):
-    importlib.import_module(_module.name)
 
 # The corrected files' media types, as a browser should save them.
 MEDIA_TYPES = {"meta.json": "application/json", "meta.csv": "text/csv; charset=utf-8",

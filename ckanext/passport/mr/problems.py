@@ -9,7 +9,10 @@ when it is shown (:meth:`Problem.message`).
 """
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Mapping, Optional
 
 from .model import Location, Problem, Severity, Translate, english
@@ -61,9 +64,24 @@ def problem(
     )
 
 
+@cache
+def _every_library_code() -> None:
+    """Import every module of the MR library, so that each code it may emit is defined.
+
+    A module defines its codes when first imported, and a process reading stored findings back (a web process
+    showing a report) may never have parsed a passport of that form.
+    """
+    package = importlib.import_module(__package__)
+    for module in pkgutil.walk_packages(package.__path__, f"{__package__}."):
+        importlib.import_module(module.name)
+
+
 def from_dict(data: Mapping[str, Any]) -> Optional[Problem]:
     """A problem back from :meth:`Problem.as_dict`; ``None`` for a code no longer in the catalogue."""
-    kind = _KINDS.get(data.get("code", ""))
+    code = data.get("code", "")
+    if code not in _KINDS:
+        _every_library_code()
+    kind = _KINDS.get(code)
     if kind is None:
         return None
     params = {}
@@ -90,4 +108,6 @@ def where(location: Location, translate: Translate = english) -> str:
 
 
 def catalogue() -> dict[str, ProblemKind]:
+    """Every code: the MR library's and those of the modules imported so far (the harvest's, the site check's)."""
+    _every_library_code()
     return dict(_KINDS)
