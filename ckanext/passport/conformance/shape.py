@@ -94,18 +94,29 @@ def document(checked: Iterable[PassportConformance], problems: Iterable[Problem]
             "summary": summary(entries)}
 
 
+# A cell a spreadsheet would run as a formula; harvested text is the publisher's, not ours to execute.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA_START) else value
+
+
 def to_csv(report: Mapping[str, Any]) -> str:
-    """One row per finding (a passport without findings gets one row with its score), as spreadsheets read it."""
+    """One row per finding (a passport without findings gets one row with its score), as spreadsheets read it.
+
+    Text that a spreadsheet would take for a formula is written with a leading apostrophe.
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for entry in report["passports"]:
-        head = [entry["identifier"], entry.get("dataset_id") or "", entry["url"], entry["form"],
+        head = [_cell(entry["identifier"]), entry.get("dataset_id") or "", _cell(entry["url"]), entry["form"],
                 "" if entry["score"] is None else entry["score"]]
         for found in entry["findings"] or [None]:
             if found is None:
                 writer.writerow(head + [""] * 5)
             else:
-                writer.writerow(head + [found["code"], found["severity"], found["message"], found["where"],
-                                        found["url"] or ""])
+                writer.writerow(head + [found["code"], found["severity"], _cell(found["message"]),
+                                        _cell(found["where"]), _cell(found["url"] or "")])
     return out.getvalue()
