@@ -47,12 +47,23 @@ def test_a_signed_in_user_starts_a_check_and_gets_its_id(user):
     assert (check["status"], check["progress"], check["report"]) == ("queued", {"done": 0, "total": 0}, None)
 
 
-def test_anonymous_visitors_may_neither_check_nor_read_when_the_check_is_not_public(user):
+def test_anonymous_visitors_may_not_check_when_the_check_is_not_public(user):
     with pytest.raises(NotAuthorized, match=r"site_check.sign_in"):
         act(None, "passport_site_check", url=PUBLIC_SITE)
+
+
+def test_a_check_s_link_is_shared_with_anyone_who_has_it_signed_in_or_not(user):
     started = act(user, "passport_site_check", url=PUBLIC_SITE)
-    with pytest.raises(NotAuthorized):
-        act(None, "passport_site_check_show", id=started["id"])
+    assert act(None, "passport_site_check_show", id=started["id"])["url"] == PUBLIC_SITE
+    assert act(factories.User(), "passport_site_check_show", id=started["id"])["url"] == PUBLIC_SITE
+
+
+def test_a_check_that_read_private_addresses_is_for_sysadmins_only(user):
+    started = act(factories.Sysadmin(), "passport_site_check", url=PUBLIC_SITE, allow_private_addresses=True)
+    for reader in (None, user):
+        with pytest.raises(NotAuthorized, match=r"site_check.private_sysadmin_only"):
+            act(reader, "passport_site_check_show", id=started["id"])
+    assert act(factories.Sysadmin(), "passport_site_check_show", id=started["id"])["url"] == PUBLIC_SITE
 
 
 @pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
@@ -60,11 +71,6 @@ def test_anonymous_visitors_check_and_read_when_the_check_is_public(user):
     started = act(None, "passport_site_check", url=PUBLIC_SITE)
     assert act(None, "passport_site_check_show", id=started["id"])["status"] == "queued"
     assert SiteCheck.get(started["id"]).user_id is None
-
-
-def test_a_check_is_shareable_anyone_who_may_check_reads_it_by_its_id(user):
-    started = act(user, "passport_site_check", url=PUBLIC_SITE)
-    assert act(factories.User(), "passport_site_check_show", id=started["id"])["url"] == PUBLIC_SITE
 
 
 def test_an_unknown_check_is_not_found(user):

@@ -14,7 +14,10 @@ from ckan.tests.helpers import call_action
 from demo_site import IDENTIFIERS
 from site_check_support import clean_site_checks, home_site, shown  # noqa: F401
 
+import ckan.model as model
+
 from ckanext.passport.conformance import site_check_job
+from ckanext.passport.conformance.site_check_model import SiteCheck
 from ckanext.passport.conformance.shape import CSV_COLUMNS
 
 pytestmark = [
@@ -44,13 +47,23 @@ def user():
 
 
 @pytest.fixture
-def finished(home_site):
-    """A check of the demo site run to its end (the job in this process; the worker's test runs it for real)."""
+def finished_private(home_site):
+    """A sysadmin's check of the demo site with private addresses, run to its end (the job in this process; the
+    worker's test runs it for real)."""
     sysadmin = factories.Sysadmin()
     check_id = call_action("passport_site_check", context={"user": sysadmin["name"]},
                            url=home_site.url + "/opendata/", allow_private_addresses=True)["id"]
     site_check_job.run(check_id)
     return check_id
+
+
+@pytest.fixture
+def finished(finished_private):
+    """The same check as a check of a public site: the local test site needs private addresses, a public one not."""
+    check = SiteCheck.get(finished_private)
+    check.allow_private_addresses = False
+    model.Session.commit()
+    return finished_private
 
 
 def test_a_signed_in_user_gets_the_form_in_czech_with_its_csrf_token(app, user):
@@ -171,8 +184,16 @@ def test_a_failed_check_shows_its_code_and_stops_refreshing(app, user, monkeypat
     assert page.select_one("meta[http-equiv=refresh]") is None
 
 
-def test_an_unknown_check_is_not_found_and_anonymous_visitors_may_not_read_checks(app, user, finished):
+def test_an_unknown_check_is_not_found(app, user):
     assert app.get("/passport/check/no-such-check", headers=auth(user)).status_code == 404
-    assert app.get(f"/passport/check/{finished}").status_code == 403
-    assert app.get(f"/passport/check/{finished}.csv").status_code == 403
-    assert app.get(f"/passport/check/{finished}/fixed/1/meta.json").status_code == 403
+
+
+def test_a_check_that_read_private_addresses_is_not_shown_to_others(app, user, finished_private):
+    assert app.get(f"/passport/check/{finished_private}", headers=auth(user)).status_code == 403
+    assert app.get(f"/passport/check/{finished_private}.csv").status_code == 403
+
+
+def test_a_publisher_without_an_account_opens_the_shared_link_downloads_and_fixed_files(app, finished):
+    for address in (f"/passport/check/{finished}", f"/passport/check/{finished}.csv",
+                    f"/passport/check/{finished}/fixed/1/meta.json"):
+        assert app.get(address).status_code == 200, address

@@ -1,7 +1,8 @@
 """Actions of the publishers' site check: start one (``passport_site_check``), read one (``passport_site_check_show``).
 
-Who may: signed-in users, and anonymous visitors too when ``ckanext.passport.site_check_public`` is on. A check's
-id is its shareable link: whoever may use the site check may read any check by its id. Refusals carry a stable
+Who may start one: signed-in users, and anonymous visitors too when ``ckanext.passport.site_check_public`` is on.
+A check's id is its shareable link: anyone who has it reads the report (one that read private addresses: sysadmins
+only). Refusals carry a stable
 code and a message in the reader's language (``[code] message``): a bad URL, a private address, a rate limit
 (per user, an anonymous visitor counted by client address, and per checked host).
 """
@@ -188,8 +189,15 @@ def site_check_auth(context: dict, data_dict: Optional[dict] = None) -> dict[str
 
 @tk.auth_allow_anonymous_access
 def site_check_show_auth(context: dict, data_dict: Optional[dict] = None) -> dict[str, Any]:
-    """A check's link is shareable: whoever may use the site check may read any check by its id."""
-    return site_check_auth(context, data_dict)
+    """A check's link is for sharing: anyone who has it reads the report, a publisher without an account too.
+
+    The id is unguessable and the report says only what the checked site publishes. A check that read private
+    addresses (a sysadmin's) may tell of the local network: only sysadmins read it.
+    """
+    check = SiteCheck.get((data_dict or {}).get("id") or "")
+    if check is not None and check.allow_private_addresses and not authz.is_sysadmin(context.get("user")):
+        return {"success": False, "msg": _refusal(problem(codes.PRIVATE_SYSADMIN_ONLY))}
+    return {"success": True}
 
 
 def actions() -> dict[str, Any]:
