@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 
+import ckan.model as model
 import pytest
 from ckan.plugins import toolkit
 from ckan.tests import factories
@@ -83,62 +84,18 @@ def test_an_unknown_source_is_not_found(stack_once):
         call_action("passport_conformance_report", id="no-such-source")
 
 
+def _set_private(source: dict, private: bool) -> None:
+    # Straight in the table: ckanext-harvest's harvest_source_patch fails on CKAN 2.12 (it patches from
+    # package_show's extras), and only the source's visibility is wanted here.
+    model.Package.get(source["id"]).private = private
+    model.Session.commit()
+
+
 def test_a_public_sources_report_is_public(people, private_source, app):
     source, _ = private_source
-    call_action("harvest_source_patch", {"user": factories.Sysadmin()["name"]}, id=source["id"], private=False)
+    _set_private(source, False)
     try:
         assert len(app.get(f"/api/3/action/passport_conformance_report?id={source['name']}").json["result"]["passports"]) == 6
         assert "passport-conformance-row" in app.get(f"/harvest/{source['name']}/conformance").body
     finally:
-        call_action("harvest_source_patch", {"user": factories.Sysadmin()["name"]}, id=source["id"], private=True)
-
-
-def _dataset_conformance_as(user, dataset_id):
-    return toolkit.get_action("passport_dataset_conformance")(
-        {"user": user["name"] if user else "", "ignore_auth": False}, {"id": dataset_id})
-
-
-@pytest.mark.parametrize("who", ["curator", "editor"])
-def test_a_records_curators_and_editors_see_its_conformance(private_source, people, who):
-    source, results = private_source
-    dataset = results[OKVED]["dataset"]
-    entry = _dataset_conformance_as(people[who], dataset["id"])
-    assert entry["identifier"] == OKVED and entry["score"] == int(dataset["mr_conformance"])
-    assert entry["source_name"] == source["name"] and entry["findings"]
-    assert set(entry["fixed"]) == {"meta.json", "meta.csv", "meta.xml"}
-
-
-@pytest.mark.parametrize("who", ["member", "outsider", "anonymous"])
-def test_nobody_else_sees_a_records_conformance(private_source, people, who):
-    _, results = private_source
-    with pytest.raises(toolkit.NotAuthorized):
-        _dataset_conformance_as(people.get(who), results[OKVED]["dataset"]["id"])
-
-
-def test_the_record_page_shows_the_block_to_its_curator_only(private_source, people, app):
-    _, results = private_source
-    name = results[OKVED]["dataset"]["name"]
-    curator = app.get(f"/dataset/{name}", headers={"Authorization": people["curator"]["token"]}).body
-    assert 'id="passport-conformance"' in curator and 'class="passport-finding ' in curator
-    editor = app.get(f"/dataset/{name}", headers={"Authorization": people["editor"]["token"]}).body
-    assert 'id="passport-conformance"' in editor
-    for headers in ({}, {"Authorization": people["outsider"]["token"]}):
-        page = app.get(f"/dataset/{name}", headers=headers).body
-        assert "<h1" in page and 'id="passport-conformance"' not in page
-
-
-def test_a_record_made_in_the_portal_has_no_harvest_conformance(people):
-    dataset = factories.Dataset(**complete_record(owner_org=people["org"]["id"]))
-    with pytest.raises(toolkit.ObjectNotFound):
-        _dataset_conformance_as(people["curator"], dataset["id"])
-
-
-def test_a_source_of_another_type_has_no_conformance_report(people, app):
-    sysadmin = factories.Sysadmin()
-    lkod = call_action("harvest_source_create", {"user": sysadmin["name"]}, name="lkod-conformance",
-                       title="LKOD", url="http://127.0.0.1:9/lkod/catalog", source_type="lkod",
-                       owner_org=people["org"]["id"])
-    with pytest.raises(toolkit.ObjectNotFound):
-        call_action("passport_conformance_report", id=lkod["name"])
-    app.get(f"/harvest/{lkod['name']}/conformance", status=404)
-    assert 'href="/harvest/lkod-conformance/conformance"' not in app.get(f"/harvest/{lkod['name']}").body
+        _set_private(source, True)

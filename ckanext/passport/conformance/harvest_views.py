@@ -232,5 +232,18 @@ def blueprints() -> list[Any]:
     return [conformance]
 
 
+def has_conformance(source: dict[str, Any]) -> bool:
+    """Template helper: whether a harvest source page gets the Conformance tab (passport sources only).
+
+    Read from the source's table, not the page's dict: CKAN 2.12 may show a cached package without its
+    ``source_type``.
+    """
+    try:
+        source_of(source.get("id") or "")
+    except tk.ObjectNotFound:
+        return False
+    return True
+
+
 def helpers() -> dict[str, Any]:
-    return {"passport_dataset_conformance": dataset_conformance}
+    return {"passport_dataset_conformance": dataset_conformance, "passport_has_conformance": has_conformance}
