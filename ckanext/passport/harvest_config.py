@@ -46,6 +46,7 @@ SCHEMA: dict[str, Any] = {
         "on_missing": {"enum": ["delete", "withdraw"]},
         "max_delete_ratio": {"type": "number", "minimum": 0, "maximum": 1},
         "fetch_structures": {"type": "boolean"},
+        "check_data": {"type": "boolean"},
         "user": {"type": "string", "minLength": 1},
         "index_commit": {"enum": list(INDEX_COMMITS)},
     },
@@ -127,6 +128,7 @@ class HarvestConfig:
     on_missing: str = "delete"
     max_delete_ratio: float = 0.5
     fetch_structures: bool = False
+    check_data: bool = False
     user: str = ""
     index_commit: str = "soft"
     policy: FetchPolicy = field(default_factory=FetchPolicy)
@@ -147,6 +149,7 @@ def load_config(text: Optional[str], site: dict[str, Any]) -> HarvestConfig:
         on_missing=data.get("on_missing", "delete"),
         max_delete_ratio=float(data.get("max_delete_ratio", 0.5)),
         fetch_structures=bool(data.get("fetch_structures", False)),
+        check_data=bool(data.get("check_data", False)),
         user=data.get("user", ""),
         index_commit=data.get("index_commit", "soft"),
         policy=policy,

@@ -31,6 +31,7 @@ from ckanext.passport.index_commits import soft_commit_per_object
 from ckanext.passport.language import reader_translate, site_translate
 from ckanext.passport.mr import serialize
 from ckanext.passport.mr.check import check_passport, score
+from ckanext.passport.mr.datacheck import check_data
 from ckanext.passport.mr.discover import discover_registry
 from ckanext.passport.mr.fetch import FetchResult, fetch, make_session
 from ckanext.passport.mr.model import ParseResult, Passport, Problem, RegistryEntry, Severity
@@ -165,12 +166,13 @@ class PassportHarvester(HarvesterBase):
                         content_hash=digest, passport_url=fetched.url)
 
         report = check_passport(read.value, entry, fetched.url if fetched else entry.link, read.form)
+        checked = report.problems + (_data_findings(read.value, config) if config.check_data else [])
         # ckanext-harvest counts any object error as a failed object. A passport that was read lands, so its
-        # parse and conformance findings are kept on the object (extra "findings", and its content) and in
-        # the dataset's conformance score; only hostile input is an error here.
+        # parse and conformance findings (a missing data file among them) are kept on the object (extra
+        # "findings", and its content) and in the dataset's conformance score; only hostile input is an error here.
         findings = []
         stored_language = site_translate()
-        for found, repeats in grouped(read.problems + report.problems):
+        for found, repeats in grouped(read.problems + checked):
             if found.code in PROMOTED_TO_ERROR:
                 save_object_error(found, harvest_object, "Fetch", repeats)
             else:
@@ -187,8 +189,8 @@ class PassportHarvester(HarvesterBase):
                 "encoding": read.encoding,
                 "problems": [p.as_dict() for p in read.problems],
                 # Scored as the site check scores: what reading the passport found counts too.
-                "conformance": {"score": score(read.problems + report.problems),
-                                "problems": [p.as_dict() for p in report.problems]},
+                "conformance": {"score": score(read.problems + checked),
+                                "problems": [p.as_dict() for p in checked]},
             },
             ensure_ascii=False,
         )
@@ -654,6 +656,16 @@ def _validation_refusal(error: Any) -> Problem:
     # CKAN's validation messages are already words in the consumer's (the site's default) language.
     details = "; ".join(f"{field}: {messages}" for field, messages in (error.error_dict or {}).items())
     return problem(codes.INVALID_DATASET, details=details)
+
+
+def _data_findings(passport: Passport, config: HarvestConfig) -> list[Problem]:
+    """The newest data file's header against its structure, as the site check compares them (a capped head)."""
+    session = _session(config.policy)
+
+    def fetch_one(url: str, head_bytes: Optional[int] = None) -> FetchResult:
+        return fetch(url, config.policy, head_bytes=head_bytes, session=session)
+
+    return check_data(passport, fetch_one)
 
 
 def _attach_structure_fields(passport: Passport, config: HarvestConfig, harvest_object: Any) -> None:
