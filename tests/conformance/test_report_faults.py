@@ -6,6 +6,7 @@ import json
 
 import pytest
 from ckan.tests.helpers import call_action
+from fault_passports import valid_passport
 from http_site import Fault
 
 pytestmark = [pytest.mark.stack]
@@ -21,19 +22,6 @@ UNREADABLE = {
 }
 
 
-def _passport(identifier: str, title: str) -> dict:
-    return {
-        "standardversion": "http://opendata.gosmonitor.ru/standard/3.0",
-        "identifier": identifier, "title": title, "description": f"Описание {title}",
-        "creator": "Тестовое ведомство", "created": "20240101", "modified": "20240201", "subject": "тест",
-        "format": "csv",
-        "data": [{"source": f"/opendata/{identifier}/data-20240201T0000-structure-20240101T0000.csv",
-                  "created": "20240201T0000", "provenance": "Обновление", "structure": "20240101T0000"}],
-        "structure": [{"source": f"/opendata/{identifier}/structure-20240101T0000.csv", "created": "20240101T0000"}],
-        "publisher": {"name": "Иванов Иван", "phone": "+7 (495) 000-00-00", "mbox": "opendata@example.ru"},
-    }
-
-
 @pytest.fixture(scope="module")
 def fault_site(stack_once, tmp_path_factory, serve_site):
     root = tmp_path_factory.mktemp("faults")
@@ -44,7 +32,7 @@ def fault_site(stack_once, tmp_path_factory, serve_site):
         title = HOSTILE_TITLE if n == 0 else f"Набор {n}"
         (root / "opendata" / identifier).mkdir()
         (root / "opendata" / identifier / "meta.json").write_text(
-            json.dumps(_passport(identifier, title), ensure_ascii=False), "utf-8")
+            json.dumps(valid_passport(identifier, title), ensure_ascii=False), "utf-8")
         entries.append(f'{identifier},"{title.replace(chr(34), chr(34) * 2)}",/opendata/{identifier}/meta.json,json')
     for kind, (fault, _) in UNREADABLE.items():
         identifier = f"{INN}-{kind}"

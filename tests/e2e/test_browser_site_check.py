@@ -11,21 +11,18 @@ import io
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 from browser_walk import PASSWORD, sign_in
-from ckan.lib import jobs
-from ckan.lib.redis import connect_to_redis
 from ckan.tests import factories
 from demo_site import IDENTIFIERS
 from http_site import Fault
 from local_demo_site import local_demo_site
+from site_check_support import clean_site_checks, worker  # noqa: F401
 from playwright.sync_api import Browser, expect
 
-from ckanext.passport.conformance import site_check_actions
 from ckanext.passport.conformance.shape import CSV_COLUMNS
 
 pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
@@ -44,28 +41,12 @@ def slow_demo_site(tmp_path: Path, serve_site):
 
 
 @pytest.fixture
-def quiet_queue() -> Iterator[None]:
-    """No job of an earlier test in this site's queue, no rate-limit count."""
-    jobs.get_queue().empty()
-    redis = connect_to_redis()
-    for key in redis.scan_iter(site_check_actions.rate_limit_keys()):
-        redis.delete(key)
-    yield
-    jobs.get_queue().empty()
-
-
-@pytest.fixture
 def start_worker(tmp_path: Path) -> Iterator:
     """``start_worker()`` starts ``ckan jobs worker`` (as `make demo` runs it) over the test's database and queue."""
     started: list[subprocess.Popen] = []
 
     def start() -> subprocess.Popen:
-        log = (tmp_path / "worker.log").open("wb")
-        process = subprocess.Popen(
-            [str(Path(sys.executable).with_name("ckan")), "-c", str(ROOT / "test.ini"), "jobs", "worker"],
-            env=dict(os.environ), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        process = worker(burst=False, log=tmp_path / "worker.log")
         started.append(process)
         return process
 
@@ -80,7 +61,7 @@ def start_worker(tmp_path: Path) -> Iterator:
 
 
 def test_a_sysadmin_checks_a_site_in_czech_watches_it_run_and_downloads_the_csv(
-        browser: Browser, live_ckan: str, slow_demo_site, quiet_queue, start_worker, tmp_path: Path):
+        browser: Browser, live_ckan: str, slow_demo_site, clean_site_checks, start_worker, tmp_path: Path):
     site = slow_demo_site.url + "/opendata/"
 
     publisher = sign_in(browser, live_ckan, factories.User(name="vydavatel", password=PASSWORD), locale="cs-CZ")

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject
+from fault_passports import valid_passport
 from http_site import Fault
 
 pytestmark = [pytest.mark.stack]
@@ -25,24 +25,6 @@ BAD = {
 INN = "7701234560"
 
 
-def _passport(identifier: str, title: str) -> dict:
-    return {
-        "standardversion": "http://opendata.gosmonitor.ru/standard/3.0",
-        "identifier": identifier,
-        "title": title,
-        "description": f"Описание набора {title}",
-        "creator": "Тестовое ведомство",
-        "created": "20240101",
-        "modified": "20240201",
-        "subject": "тест, набор",
-        "format": "csv",
-        "data": [{"source": f"/opendata/{identifier}/data-20240201T0000-structure-20240101T0000.csv",
-                  "created": "20240201T0000", "provenance": "Обновление", "structure": "20240101T0000"}],
-        "structure": [{"source": f"/opendata/{identifier}/structure-20240101T0000.csv", "created": "20240101T0000"}],
-        "publisher": {"name": "Иванов Иван", "phone": "+7 (495) 000-00-00", "mbox": "opendata@example.ru"},
-    }
-
-
 @pytest.fixture(scope="module")
 def fault_site(tmp_path_factory, serve_site):
     root = tmp_path_factory.mktemp("fault")
@@ -52,7 +34,7 @@ def fault_site(tmp_path_factory, serve_site):
         identifier = f"{INN}-good{n}"
         folder = root / "opendata" / identifier
         folder.mkdir()
-        (folder / "meta.json").write_text(json.dumps(_passport(identifier, f"Набор {n}"), ensure_ascii=False), "utf-8")
+        (folder / "meta.json").write_text(json.dumps(valid_passport(identifier, f"Набор {n}"), ensure_ascii=False), "utf-8")
         entries.append(f"{identifier},Набор {n},/opendata/{identifier}/meta.json,json")
     faults = {}
     for kind, (fault, _) in BAD.items():

@@ -19,7 +19,7 @@ from local_demo_site import local_demo_site
 
 from ckanext.passport.conformance import site_check_actions
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CKAN = str(Path(sys.executable).with_name("ckan"))
 
 
