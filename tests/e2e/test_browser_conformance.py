@@ -95,7 +95,7 @@ def test_an_admin_reads_filters_sorts_and_downloads_a_sources_conformance(
     # The same tab in Czech under /cs/: its texts and the findings' messages.
     page.goto(f"/cs/harvest/{SOURCE}/conformance")
     expect(page.locator(".nav-tabs")).to_contain_text("Soulad s MR")
-    expect(page.locator(".passport-conformance-summary")).to_contain_text("Průměrné skóre")
+    expect(page.locator(".passport-conformance-summary")).to_contain_text("Průměrné hodnocení")
     expect(page.get_by_role("link", name="Stáhnout CSV")).to_be_visible()
     expect(page.locator(".passport-finding").first).to_contain_text(
         page.locator(".passport-finding").first.get_attribute("data-code"))
