@@ -6,6 +6,7 @@ sys.path).
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,7 +74,13 @@ class Lkod:
     def _write(self, relative: str, text: str) -> None:
         path = self.root / "lkod" / relative
         path.parent.mkdir(parents=True, exist_ok=True)
+        previous = path.stat().st_mtime if path.exists() else None
         path.write_text(text, "utf-8")
+        if previous is not None:
+            # The file handler dates a file to the second (If-Modified-Since → 304): a rewrite within the second
+            # of the last harvest must still read as changed, as it would on a real server.
+            later = max(path.stat().st_mtime, previous + 1)
+            os.utime(path, (later, later))
 
 
 def build_lkod(root: Path, url: str) -> Lkod:
