@@ -13,7 +13,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.harvest.model import HarvestObject
 
 from ckanext.passport.mr import serialize
-from ckanext.passport.mr.corrections import FIXED_FILES, correct, fixed_file
+from ckanext.passport.mr.corrections import FIXED_FILES, correct, corrected_file
 from ckanext.passport.mr.model import Passport, Problem
 
 from .harvest_report import Fixer
@@ -38,12 +38,8 @@ def fixer(source_name: str) -> Fixer:
 
 def fixed_bytes(harvest_object: HarvestObject, name: str) -> Optional[bytes]:
     """File ``name`` of the passport ``harvest_object`` read, corrected; ``None`` if it read none or no such file."""
-    if name not in FIXED_FILES or not harvest_object.content:
-        return None
-    content = json.loads(harvest_object.content)
+    content = json.loads(harvest_object.content or "{}")
     if "passport" not in content:
         return None
-    passport = serialize.passport_from_jsonable(content["passport"])
     extras = {e.key: e.value for e in harvest_object.extras}
-    corrected, _ = correct(passport, extras.get("passport_url") or "")
-    return fixed_file(corrected, name)
+    return corrected_file(serialize.passport_from_jsonable(content["passport"]), extras.get("passport_url") or "", name)

@@ -7,7 +7,6 @@ the actions, so the actions' authorization is the pages' too.
 """
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Optional
@@ -21,15 +20,12 @@ from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.model import Severity
 from ckanext.passport.mr.problems import catalogue, severity_label
 
-from . import charts, harvest_fixed, harvest_report
+from . import charts, downloads, harvest_fixed, harvest_report
 from .harvest_actions import source_of
-from .shape import to_csv
 
 BLUEPRINT = "passport_harvest_conformance"
 conformance = Blueprint(BLUEPRINT, __name__)
 
-FILE_TYPES = {"meta.json": "application/json", "meta.csv": "text/csv; charset=utf-8",
-              "meta.xml": "application/xml"}
 # Passports per page of the tab's table (the downloads hold them all): a page stays quick to render and read.
 PAGE_SIZE = 100
 # Findings of one code shown in full in a passport's row; the rest fold under a <details>.
@@ -125,16 +121,12 @@ def tab(source: str) -> str:
 
 @conformance.route("/harvest/<source>/conformance.csv")
 def report_csv(source: str) -> Response:
-    shown = harvest_report.select(_report(source), **_args())
-    # A byte order mark, so that spreadsheets open the Cyrillic and Czech text as UTF-8.
-    return _download("\ufeff" + to_csv(shown), "text/csv; charset=utf-8", f"{source}-conformance.csv")
+    return downloads.report_csv(harvest_report.select(_report(source), **_args()), f"{source}-conformance.csv")
 
 
 @conformance.route("/harvest/<source>/conformance.json")
 def report_json(source: str) -> Response:
-    shown = harvest_report.select(_report(source), **_args())
-    return _download(json.dumps(shown, ensure_ascii=False, indent=1), "application/json",
-                     f"{source}-conformance.json")
+    return downloads.report_json(harvest_report.select(_report(source), **_args()), f"{source}-conformance.json")
 
 
 @conformance.route("/harvest/<source>/conformance/fixed/<object_id>/<name>")
@@ -153,7 +145,7 @@ def fixed_file(source: str, object_id: str, name: str) -> Response:
     body = harvest_fixed.fixed_bytes(harvest_object, name)
     if body is None:
         return tk.abort(404, tk._("No such file"))
-    return _download(body, FILE_TYPES[name], name)
+    return downloads.fixed_file(body, name)
 
 
 def _allowed(action: str, id_: str) -> bool:
@@ -162,12 +154,6 @@ def _allowed(action: str, id_: str) -> bool:
         return True
     except tk.NotAuthorized:
         return False
-
-
-def _download(body: Any, content_type: str, filename: str) -> Response:
-    response = Response(body, content_type=content_type)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 # -- what the templates show -----------------------------------------------------------------------------------

@@ -7,8 +7,7 @@ CKAN's CSRF protection.
 """
 from __future__ import annotations
 
-import json
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import ckan.authz as authz
 import ckan.plugins.toolkit as tk
@@ -16,9 +15,9 @@ from flask import Blueprint, Response, current_app
 
 from ckanext.passport.mr.corrections import FIXED_FILES
 
-from .shape import to_csv
+from . import downloads
 from .site_check_model import FAILED, FINISHED, SiteCheck
-from .site_report import MEDIA_TYPES, fixed, restored
+from .site_report import fixed, restored
 
 blueprint = Blueprint("passport_site_check", __name__)
 
@@ -89,25 +88,21 @@ def read(id: str) -> str:
                                               "fixed_files": FIXED_FILES})
 
 
-def _download(id: str, suffix: str, body: Callable[[dict[str, Any]], str], media_type: str) -> Response:
-    check = _shown(id)
-    if check["report"] is None:
+def _report(id: str) -> dict[str, Any]:
+    report = _shown(id)["report"]
+    if report is None:
         return tk.abort(404, tk._("The check has no report yet"))
-    response = Response(body(check["report"]), mimetype=media_type)
-    response.headers["Content-Disposition"] = f'attachment; filename="site-check-{id}.{suffix}"'
-    return response
+    return report
 
 
 @blueprint.route("/passport/check/<id>.csv")
 def report_csv(id: str) -> Response:
-    # With a byte order mark, so spreadsheets read the Cyrillic and Czech text as UTF-8.
-    return _download(id, "csv", lambda report: "\ufeff" + to_csv(report), "text/csv")
+    return downloads.report_csv(_report(id), f"site-check-{id}.csv")
 
 
 @blueprint.route("/passport/check/<id>.json")
 def report_json(id: str) -> Response:
-    return _download(id, "json", lambda report: json.dumps(report, ensure_ascii=False, indent=2),
-                     "application/json")
+    return downloads.report_json(_report(id), f"site-check-{id}.json")
 
 
 @blueprint.route("/passport/check/<id>/fixed/<int:number>/<name>")
@@ -122,11 +117,7 @@ def fixed_file(id: str, number: int, name: str) -> Response:
     written = fixed(restored(stored), number, name) if stored else None
     if written is None:
         return tk.abort(404, tk._("No such corrected file"))
-    response = Response(written, mimetype=MEDIA_TYPES[name].split(";")[0])
-    if ";" in MEDIA_TYPES[name]:
-        response.headers["Content-Type"] = MEDIA_TYPES[name]
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+    return downloads.fixed_file(written, name)
 
 
 def blueprints() -> list[Blueprint]:

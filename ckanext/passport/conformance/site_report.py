@@ -11,17 +11,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Optional
 
-from ckanext.passport.mr.corrections import FIXED_FILES, correct, fixed_file
+from ckanext.passport.mr.corrections import FIXED_FILES, corrected_file
 from ckanext.passport.mr.model import Problem, Translate, english
 from ckanext.passport.mr.problems import from_dict
 from ckanext.passport.mr.report import PassportCheck, SiteReport
 from ckanext.passport.mr.serialize import passport_from_jsonable, to_jsonable
 
 from .shape import PassportConformance, document
-
-# The corrected files' media types, as a browser should save them.
-MEDIA_TYPES = {"meta.json": "application/json", "meta.csv": "text/csv; charset=utf-8",
-               "meta.xml": "application/xml"}
 
 # (passport number, file name) -> the URL of that corrected file; passports are numbered from 1.
 FixedUrl = Callable[[int, str], str]
@@ -113,10 +109,7 @@ def _problems(found: list[Mapping[str, Any]]) -> list[Problem]:
 
 def fixed(report: SiteReport, number: int, name: str) -> Optional[bytes]:
     """The corrected file ``name`` of passport ``number`` (from 1); ``None`` when there is no such file."""
-    if name not in FIXED_FILES or not 1 <= number <= len(report.passports):
+    if not 1 <= number <= len(report.passports):
         return None
     checked = report.passports[number - 1]
-    if checked.passport is None:
-        return None
-    corrected, _corrections = correct(checked.passport, checked.url)
-    return fixed_file(corrected, name)
+    return corrected_file(checked.passport, checked.url, name) if checked.passport is not None else None

@@ -119,6 +119,11 @@ def correct(passport: Passport, url: str = "") -> tuple[Passport, list[Problem]]
     return corrected, fixes
 
 
+def corrected_file(passport: Passport, url: str, name: str) -> Optional[bytes]:
+    """File ``name`` of ``passport`` (read from ``url``) as corrected; ``None`` when ``name`` is no fixed file."""
+    return fixed_file(correct(passport, url)[0], name) if name in FIXED_FILES else None
+
+
 def fixed_file(passport: Passport, name: str) -> bytes:
     """The (corrected) passport as ``name``, one of :data:`FIXED_FILES`, in UTF-8."""
     if name not in FIXED_FILES:

@@ -1,0 +1,32 @@
+"""The downloads every conformance report offers: the report as CSV or JSON, and a passport's corrected files."""
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+from flask import Response
+
+from .shape import to_csv
+
+# The corrected files' media types, as a browser should save them.
+FIXED_FILE_TYPES = {"meta.json": "application/json", "meta.csv": "text/csv; charset=utf-8",
+                    "meta.xml": "application/xml"}
+
+
+def attachment(body: Any, content_type: str, filename: str) -> Response:
+    response = Response(body, content_type=content_type)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def report_csv(report: Mapping[str, Any], filename: str) -> Response:
+    # A byte order mark, so that spreadsheets open the Cyrillic and Czech text as UTF-8.
+    return attachment("\ufeff" + to_csv(report), "text/csv; charset=utf-8", filename)
+
+
+def report_json(report: Mapping[str, Any], filename: str) -> Response:
+    return attachment(json.dumps(report, ensure_ascii=False, indent=1), "application/json", filename)
+
+
+def fixed_file(body: bytes, name: str) -> Response:
+    return attachment(body, FIXED_FILE_TYPES[name], name)
