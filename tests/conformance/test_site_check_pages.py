@@ -17,8 +17,11 @@ from site_check_support import clean_site_checks, home_site, shown  # noqa: F401
 import ckan.model as model
 
 from ckanext.passport.conformance import site_check_job
-from ckanext.passport.conformance.site_check_model import SiteCheck
+from ckanext.passport.conformance.site_check_model import FINISHED, SiteCheck, add
+from ckanext.passport.conformance.site_report import stored
 from ckanext.passport.conformance.shape import CSV_COLUMNS
+from ckanext.passport.mr.problems import problem
+from ckanext.passport.mr.report import PASSPORT_UNREACHABLE, PassportCheck, SiteReport
 
 pytestmark = [
     pytest.mark.stack,
@@ -197,3 +200,17 @@ def test_a_publisher_without_an_account_opens_the_shared_link_downloads_and_fixe
     for address in (f"/passport/check/{finished}", f"/passport/check/{finished}.csv",
                     f"/passport/check/{finished}/fixed/1/meta.json"):
         assert app.get(address).status_code == 200, address
+
+
+def test_a_publishers_script_link_is_shown_as_text_never_as_a_link(app, user):
+    hostile = "javascript:alert(1)"
+    checked = PassportCheck(identifier="7701234560-x", link=hostile,
+                            problems=[problem(PASSPORT_UNREACHABLE, url=hostile, identifier="7701234560-x", tried=0)])
+    check = add("https://opendata.example.ru/opendata/", "opendata.example.ru", None, False)
+    check.status, check.result = FINISHED, json.dumps(stored(SiteReport(url=check.url, passports=[checked])))
+    model.Session.commit()
+
+    page = BeautifulSoup(app.get(f"/passport/check/{check.id}", headers=auth(user)).body, "html.parser")
+
+    assert hostile in page.select_one(".passport-site-check-passport").text
+    assert not [a for a in page.select("a[href]") if a["href"].lower().startswith("javascript:")]

@@ -22,6 +22,7 @@ from ckanext.passport.mr.problems import catalogue, severity_label
 
 from . import charts, downloads, harvest_fixed, harvest_report
 from .harvest_actions import source_of
+from .shape import web_link
 
 BLUEPRINT = "passport_harvest_conformance"
 conformance = Blueprint(BLUEPRINT, __name__)
@@ -170,11 +171,6 @@ def severity_of(code: str) -> str:
     return kind.severity.value if kind else ""
 
 
-def safe_link(url: Optional[str]) -> Optional[str]:
-    """A harvested URL as a link only when it is a web address (never ``javascript:`` or ``data:``)."""
-    return url if url and url.lower().startswith(("http://", "https://")) else None
-
-
 def passport_row(entry: dict[str, Any], translate: Any) -> dict[str, Any]:
     """A passport's findings grouped by code, each with the places it was found (linked when web addresses)."""
     groups: dict[str, dict[str, Any]] = {}
@@ -183,10 +179,10 @@ def passport_row(entry: dict[str, Any], translate: Any) -> dict[str, Any]:
                                                   "message": found["message"], "places": [],
                                                   "severity_label": severity_label(Severity(found["severity"]),
                                                                                    translate)})
-        group["places"].append({"where": found["where"] or found["url"] or "", "href": safe_link(found["url"])})
+        group["places"].append({"where": found["where"] or found["url"] or "", "href": web_link(found["url"])})
     for group in groups.values():
         group["shown"], group["folded"] = group["places"][:SHOWN_PLACES], group["places"][SHOWN_PLACES:]
-    return {**entry, "groups": list(groups.values()), "href": safe_link(entry["url"]),
+    return {**entry, "groups": list(groups.values()), "href": web_link(entry["url"]),
             "fixed_links": [(name, url) for name, url in entry.get("fixed", {}).items()]}
 
 
@@ -232,4 +228,5 @@ def has_conformance(source: dict[str, Any]) -> bool:
 
 
 def helpers() -> dict[str, Any]:
-    return {"passport_dataset_conformance": dataset_conformance, "passport_has_conformance": has_conformance}
+    return {"passport_dataset_conformance": dataset_conformance, "passport_has_conformance": has_conformance,
+            "passport_web_link": web_link}
