@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ckanext.passport.mr.model import ParseResult, Problem, RegistryEntry
+from ckanext.passport.mr.problems import stored_problem
 from ckanext.passport.mr.passport import FORMS as PASSPORT_MODULES
 from ckanext.passport.mr.passport import parse_passport
 from ckanext.passport.mr.problems import catalogue, from_dict
@@ -221,3 +222,10 @@ def test_a_stored_finding_is_rebuilt_in_a_process_that_never_read_its_form():
     )
     shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "warning"
+
+
+def test_a_stored_finding_of_a_code_no_longer_catalogued_keeps_its_stored_text():
+    found = stored_problem({"code": "gone.code", "severity": "warning", "message": "as it was found",
+                            "location": {"url": "http://site/meta.csv", "line": 3}})
+    assert (found.code, found.severity.value, found.message(), found.location.line) == (
+        "gone.code", "warning", "as it was found", 3)

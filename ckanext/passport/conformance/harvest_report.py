@@ -22,8 +22,8 @@ from ckanext.harvest.model import HarvestGatherError, HarvestJob, HarvestObject,
 import ckanext.passport.harvest_problems  # noqa: F401 (defines the harvest's codes)
 from ckanext.passport.harvest_findings import HarvestFinding
 from ckanext.passport.mr import serialize
-from ckanext.passport.mr.model import Location, Passport, Problem, Severity, Translate, english
-from ckanext.passport.mr.problems import from_dict
+from ckanext.passport.mr.model import Passport, Problem, Severity, Translate, english
+from ckanext.passport.mr.problems import stored_problem
 
 from .shape import PassportConformance, document
 
@@ -107,7 +107,7 @@ def gather_problems(job_id: str) -> list[Problem]:
         .filter(HarvestGatherError.harvest_job_id == job_id)
         .order_by(HarvestGatherError.created)
     )
-    return [rebuilt(json.loads(text)) for (text,) in rows]
+    return [stored_problem(json.loads(text)) for (text,) in rows]
 
 
 def score_history(source_id: str, limit: int = HISTORY_JOBS) -> list[dict[str, Any]]:
@@ -261,7 +261,7 @@ def _object_findings(object_ids: list[str]) -> dict[str, list[Problem]]:
     )
     found: dict[str, list[Problem]] = {}
     for object_id, text in rows:
-        found.setdefault(object_id, []).append(rebuilt(json.loads(text)))
+        found.setdefault(object_id, []).append(stored_problem(json.loads(text)))
     return found
 
 
@@ -277,8 +277,8 @@ def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem]) -> StoredP
         stored.problems = errors
         return stored
     content = reader.content
-    read = [rebuilt(d) for d in content.get("problems") or []]
-    checked = [rebuilt(d) for d in content["conformance"].get("problems") or []]
+    read = [stored_problem(d) for d in content.get("problems") or []]
+    checked = [stored_problem(d) for d in content["conformance"].get("problems") or []]
     # Errors the object's rows hold that the content does not (hostile input saved as an error is in both).
     kept = {(p.code, p.location) for p in read + checked}
     stored.problems = read + checked + [p for p in errors if (p.code, p.location) not in kept]
@@ -291,18 +291,6 @@ def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem]) -> StoredP
     if stored.package_id is None:
         stored.package_id = reader.package_id
     return stored
-
-
-def rebuilt(stored: Mapping[str, Any]) -> Problem:
-    """A stored finding as a problem; one whose code the catalogue no longer has keeps its stored English text
-    (a report leaves nothing out that the harvest found)."""
-    found = from_dict(stored)
-    if found is not None:
-        return found
-    code = str(stored.get("code") or "")
-    return Problem(code=code, severity=Severity(stored.get("severity") or "error"),
-                   template=str(stored.get("message") or code),
-                   location=Location(**(stored.get("location") or {})))
 
 
 def _iso(value: Any) -> Optional[str]:

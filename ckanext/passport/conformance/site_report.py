@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Optional
 
 from ckanext.passport.mr.corrections import FIXED_FILES, corrected_file
 from ckanext.passport.mr.model import Problem, Translate, english
-from ckanext.passport.mr.problems import from_dict
+from ckanext.passport.mr.problems import stored_problem
 from ckanext.passport.mr.report import PassportCheck, SiteReport
 from ckanext.passport.mr.serialize import passport_from_jsonable, to_jsonable
 
@@ -103,8 +103,7 @@ def _restored_passport(data: Mapping[str, Any]) -> PassportCheck:
 
 
 def _problems(found: list[Mapping[str, Any]]) -> list[Problem]:
-    # A code no longer in the catalogue (a report kept across an upgrade) is left out rather than misnamed.
-    return [problem for problem in map(from_dict, found) if problem is not None]
+    return [stored_problem(data) for data in found]
 
 
 def fixed(report: SiteReport, number: int, name: str) -> Optional[bytes]:

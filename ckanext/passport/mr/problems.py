@@ -97,6 +97,17 @@ def from_dict(data: Mapping[str, Any]) -> Optional[Problem]:
     )
 
 
+def stored_problem(data: Mapping[str, Any]) -> Problem:
+    """A stored finding back as a problem, always: one whose code the catalogue no longer has (a report kept
+    across an upgrade) keeps its stored text, so that nothing found is left out or misnamed."""
+    found = from_dict(data)
+    if found is not None:
+        return found
+    code = str(data.get("code") or "")
+    return Problem(code=code, severity=Severity(data.get("severity") or "error"),
+                   template=str(data.get("message") or code), location=Location(**(data.get("location") or {})))
+
+
 def severity_label(severity: Severity, translate: Translate = english) -> str:
     return translate(SEVERITY_LABELS[severity])
 
