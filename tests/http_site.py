@@ -16,10 +16,15 @@ from typing import Optional
 
 @dataclass(frozen=True)
 class Fault:
-    """What a path answers instead of its file: a status, a delay, a redirect or given bytes."""
+    """What a path answers instead of its file: a status, a delay, a redirect or given bytes.
+
+    ``hold`` keeps the answer back until the test sets the event (or ``delay`` seconds pass, as a cap), so a
+    test can watch a client mid-request on a machine of any speed.
+    """
 
     status: int = 200
     delay: float = 0.0
+    hold: Optional[threading.Event] = None
     location: Optional[str] = None
     body: Optional[bytes] = None
     content_type: str = "text/plain; charset=utf-8"
@@ -38,7 +43,9 @@ class _Handler(SimpleHTTPRequestHandler):
         if fault is None:
             super().do_GET()
             return
-        if fault.delay:
+        if fault.hold is not None:
+            fault.hold.wait(fault.delay or None)
+        elif fault.delay:
             time.sleep(fault.delay)
         self.send_response(fault.status)
         if fault.location:
