@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Local services for development and tests: PostgreSQL, Redis and a real Solr 9 with CKAN's schema.
+# Local services for development and tests: PostgreSQL, Redis, a real Solr 9 with CKAN's schema and RabbitMQ
+# (the broker of ckanext-harvest's amqp queue backend).
 # Each binds to 127.0.0.1, has a pid file under dev/run/ and a readiness wait; `start` is idempotent and
 # `stop` stops only what this script started.
 # `start` also makes what one CKAN version needs (the Makefile passes them): the DATABASES, and the Solr core
@@ -15,6 +16,7 @@ DATABASES=${DATABASES:-ckan_dev ckan_test ckan_bench}
 PG_PORT=${PG_PORT:-5433}
 REDIS_PORT=${REDIS_PORT:-6380}
 SOLR_PORT=${SOLR_PORT:-8983}
+AMQP_PORT=${AMQP_PORT:-5673}
 SOLR_HEAP=${SOLR_HEAP:-512m}
 PG_CLUSTER=passport
 mkdir -p "$RUN"
@@ -135,12 +137,50 @@ stop_solr() {
   rm -f "$RUN/solr.pid"
 }
 
+amqp_open() { timeout 1 bash -c "</dev/tcp/127.0.0.1/$AMQP_PORT" 2>/dev/null; }
+
+as_rabbitmq() { if [ "$(id -u)" -eq 0 ]; then runuser -u rabbitmq -- "$@"; else sudo -u rabbitmq "$@"; fi; }
+
+start_rabbitmq() {
+  apt_install rabbitmq-server
+  local home="$RUN/rabbitmq"
+  # Debian's package starts a broker of its own under systemd where there is one; ours is a node of its own
+  # (name, ports, files under dev/run), as Redis and PostgreSQL here are.
+  if ! amqp_open; then
+    mkdir -p "$home"
+    if [ "$(id -u)" -eq 0 ]; then chown rabbitmq "$home"; else sudo chown rabbitmq "$home"; fi
+    # +sbwt none: Erlang's schedulers would otherwise spin on idle cores, which a 2-core machine feels.
+    as_rabbitmq env HOME="$home" RABBITMQ_NODENAME=passport@localhost RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
+      RABBITMQ_NODE_PORT="$AMQP_PORT" RABBITMQ_DIST_PORT=$((AMQP_PORT + 20000)) \
+      RABBITMQ_MNESIA_BASE="$home/mnesia" RABBITMQ_LOG_BASE="$home/log" RABBITMQ_PID_FILE="$home/rabbitmq.pid" \
+      RABBITMQ_ENABLED_PLUGINS_FILE="$home/enabled_plugins" \
+      RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="+sbwt none +sbwtdcpu none +sbwtdio none" \
+      /usr/lib/rabbitmq/bin/rabbitmq-server -detached
+    touch "$RUN/rabbitmq.started"
+  fi
+  wait_for 60 RabbitMQ amqp_open || { tail -n 30 "$home"/log/*.log; return 1; }
+  log "RabbitMQ ready on amqp://127.0.0.1:$AMQP_PORT"
+}
+
+stop_rabbitmq() {
+  [ -f "$RUN/rabbitmq.started" ] || return 0
+  local pid_file="$RUN/rabbitmq/rabbitmq.pid"
+  if [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+    local pid; pid=$(cat "$pid_file")
+    kill "$pid"
+    for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$RUN/rabbitmq.started"
+}
+
 case "${1:-}" in
-  start) start_postgres; start_redis; start_solr ;;
-  stop) stop_solr; stop_redis; stop_postgres ;;
+  start) start_postgres; start_redis; start_solr; start_rabbitmq ;;
+  stop) stop_rabbitmq; stop_solr; stop_redis; stop_postgres ;;
   status)
     pg_isready -h 127.0.0.1 -p "$PG_PORT" || true
     redis-cli -p "$REDIS_PORT" ping || true
-    solr_ping && echo "solr ok" || echo "solr down" ;;
+    solr_ping && echo "solr ok" || echo "solr down"
+    amqp_open && echo "rabbitmq ok" || echo "rabbitmq down" ;;
   *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
 esac

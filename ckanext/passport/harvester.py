@@ -27,7 +27,7 @@ from ckanext.passport import mapping, settings
 from ckanext.passport.catalog import identity, workflow
 from ckanext.passport.harvest_config import HarvestConfig, above_site_limits, config_errors, load_config
 from ckanext.passport.harvest_findings import line, save_gather_error, save_object_error
-from ckanext.passport.index_commits import soft_commit_per_object
+from ckanext.passport.index_commits import harvest_indexing
 from ckanext.passport.language import reader_translate, site_translate
 from ckanext.passport.mr import serialize
 from ckanext.passport.mr.check import check_passport, score
@@ -241,10 +241,8 @@ class PassportHarvester(HarvesterBase):
 
     def import_stage(self, harvest_object: Any) -> Any:
         config = self._config(harvest_object.source)
-        with soft_commit_per_object(config.index_commit) as indexing:
-            result = self._import(harvest_object, config)
-            indexing.changed = result is True
-        return result
+        with harvest_indexing(config.index_commit):
+            return self._import(harvest_object, config)
 
     def _import(self, harvest_object: Any, config: HarvestConfig) -> Any:
         # The flag lets a harvested record land without the curator's part of the catalog record.

@@ -1,15 +1,19 @@
-"""Harvest imports make each dataset searchable with one soft Solr commit instead of CKAN's hard ones."""
+"""Harvest imports index each dataset once per database commit and make it searchable with one soft Solr commit,
+instead of CKAN's two index passes and two hard commits."""
 from __future__ import annotations
 
 import pysolr
 import pytest
 from ckan.plugins import toolkit
+from ckan.lib.search import SynchronousSearchPlugin
+from ckan.tests import factories
 from ckan.tests.helpers import call_action
+from catalog_records import complete_record
 from ckanext.harvest import queue
 from ckanext.harvest.model import HarvestObject, HarvestSource
 from ckanext.harvest.tests.factories import HarvestJobObj
 
-from ckanext.passport.index_commits import soft_commit_per_object
+from ckanext.passport.index_commits import harvest_indexing
 from ckanext.passport.plugins.harvester import PassportHarvesterPlugin
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
@@ -49,11 +53,12 @@ def _fetch_and_import_all(source: dict, sent: list[str]) -> list[str]:
     return statuses
 
 
-def test_each_new_dataset_costs_one_soft_commit_and_is_searchable_at_once(
+def test_each_new_dataset_is_indexed_once_and_made_searchable_by_one_soft_commit(
     demo_site, harvest_source, solr_updates
 ):
     source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW)
     _fetch_and_import_all(source, solr_updates)
+    assert solr_updates.count("none") == DEMO_DATASETS
     assert solr_updates.count("soft") == DEMO_DATASETS
     assert solr_updates.count("hard") == 0
     assert call_action("package_search", fq=f"owner_org:{source['owner_org']}")["count"] == DEMO_DATASETS
@@ -72,26 +77,43 @@ def test_hard_index_commits_keep_ckans_commit_per_index_update(demo_site, harves
 def test_a_site_that_turned_solr_commits_off_gets_no_commits(demo_site, harvest_source, solr_updates):
     source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW)
     _fetch_and_import_all(source, solr_updates)
-    assert solr_updates.count("none") >= DEMO_DATASETS
+    assert solr_updates.count("none") == DEMO_DATASETS
     assert "soft" not in solr_updates and "hard" not in solr_updates
     assert toolkit.config["ckan.search.solr_commit"] is False
 
 
 def test_a_failed_import_restores_ckans_commits_and_sends_no_commit(solr_updates):
     with pytest.raises(toolkit.ValidationError):
-        with soft_commit_per_object("soft"):
+        with harvest_indexing("soft"):
             assert toolkit.config["ckan.search.solr_commit"] is False
             raise toolkit.ValidationError({"name": ["refused"]})
     assert toolkit.config["ckan.search.solr_commit"] is True
+    assert "notify" not in vars(SynchronousSearchPlugin())
     assert solr_updates == []
 
 
 def test_an_object_that_changed_no_dataset_sends_no_commit(solr_updates):
-    with soft_commit_per_object("soft") as indexing:
+    with harvest_indexing("soft"):
         assert toolkit.config["ckan.search.solr_commit"] is False
-    assert not indexing.changed
     assert toolkit.config["ckan.search.solr_commit"] is True
     assert solr_updates == []
+
+
+def test_a_dataset_written_in_two_commits_is_indexed_after_each(solr_updates):
+    with harvest_indexing("soft"):
+        sysadmin = {"user": factories.Sysadmin()["name"]}
+        dataset = call_action("package_create", dict(sysadmin), **complete_record(title="First title"))
+        call_action("package_patch", dict(sysadmin), id=dataset["id"], title="Second title")
+    assert solr_updates == ["none", "soft", "none", "soft"]
+    assert call_action("package_search", q='title:"Second title"')["count"] == 1
+
+
+def test_after_the_block_ckan_indexes_as_it_always_did(solr_updates):
+    with harvest_indexing("soft"):
+        pass
+    call_action("package_create", {"user": factories.Sysadmin()["name"]}, **complete_record())
+    assert "notify" not in vars(SynchronousSearchPlugin())
+    assert solr_updates.count("hard") == 2  # CKAN's own: new, and changed through its resources
 
 
 def test_an_unchanged_dataset_on_reharvest_sends_no_commit(demo_site, harvest_source, run_harvest, solr_updates):

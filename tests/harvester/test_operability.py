@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
+from brokers import BROKERS, consumer_ini, declare_empty_queues, wait_for_consumers
 from http_site import Fault
 
 from ckanext.passport import mapping
@@ -37,7 +38,9 @@ def test_run_test_command_harvests_a_source(demo_site, harvest_source):
     assert call_action("package_search", fq=f"owner_org:{source['owner_org']}")["count"] == 6
 
 
-def test_two_fetch_consumers_in_parallel_give_the_same_records_as_one(demo_site, harvest_source, run_harvest):
+@pytest.mark.parametrize("broker", sorted(BROKERS))
+def test_a_gather_and_two_fetch_consumers_give_the_same_records_as_the_in_process_run(
+        broker, demo_site, harvest_source, run_harvest, ckan_config, monkeypatch, tmp_path):
     one = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW, name="in-process")
     results, _ = run_harvest(one)
     in_process = _facts(one["owner_org"])
@@ -46,17 +49,24 @@ def test_two_fetch_consumers_in_parallel_give_the_same_records_as_one(demo_site,
     for result in results.values():
         call_action("package_delete", context={"user": sysadmin["name"]}, id=result["dataset"]["id"])
 
+    for key, value in BROKERS[broker].items():
+        monkeypatch.setitem(ckan_config, key, value)
+    declare_empty_queues()
     # Another registry form of the same site: one URL and config may back only one source.
-    parallel = harvest_source(f"{demo_site.url}/opendata/list.xml", ALLOW, name="two-consumers")
-    _ckan("harvester", "purge-queues")
-    consumers = [subprocess.Popen(CKAN + ["harvester", kind], env=os.environ.copy(),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                 for kind in ("gather-consumer", "fetch-consumer", "fetch-consumer")]
+    parallel = harvest_source(f"{demo_site.url}/opendata/list.xml", ALLOW, name="consumers")
+    ini = consumer_ini(broker, tmp_path)
+    kinds = ("gather-consumer", "fetch-consumer", "fetch-consumer")
+    logs = [tmp_path / f"{n}-{kind}.log" for n, kind in enumerate(kinds)]
+    consumers = [subprocess.Popen([CKAN[0], "-c", str(ini), "harvester", kind], env=os.environ.copy(),
+                                  stdout=log.open("wb"), stderr=subprocess.STDOUT)
+                 for kind, log in zip(kinds, logs)]
     try:
+        wait_for_consumers(broker, fetch_consumers=2)
         job = call_action("harvest_job_create", source_id=parallel["id"], run=True)
         deadline = time.monotonic() + 180
         while call_action("harvest_job_show", id=job["id"])["status"] != "Finished":
-            assert time.monotonic() < deadline, "the job never finished"
+            assert time.monotonic() < deadline, "the job never finished:\n" + "\n".join(
+                log.read_text(errors="replace")[-2000:] for log in logs)
             time.sleep(2)
             call_action("harvest_jobs_run")
     finally:
@@ -67,6 +77,9 @@ def test_two_fetch_consumers_in_parallel_give_the_same_records_as_one(demo_site,
     report = call_action("harvest_job_show", id=job["id"])
     assert report["stats"]["added"] == 6
     assert _facts(parallel["owner_org"]) == in_process
+    if broker == "amqp":
+        # Each fetch consumer imported some of the passports: the work was shared.
+        assert all("Received harvest object id" in log.read_text(errors="replace") for log in logs[1:])
 
 
 def test_a_job_where_every_passport_fails_still_finishes(demo_site, harvest_source, run_harvest):

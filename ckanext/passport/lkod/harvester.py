@@ -51,7 +51,7 @@ from ckanext.passport.harvester import (
     queue_deletions,
     store_record,
 )
-from ckanext.passport.index_commits import soft_commit_per_object
+from ckanext.passport.index_commits import harvest_indexing
 from ckanext.passport.mr.fetch import fetch
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
@@ -167,10 +167,8 @@ class LkodHarvester(DCATRDFHarvester):
 
     def import_stage(self, harvest_object: Any) -> Any:
         config = self._config(harvest_object.source)
-        with soft_commit_per_object("soft") as indexing:
-            result = self._import(harvest_object, config)
-            indexing.changed = result is True
-        return result
+        with harvest_indexing("soft"):
+            return self._import(harvest_object, config)
 
     def _import(self, harvest_object: Any, config: LkodConfig) -> Any:
         # The flag lets a harvested record land without the curator's part, and write its guarded IRIs.
