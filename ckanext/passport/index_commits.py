@@ -1,37 +1,42 @@
 """How a harvest import makes its datasets searchable: each dataset indexed once per database commit, then one
 soft Solr commit.
 
-CKAN indexes a dataset created with resources twice in the same commit (as new, and as changed through its new
-resources), each time reading the dataset back and validating it, and asks Solr for a hard commit each time: a
-segment flush and a new searcher, about 20 ms apiece. Under :func:`harvest_indexing` a dataset's first index
-update in a database commit is its only one (the second would send the same state: both read it after the same
-flush), it goes to Solr without a commit, and a soft commit follows at once. The dataset is searchable before
-the action returns, as with CKAN's own commits, so the activity stream's read of it is answered from the index;
-durability is Solr's (its update log and ``autoCommit``, on in CKAN's Solr configurations).
+CKAN 2.11 indexes a dataset created with resources twice in the same commit (its model observer sees it as new,
+and as changed through its new resources), each time reading the dataset back and validating it; CKAN 2.12
+indexes once, in the action. Either asks Solr for a hard commit on every index write: a segment flush and a new
+searcher, about 20 ms apiece. Under :func:`harvest_indexing` a dataset's first index update in a database commit
+is its only one (a second would send the same state: both read it after the same flush), each index write goes
+to Solr without a commit, and a soft commit follows it at once. The dataset is searchable before the action
+returns, as with CKAN's own commits, so the activity stream's read of it is answered from the index; durability
+is Solr's (its update log and ``autoCommit``, on in CKAN's Solr configurations).
 
 A site that turned ``ckan.search.solr_commit`` off relies on Solr's auto-commits: its datasets are still indexed
 once, with no commit. A source with ``index_commit: "hard"`` keeps CKAN's indexing as it is.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any, Callable, Iterator, Optional
 
 import ckan.plugins.toolkit as tk
 import pysolr
 from ckan import model
-from ckan.lib.search import SynchronousSearchPlugin
 from ckan.lib.search.common import SearchIndexError, make_connection
+from ckan.lib.search.index import PackageSearchIndex
+
+try:  # CKAN 2.11 indexes through a model observer, the system plugin
+    from ckan.lib.search import SynchronousSearchPlugin
+except ImportError:  # CKAN 2.12 indexes once, in the dataset actions themselves
+    SynchronousSearchPlugin = None
 
 _OPTION = "ckan.search.solr_commit"
 
 
 class _OncePerCommit:
-    """CKAN's search observer, indexing each dataset once per database commit, soft-committing each update."""
+    """CKAN 2.11's search observer, indexing each dataset once per database commit."""
 
-    def __init__(self, notify: Callable[[Any, str], None], soft_commit: bool) -> None:
+    def __init__(self, notify: Callable[[Any, str], None]) -> None:
         self._notify = notify
-        self._soft_commit = soft_commit
         self._commit: Optional[dict] = None
         self._indexed: set[str] = set()
 
@@ -46,30 +51,57 @@ class _OncePerCommit:
             return
         self._indexed.add(entity.id)
         self._notify(entity, operation)
-        if self._soft_commit:
-            try:
-                make_connection().commit(softCommit=True)
-            except pysolr.SolrError as error:
-                raise SearchIndexError(f"Solr soft commit failed: {error}") from error
+
+
+def _soft_commit() -> None:
+    try:
+        make_connection().commit(softCommit=True)
+    except pysolr.SolrError as error:
+        raise SearchIndexError(f"Solr soft commit failed: {error}") from error
+
+
+@contextmanager
+def _replaced(owner: Any, name: str, replacement: Any) -> Iterator[None]:
+    original = owner.__dict__.get(name)
+    setattr(owner, name, replacement)
+    try:
+        yield
+    finally:
+        if original is None:
+            delattr(owner, name)
+        else:
+            setattr(owner, name, original)
+
+
+def _then_soft_commit(write: Callable[..., None]) -> Callable[..., None]:
+    def written(index: PackageSearchIndex, *args: Any, **kwargs: Any) -> None:
+        write(index, *args, **kwargs)
+        _soft_commit()
+    return written
 
 
 @contextmanager
 def harvest_indexing(mode: str) -> Iterator[None]:
-    """Run one harvest object's dataset changes with each dataset indexed once per database commit and made
-    searchable by one soft commit (``mode`` ``"soft"``), or with CKAN's indexing as it is (``"hard"``).
+    """Run one harvest object's dataset changes with each dataset indexed once per database commit and each index
+    write made searchable by one soft commit (``mode`` ``"soft"``), or with CKAN's indexing as it is (``"hard"``).
 
-    The option and the observer are switched for the block only; import stages run one object at a time per
-    process (the fetch consumer, ``run-test``), never beside web requests.
+    The option, the index writes and the observer are switched for the block only; import stages run one object
+    at a time per process (the fetch consumer, ``run-test``), never beside web requests.
     """
     if mode != "soft":
         yield
         return
-    observer = SynchronousSearchPlugin()  # the system plugin's one instance
     commits = bool(tk.config.get(_OPTION))
-    observer.notify = _OncePerCommit(SynchronousSearchPlugin.notify.__get__(observer), soft_commit=commits)
-    tk.config[_OPTION] = False
-    try:
-        yield
-    finally:
-        tk.config[_OPTION] = commits
-        del observer.notify
+    with ExitStack() as stack:
+        if SynchronousSearchPlugin is not None:
+            observer = SynchronousSearchPlugin()  # the system plugin's one instance
+            stack.enter_context(_replaced(observer, "notify", _OncePerCommit(type(observer).notify.__get__(observer))))
+        if commits:
+            for write in ("index_package", "delete_package"):
+                stack.enter_context(_replaced(PackageSearchIndex, write,
+                                              _then_soft_commit(getattr(PackageSearchIndex, write))))
+        tk.config[_OPTION] = False
+        try:
+            yield
+        finally:
+            tk.config[_OPTION] = commits
