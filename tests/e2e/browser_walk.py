@@ -34,7 +34,9 @@ def reharvest(page: Page, admin: str) -> None:
     page.goto(admin)
     page.get_by_role("link", name="Reharvest").click()
     page.locator(".modal-footer .btn-primary").click()
-    expect(page.locator(".flash-messages, .alert").first).to_contain_text("Harvest will start shortly")
+    # The confirmation posts, creates the job and queues it before the page comes back: on a loaded machine that
+    # takes longer than expect's default 5 s.
+    expect(page.locator(".flash-messages, .alert").first).to_contain_text("Harvest will start shortly", timeout=30_000)
 
 
 def wait_for_finished_job(page: Page, admin: str, machinery: HarvestProcesses, seconds: float = 60) -> None:
