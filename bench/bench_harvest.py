@@ -370,8 +370,9 @@ def configured(extra_plugins: str = "dcat_rdf_harvester") -> Any:
     return config
 
 
-def memory_kib(field: str) -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
+def memory_kib(field: str, pid: object = "self") -> int:
+    """``field`` (``VmRSS``, ``VmHWM``) of process ``pid``'s status, in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith(field + ":"):
             return int(line.split()[1])
     raise KeyError(field)
@@ -512,13 +513,6 @@ def child(kind: str, url: str) -> dict[str, Any]:
     return result
 
 
-def peak_kib_of(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    raise KeyError("VmHWM")
-
-
 def consumers_child(broker: str, url: str) -> dict[str, Any]:
     """Harvest ``url`` through real consumer processes on ``broker``: one gather consumer and FETCH_CONSUMERS fetch
     consumers, each a ``ckan harvester`` process; this process creates the job and runs ``harvest_jobs_run`` until
@@ -553,7 +547,7 @@ def consumers_child(broker: str, url: str) -> dict[str, Any]:
                 if tk.get_action("harvest_job_show")(dict(context), {"id": job["id"]})["status"] == "Finished":
                     break
             seconds = time.perf_counter() - started
-            peak = max(peak_kib_of(process.pid) for process in processes[1:])
+            peak = max(memory_kib("VmHWM", process.pid) for process in processes[1:])
         finally:
             for process in processes:
                 process.terminate()
@@ -582,11 +576,11 @@ def rate(side: dict[str, Any]) -> float:
     return side["landed"]["datasets"] / side["first"]["seconds"]
 
 
-def row(name: str, ours: float, baseline: float, ratio: Optional[float] = None, target: str = "", ok: bool = True,
-        digits: int = 1) -> None:
+def row(name: str, ours: float, baseline: float, ratio: Optional[float] = None, target: str = "",
+        ok: bool = True) -> None:
     ratio_text = f"{ratio:>8.2f}" if ratio is not None else " " * 8
     verdict_text = f"  {target}  {verdict(ok)}" if target else ("  (no target)" if ratio is not None else "")
-    print(f"{name:<48}{ours:>12.{digits}f}{baseline:>12.{digits}f}{ratio_text}{verdict_text}")
+    print(f"{name:<48}{ours:>12.1f}{baseline:>12.1f}{ratio_text}{verdict_text}")
 
 
 def report(site: Site, distributions: int, runs: dict[str, dict[str, Any]], large: Optional[Site]) -> None:

@@ -73,11 +73,28 @@ def _replaced(owner: Any, name: str, replacement: Any) -> Iterator[None]:
             setattr(owner, name, original)
 
 
-def _then_soft_commit(write: Callable[..., None]) -> Callable[..., None]:
-    def written(index: PackageSearchIndex, *args: Any, **kwargs: Any) -> None:
-        write(index, *args, **kwargs)
-        _soft_commit()
-    return written
+@contextmanager
+def _soft_commit_after_each_write() -> Iterator[None]:
+    """Each index write of the block followed by one soft commit. A write nested in another (``index_package``
+    removing a deleted dataset through ``delete_package``) commits once, when the outer write ends."""
+    depth = 0
+
+    def then_soft_commit(write: Callable[..., None]) -> Callable[..., None]:
+        def written(index: PackageSearchIndex, *args: Any, **kwargs: Any) -> None:
+            nonlocal depth
+            depth += 1
+            try:
+                write(index, *args, **kwargs)
+            finally:
+                depth -= 1
+            if depth == 0:
+                _soft_commit()
+        return written
+
+    with ExitStack() as stack:
+        for name in ("index_package", "delete_package"):
+            stack.enter_context(_replaced(PackageSearchIndex, name, then_soft_commit(getattr(PackageSearchIndex, name))))
+        yield
 
 
 @contextmanager
@@ -97,9 +114,7 @@ def harvest_indexing(mode: str) -> Iterator[None]:
             observer = SynchronousSearchPlugin()  # the system plugin's one instance
             stack.enter_context(_replaced(observer, "notify", _OncePerCommit(type(observer).notify.__get__(observer))))
         if commits:
-            for write in ("index_package", "delete_package"):
-                stack.enter_context(_replaced(PackageSearchIndex, write,
-                                              _then_soft_commit(getattr(PackageSearchIndex, write))))
+            stack.enter_context(_soft_commit_after_each_write())
         tk.config[_OPTION] = False
         try:
             yield

@@ -97,6 +97,18 @@ def test_an_object_that_changed_no_dataset_sends_no_commit(solr_updates):
     assert solr_updates == []
 
 
+def test_an_unchanged_dataset_on_reharvest_sends_no_commit(demo_site, harvest_source, run_harvest, solr_updates):
+    source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW)
+    run_harvest(source)
+    # The passports' content hashes no longer match, but their datasets would stay the same.
+    for folder in ("7708234640-okvedva", "7703092752-terorg"):
+        path = demo_site.root / "opendata" / folder / "meta.csv"
+        path.write_bytes(path.read_bytes() + b"\n")
+    statuses = _fetch_and_import_all(source, solr_updates)
+    assert statuses == ["not modified"] * 6
+    assert "soft" not in solr_updates and "hard" not in solr_updates
+
+
 def test_a_dataset_written_in_two_commits_is_indexed_after_each(solr_updates):
     with harvest_indexing("soft"):
         sysadmin = {"user": factories.Sysadmin()["name"]}
@@ -104,6 +116,17 @@ def test_a_dataset_written_in_two_commits_is_indexed_after_each(solr_updates):
         call_action("package_patch", dict(sysadmin), id=dataset["id"], title="Second title")
     assert solr_updates == ["none", "soft", "none", "soft"]
     assert call_action("package_search", q='title:"Second title"')["count"] == 1
+
+
+def test_a_dataset_deleted_in_the_block_costs_one_soft_commit(solr_updates):
+    sysadmin = {"user": factories.Sysadmin()["name"]}
+    dataset = call_action("package_create", dict(sysadmin), **complete_record(name="to-be-deleted"))
+    solr_updates.clear()
+    with harvest_indexing("soft"):
+        call_action("package_delete", dict(sysadmin), id=dataset["id"])
+    # CKAN's index_package removes a deleted dataset through delete_package: the nested write commits once.
+    assert solr_updates == ["none", "soft"]
+    assert call_action("package_search", q="name:to-be-deleted")["count"] == 0
 
 
 def test_after_the_block_ckan_indexes_as_it_always_did(solr_updates):

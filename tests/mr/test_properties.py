@@ -17,10 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ckanext.passport.mr.model import ParseResult, Problem, RegistryEntry
-from ckanext.passport.mr.problems import stored_problem
 from ckanext.passport.mr.passport import FORMS as PASSPORT_MODULES
 from ckanext.passport.mr.passport import parse_passport
-from ckanext.passport.mr.problems import catalogue, from_dict
+from ckanext.passport.mr.problems import catalogue, from_dict, stored_problem
 from ckanext.passport.mr.registry import FORMS as REGISTRY_MODULES
 from ckanext.passport.mr.registry import iter_registry, parse_registry
 from ckanext.passport.mr.translation import translator
