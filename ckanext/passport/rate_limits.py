@@ -7,8 +7,12 @@ it, each under its own prefix, so an operator (or a test) clears one kind of cou
 from __future__ import annotations
 
 import hashlib
+import ipaddress
+import re
+import socket
 
 import ckan.plugins.toolkit as tk
+import idna
 from ckan.lib.redis import connect_to_redis
 from flask import has_request_context
 
@@ -16,6 +20,41 @@ from flask import has_request_context
 def key(*parts: str) -> str:
     """A counter's key: the site id first, so sites sharing one Redis keep their own counts."""
     return ":".join([tk.config.get("ckan.site_id") or "ckan", "passport", *parts])
+
+
+# What a legacy IPv4 spelling is made of ("2130706433", "0x7f.1", "0177.0.0.1"): the resolver reads it as an address.
+_LEGACY_IPV4 = re.compile(r"[0-9a-fx.]+")
+
+
+def host_key(host: str) -> str:
+    """One key per host however its name is spelt, so that a per-host limit cannot be dodged by spelling.
+
+    A name: IDNA-encoded (UTS 46, as requests and the fetch guard encode it), lower case, without its trailing
+    dot. An IP literal: the address itself (IPv6 in its compressed form, an IPv4-mapped one as the IPv4
+    address, a legacy IPv4 spelling as the dotted quad it connects to). A name IDNA refuses (an underscore) is
+    keyed lower case; an empty key means no host at all.
+    """
+    name = host.strip().strip("[]").rstrip(".").lower()
+    try:
+        address = ipaddress.ip_address(name.split("%", 1)[0])
+    except ValueError:
+        address = _legacy_ipv4(name)
+    if address is not None:
+        mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+        return str(mapped or address)
+    try:
+        return idna.encode(name, uts46=True).decode("ascii").lower()
+    except (idna.IDNAError, UnicodeError):
+        return name
+
+
+def _legacy_ipv4(name: str) -> "ipaddress.IPv4Address | None":
+    if not name or not _LEGACY_IPV4.fullmatch(name):
+        return None
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(name))
+    except OSError:
+        return None
 
 
 def count(counter: str, window: int) -> int:

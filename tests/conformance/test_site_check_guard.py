@@ -5,6 +5,7 @@ import datetime
 import json
 
 import pytest
+import sqlalchemy as sa
 from ckan import model
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests import factories
@@ -163,6 +164,22 @@ def test_a_host_is_checked_so_many_times_per_window_whoever_asks(user):
     act(user, "passport_site_check", url="https://other.example.ru/")
 
 
+@pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_host", "1")
+@pytest.mark.parametrize("first, second", [
+    ("https://opendata.example.ru/", "https://opendata.example.ru./opendata/"),
+    ("https://пример.рф/", "https://xn--e1afmkfd.xn--p1ai/opendata/"),
+    ("https://пример.рф/", "https://ПРИМЕР.РФ./"),
+    ("https://93.184.215.14/", "https://[::ffff:93.184.215.14]/"),
+    ("https://93.184.215.14/", "https://1572394766/"),
+    ("https://[2a00:1450:4001:82b::200e]/", "https://[2A00:1450:4001:082B:0:0:0:200E]/"),
+])
+def test_spellings_of_one_host_share_its_limit(user, first, second):
+    act(user, "passport_site_check", url=first)
+    with pytest.raises(ValidationError) as raised:
+        act(factories.User(), "passport_site_check", url=second)
+    assert refusal(raised).startswith("rate_limit: [site_check.rate_host] ")
+
+
 @pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
 @pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_user", "1")
 def test_anonymous_visitors_are_counted_by_their_address(app):
@@ -219,15 +236,45 @@ def test_an_error_inside_the_job_ends_the_check_as_failed_with_a_code(user, monk
     assert check["finished"] is not None
 
 
-@pytest.mark.ckan_config("ckanext.passport.site_check_timeout", "60")
-def test_a_check_running_long_after_its_timeout_is_shown_as_failed(user):
+@pytest.fixture
+def stopped_check(user) -> str:
+    """A check still marked running five minutes after it started (tests set a 60 s timeout): its worker stopped."""
     started = act(user, "passport_site_check", url=PUBLIC_SITE)
     check = SiteCheck.get(started["id"])
     check.status, check.started = "running", datetime.datetime.utcnow() - datetime.timedelta(minutes=5)
     model.Session.commit()
+    return started["id"]
 
-    shown_check = shown(started["id"])
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_timeout", "60")
+def test_a_check_running_long_after_its_timeout_is_shown_as_failed(stopped_check):
+    shown_check = shown(stopped_check)
     assert (shown_check["status"], shown_check["failure"]["code"]) == ("failed", "site_check.timed_out")
+
+
+def _rows() -> list[tuple]:
+    model.Session.remove()
+    return [tuple(row) for row in model.Session.execute(
+        sa.text("SELECT * FROM passport_site_check ORDER BY id")).fetchall()]
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_timeout", "60")
+def test_reading_a_check_its_worker_stopped_writes_nothing(app, stopped_check):
+    before = _rows()
+
+    assert shown(stopped_check)["status"] == "failed"
+    assert app.get(f"/api/3/action/passport_site_check_show?id={stopped_check}").json["result"]["status"] == "failed"
+    assert _rows() == before
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_timeout", "60")
+def test_the_jobs_worker_writes_down_a_check_it_stopped(stopped_check):
+    site_check_job.run("another-check")
+
+    model.Session.remove()
+    kept = SiteCheck.get(stopped_check)
+    assert (kept.status, json.loads(kept.failure)["code"]) == ("failed", "site_check.timed_out")
+    assert kept.finished == kept.started + datetime.timedelta(seconds=60)
 
 
 def test_a_job_for_a_check_already_taken_does_nothing(user, monkeypatch):

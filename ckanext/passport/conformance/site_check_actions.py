@@ -8,8 +8,6 @@ code and a message in the reader's language (``[code] message``): a bad URL, a p
 """
 from __future__ import annotations
 
-import datetime
-import json
 import math
 import socket
 from typing import Any, Optional
@@ -18,7 +16,6 @@ from urllib.parse import urlsplit
 import ckan.authz as authz
 import ckan.model as model
 import ckan.plugins.toolkit as tk
-import idna
 
 from ckanext.passport import rate_limits, settings
 from ckanext.passport.language import reader_translate
@@ -29,12 +26,10 @@ from ckanext.passport.mr.problems import from_dict, problem
 from . import site_check_job
 from . import site_check_problems as codes
 from .shape import finding
-from .site_check_model import FAILED, RUNNING, SiteCheck, add, now
+from .site_check_model import FAILED, SiteCheck, add, now
 from .site_report import FixedUrl, restored, site_document
 
 MAX_URL_LENGTH = 2000
-# A running check is declared failed this long after its job's timeout: the worker has given up on it by then.
-TIMEOUT_GRACE = datetime.timedelta(seconds=60)
 
 
 def _refusal(found: Problem) -> str:
@@ -85,19 +80,22 @@ def checked_url(value: Any) -> tuple[str, str]:
         raise _invalid("url", problem(codes.URL_INVALID, address=url))
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
         raise _invalid("url", problem(codes.URL_INVALID, address=url))
-    return url, parts.hostname.lower()
+    host = rate_limits.host_key(parts.hostname)
+    if not host:
+        raise _invalid("url", problem(codes.URL_INVALID, address=url))
+    return url, host
 
 
 def _refuse_private(url: str, host: str) -> None:
     """Refuse at once a host on a private network: the job's fetch guard would refuse it anyway, later.
 
-    A host that does not resolve now is let through: the report will say the site could not be reached.
+    ``host`` is the host's key (ASCII, an IP literal as itself). A host that does not resolve now is let
+    through: the report will say the site could not be reached.
     """
     parts = urlsplit(url)
     try:
-        ascii_host = host if host.isascii() else idna.encode(host, uts46=True).decode("ascii")
-        addresses = resolve(ascii_host, parts.port or (443 if parts.scheme.lower() == "https" else 80))
-    except (socket.gaierror, UnicodeError, idna.IDNAError):
+        addresses = resolve(host, parts.port or (443 if parts.scheme.lower() == "https" else 80))
+    except (socket.gaierror, UnicodeError):
         return
     refused = refused_address(host, addresses)
     if refused is not None:
@@ -139,19 +137,23 @@ def site_check_show(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     check = SiteCheck.get(data_dict.get("id") or "")
     if check is None:
         raise tk.ObjectNotFound(tk._("Site check not found"))
-    _expire(check)
     translate = reader_translate()
     stored = check.stored_result()
-    failure = check.stored_failure()
+    status, failure, finished = check.status, check.stored_failure(), check.finished
+    timeout = settings.site_check_timeout()
+    # Read only: the job writes the failure down (site_check_job._fail_stopped), this says what it will be.
+    if site_check_job.stopped(check, timeout, now()):
+        status = FAILED
+        failure, finished = site_check_job.timed_out(check, timeout)
     failed = from_dict(failure) if failure else None
     return {
         "id": check.id,
         "url": check.url,
-        "status": check.status,
+        "status": status,
         "progress": {"done": check.done, "total": check.total},
         "created": check.created.isoformat(),
         "started": check.started.isoformat() if check.started else None,
-        "finished": check.finished.isoformat() if check.finished else None,
+        "finished": finished.isoformat() if finished else None,
         "report": site_document(restored(stored), translate, _fixed_url(check.id)) if stored else None,
         "failure": finding(failed, translate) if failed else None,
     }
@@ -162,18 +164,6 @@ def _fixed_url(check_id: str) -> FixedUrl:
         return tk.url_for("passport_site_check.fixed_file", id=check_id, number=number, name=name, _external=True)
 
     return url
-
-
-def _expire(check: SiteCheck) -> None:
-    """A check still running well after its job's timeout was stopped by the worker: say so, as a failure."""
-    timeout = settings.site_check_timeout()
-    if check.status != RUNNING or check.started is None:
-        return
-    if now() - check.started <= datetime.timedelta(seconds=timeout) + TIMEOUT_GRACE:
-        return
-    check.failure = json.dumps(problem(codes.TIMED_OUT, seconds=timeout).as_dict(), ensure_ascii=False)
-    check.status, check.finished = FAILED, now()
-    model.Session.commit()
 
 
 # --- authorization ----------------------------------------------------------------------------------------

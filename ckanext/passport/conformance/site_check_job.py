@@ -6,9 +6,10 @@ check as ``failed`` with a coded reason; the traceback goes to the worker's log,
 """
 from __future__ import annotations
 
+import datetime
 import json
 import logging
-from typing import Optional
+from typing import Any, Optional
 
 import ckan.model as model
 
@@ -22,9 +23,35 @@ from .site_report import stored
 
 log = logging.getLogger(__name__)
 
+# A running check is taken as stopped this long after its job's timeout: the worker has given up on it by then.
+TIMEOUT_GRACE = datetime.timedelta(seconds=60)
+
+
+def stopped(check: SiteCheck, timeout: int, at: datetime.datetime) -> bool:
+    """Whether ``check`` is still marked running well after its job's timeout: the worker stopped it."""
+    return (check.status == RUNNING and check.started is not None
+            and at - check.started > datetime.timedelta(seconds=timeout) + TIMEOUT_GRACE)
+
+
+def timed_out(check: SiteCheck, timeout: int) -> tuple[dict[str, Any], datetime.datetime]:
+    """The failure (a finding as JSON) and the end of a check its worker stopped."""
+    assert check.started is not None
+    return problem(codes.TIMED_OUT, seconds=timeout).as_dict(), check.started + datetime.timedelta(seconds=timeout)
+
+
+def _fail_stopped() -> None:
+    """Write down as failed every check a worker stopped; ``passport_site_check_show`` only says so."""
+    timeout, at = settings.site_check_timeout(), now()
+    for check in model.Session.query(SiteCheck).filter(SiteCheck.status == RUNNING):
+        if stopped(check, timeout, at):
+            failure, check.finished = timed_out(check, timeout)
+            check.failure, check.status = json.dumps(failure, ensure_ascii=False), FAILED
+    model.Session.commit()
+
 
 def run(check_id: str) -> None:
     """Run the check ``check_id`` (queued by action ``passport_site_check``) to its end, finished or failed."""
+    _fail_stopped()
     check = SiteCheck.get(check_id)
     if check is None or check.status != QUEUED:
         # Deleted, or already taken (a job retried by hand): the row says what became of it.
