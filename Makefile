@@ -26,10 +26,21 @@ TEST_INI := test.ini
 DEMO_INI := dev/ckan.ini
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# The suite runs in parallel pytest-xdist workers, one per core and at least two (xdist's `-n auto` with a floor):
+# `make test WORKERS=4`, or one process with PYTEST_ARGS="-n 0". Each worker gN has its own database
+# ckan_test<suffix>_gwN, Solr core <core>-gwN and site id (tests/workers.py derives them from the names below).
+WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -ge 2 ] || n=2; echo $$n)
+WORKER_IDS := $(addprefix gw,$(shell seq 0 $$(($(WORKERS) - 1))))
+# Test files go to workers whole (their module fixtures, a harvest or a server, are built once); modules that
+# start the same live server share it within a worker. The 25 slowest tests are printed at the end of every run.
+PYTEST_OPTIONS := -n $(WORKERS) --dist loadfile --durations=25
 # test.ini names the default version's database and core; CKAN reads these variables over it.
 DB_URL := postgresql://ckan:ckan@127.0.0.1:5433
-TEST_ENV := CKAN_SQLALCHEMY_URL=$(DB_URL)/ckan_test$(DB_SUFFIX) CKAN_SOLR_URL=http://127.0.0.1:8983/solr/$(SOLR_CORE)
-SERVICES_ENV := VENV=$(CURDIR)/$(VENV) SOLR_CORE=$(SOLR_CORE) DATABASES="ckan_dev ckan_test$(DB_SUFFIX) ckan_bench"
+TEST_DB := ckan_test$(DB_SUFFIX)
+TEST_DATABASES := $(TEST_DB) $(addprefix $(TEST_DB)_,$(WORKER_IDS))
+TEST_ENV := CKAN_SQLALCHEMY_URL=$(DB_URL)/$(TEST_DB) CKAN_SOLR_URL=http://127.0.0.1:8983/solr/$(SOLR_CORE)
+SERVICES_ENV := VENV=$(CURDIR)/$(VENV) SOLR_CORES="$(SOLR_CORE) $(addprefix $(SOLR_CORE)-,$(WORKER_IDS))" \
+	DATABASES="ckan_dev $(TEST_DATABASES) ckan_bench"
 
 .PHONY: demo test test-fast stop services install db-test db-demo default-version bench i18n serve clean
 
@@ -51,9 +62,12 @@ $(STAMP): $(CKAN_REQUIREMENTS) requirements.txt dev-requirements.txt pyproject.t
 services: $(STAMP)
 	@$(SERVICES_ENV) dev/services.sh start
 
+# Every test database (the single process's and each worker's) initialised and migrated, side by side.
 db-test: services
-	@$(TEST_ENV) CKAN_INI=$(TEST_INI) $(CKAN) db init >/dev/null
-	@$(TEST_ENV) CKAN_INI=$(TEST_INI) $(CKAN) db pending-migrations --apply >/dev/null
+	@pids=(); for db in $(TEST_DATABASES); do \
+	  (export CKAN_SQLALCHEMY_URL=$(DB_URL)/$$db CKAN_INI=$(TEST_INI); \
+	   $(CKAN) db init >/dev/null && $(CKAN) db pending-migrations --apply >/dev/null) & pids+=($$!); \
+	done; for pid in "$${pids[@]}"; do wait $$pid || exit 1; done
 
 # The demo (database ckan_dev, dev/demo.sh) and the benchmarks (ckan_bench) run on the default CKAN version only.
 default-version:
@@ -64,7 +78,7 @@ db-demo: default-version services
 	@CKAN_INI=$(DEMO_INI) $(CKAN) db pending-migrations --apply >/dev/null
 
 test: db-test
-	$(TEST_ENV) $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) tests $(PYTEST_ARGS)
+	$(TEST_ENV) $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) $(PYTEST_OPTIONS) tests $(PYTEST_ARGS)
 
 # The quick loop: the MR formats library alone, no services, no CKAN.
 test-fast: $(STAMP)

@@ -3,15 +3,16 @@
 # (the broker of ckanext-harvest's amqp queue backend).
 # Each binds to 127.0.0.1, has a pid file under dev/run/ and a readiness wait; `start` is idempotent and
 # `stop` stops only what this script started.
-# `start` also makes what one CKAN version needs (the Makefile passes them): the DATABASES, and the Solr core
-# SOLR_CORE with the schema of the CKAN installed in VENV (CKAN 2.11 refuses 2.12's schema, so each version
-# has a core of its own).
+# `start` also makes what one CKAN version needs (the Makefile passes them): the DATABASES, and the Solr cores
+# SOLR_CORES (default: SOLR_CORE) with the schema of the CKAN installed in VENV (CKAN 2.11 refuses 2.12's schema,
+# so each version has cores of its own; each parallel test worker has one).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUN="$ROOT/dev/run"
 VENV=${VENV:-"$ROOT/.venv"}
 SOLR_CORE=${SOLR_CORE:-ckan}
+SOLR_CORES=${SOLR_CORES:-$SOLR_CORE}
 DATABASES=${DATABASES:-ckan_dev ckan_test ckan_bench}
 PG_PORT=${PG_PORT:-5433}
 REDIS_PORT=${REDIS_PORT:-6380}
@@ -93,9 +94,17 @@ stop_redis() {
   rm -f "$RUN/redis.pid"
 }
 
-solr_ping() { curl -fsS "http://127.0.0.1:$SOLR_PORT/solr/$SOLR_CORE/admin/ping?wt=json" | grep -q '"OK"'; }
+solr_ping() { curl -fsS "http://127.0.0.1:$SOLR_PORT/solr/$1/admin/ping?wt=json" | grep -q '"OK"'; }
 solr_has_core() {
-  curl -fsS "http://127.0.0.1:$SOLR_PORT/solr/admin/cores?action=STATUS&core=$SOLR_CORE&wt=json" | grep -q '"instanceDir"'
+  curl -fsS "http://127.0.0.1:$SOLR_PORT/solr/admin/cores?action=STATUS&core=$1&wt=json" | grep -q '"instanceDir"'
+}
+
+# A core is configured from the installed CKAN's own schema.xml, copied fresh so a CKAN upgrade takes effect.
+lay_out_core() {  # lay_out_core CORE SCHEMA
+  local core="$RUN/solr/home/$1"
+  mkdir -p "$core/conf"
+  cp "$ROOT"/dev/solr/home/ckan/conf/* "$core/conf/"
+  cp "$2" "$core/conf/schema.xml"
 }
 
 start_solr() {
@@ -105,26 +114,29 @@ start_solr() {
     log "building the Solr runner (Maven Central)"
     (cd "$ROOT/dev/solr" && mvn -q -B package -DskipTests)
   fi
-  # The core is configured from the installed CKAN's own schema.xml, copied fresh so a CKAN upgrade takes effect.
-  local schema core="$RUN/solr/home/$SOLR_CORE"
+  local schema core
   schema=$("$VENV/bin/python" -c 'import ckan, os; print(os.path.join(os.path.dirname(ckan.__file__), "config/solr/schema.xml"))')
-  mkdir -p "$core/conf"
+  mkdir -p "$RUN/solr/home"
   cp "$ROOT/dev/solr/home/solr.xml" "$RUN/solr/home/"
-  cp "$ROOT"/dev/solr/home/ckan/conf/* "$core/conf/"
-  cp "$schema" "$core/conf/schema.xml"
+  for core in $SOLR_CORES; do lay_out_core "$core" "$schema"; done
   if ! alive "$RUN/solr.pid"; then
     # Solr finds every core laid out so far when it starts.
-    cp "$ROOT/dev/solr/home/ckan/core.properties" "$core/"
+    for core in $SOLR_CORES; do cp "$ROOT/dev/solr/home/ckan/core.properties" "$RUN/solr/home/$core/"; done
     (cd "$RUN/solr" || exit 1; exec nohup java -Xmx"$SOLR_HEAP" -Dsolr.log.dir="$RUN/solr" \
       -cp "$jar:$ROOT/dev/solr/target/lib/*" ckanext.passport.dev.SolrServer "$RUN/solr/home" "$SOLR_PORT" \
       > "$RUN/solr.log" 2>&1 & echo $! > "$RUN/solr.pid")
-  elif ! solr_has_core; then
-    # A running Solr takes a new core through its CoreAdmin API, which writes the core's core.properties.
-    log "creating Solr core $SOLR_CORE"
-    curl -fsS -o /dev/null "http://127.0.0.1:$SOLR_PORT/solr/admin/cores?action=CREATE&name=$SOLR_CORE&instanceDir=$SOLR_CORE&config=solrconfig.xml&schema=schema.xml&dataDir=data"
+  else
+    for core in $SOLR_CORES; do
+      solr_has_core "$core" && continue
+      # A running Solr takes a new core through its CoreAdmin API, which writes the core's core.properties.
+      log "creating Solr core $core"
+      curl -fsS -o /dev/null "http://127.0.0.1:$SOLR_PORT/solr/admin/cores?action=CREATE&name=$core&instanceDir=$core&config=solrconfig.xml&schema=schema.xml&dataDir=data"
+    done
   fi
-  wait_for 120 Solr solr_ping || { tail -n 30 "$RUN/solr.log"; return 1; }
-  log "Solr ready on http://127.0.0.1:$SOLR_PORT/solr/$SOLR_CORE"
+  for core in $SOLR_CORES; do
+    wait_for 120 Solr solr_ping "$core" || { tail -n 30 "$RUN/solr.log"; return 1; }
+  done
+  log "Solr ready on http://127.0.0.1:$SOLR_PORT/solr/ (cores: $SOLR_CORES)"
 }
 
 stop_solr() {
@@ -180,7 +192,7 @@ case "${1:-}" in
   status)
     pg_isready -h 127.0.0.1 -p "$PG_PORT" || true
     redis-cli -p "$REDIS_PORT" ping || true
-    solr_ping && echo "solr ok" || echo "solr down"
+    solr_ping "$SOLR_CORE" && echo "solr ok" || echo "solr down"
     amqp_open && echo "rabbitmq ok" || echo "rabbitmq down" ;;
   *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
 esac

@@ -4,10 +4,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import workers
 from demo_site import DEMO_SITE
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REAL = FIXTURES / "real"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """An xdist worker's own database, Solr core and site id, set before CKAN's plugin reads the configuration
+    (at session start)."""
+    ini = config.getoption("ckan_ini", default=None)
+    if ini:
+        workers.isolate(Path(ini))
 
 
 @pytest.fixture
