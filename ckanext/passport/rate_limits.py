@@ -3,6 +3,8 @@
 One counter per key and window: the first hit creates it with the window as its lifetime, every hit adds one.
 Public feedback (``catalog.feedback``) and the publishers' site check (``conformance.site_check``) count with
 it, each under its own prefix, so an operator (or a test) clears one kind of counter with its key pattern.
+A client is counted by its address (behind trusted reverse proxies: the one they forwarded), a checked host by
+one key however its name is spelt.
 """
 from __future__ import annotations
 
@@ -10,11 +12,15 @@ import hashlib
 import ipaddress
 import re
 import socket
+from typing import Any
 
 import ckan.plugins.toolkit as tk
 import idna
 from ckan.lib.redis import connect_to_redis
 from flask import has_request_context
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from ckanext.passport import settings
 
 
 def key(*parts: str) -> str:
@@ -66,8 +72,26 @@ def count(counter: str, window: int) -> int:
     return int(pipe.execute()[1])
 
 
+def behind_proxies(app: Any) -> Any:
+    """CKAN's web app reading the client's address from the trusted proxies' ``X-Forwarded-For`` entries.
+
+    CKAN (2.11, 2.12) reads ``REMOTE_ADDR`` only, which behind a reverse proxy is the proxy's address: every
+    anonymous visitor would share one rate-limit bucket. With ``ckanext.passport.trusted_proxies`` set, werkzeug's
+    ProxyFix puts the client's address in ``REMOTE_ADDR`` before any view runs, so ``request.remote_addr`` is the
+    client's everywhere; without it the header is never read (a client cannot claim a fresh address).
+    """
+    hops = settings.trusted_proxies()
+    if not hops:
+        return app
+    if hasattr(app, "wsgi_app"):
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)
+        return app
+    return ProxyFix(app, x_for=hops)
+
+
 def client_address(context: dict) -> str:
-    """The sender's address in a web or API request; the acting user's name when called from code."""
+    """The sender's address in a web or API request (behind trusted proxies: the client's, see
+    :func:`behind_proxies`); the acting user's name when called from code."""
     if has_request_context():
         return tk.request.remote_addr or "unknown"
     return context.get("user") or "unknown"

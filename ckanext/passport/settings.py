@@ -26,12 +26,15 @@ FEEDBACK_MAX_LENGTH = "ckanext.passport.feedback_max_length"
 FEEDBACK_RATE_PER_CLIENT = "ckanext.passport.feedback_rate_per_client"
 FEEDBACK_RATE_PER_DATASET = "ckanext.passport.feedback_rate_per_dataset"
 FEEDBACK_RATE_WINDOW = "ckanext.passport.feedback_rate_window"
+TRUSTED_PROXIES = "ckanext.passport.trusted_proxies"
 VOCAB_DIR = "ckanext.passport.vocab_dir"
 IDENTIFIER_FIELD = "ckanext.passport.identifier_field"
 ALLOW_PRIVATE_ADDRESSES = "ckanext.passport.allow_private_addresses"
 USER_AGENT = "ckanext.passport.user_agent"
 TIMEOUT = "ckanext.passport.timeout"
 MAX_FILE_SIZE = "ckanext.passport.max_file_size"
+MAX_LKOD_CATALOG_BYTES = "ckanext.passport.max_lkod_catalog_bytes"
+MAX_LKOD_DATASET_BYTES = "ckanext.passport.max_lkod_dataset_bytes"
 STANDARD_VERSION_URL = "ckanext.passport.standard_version_url"
 TERMS_OF_USE = "ckanext.passport.terms_of_use"
 SITE_CHECK_PUBLIC = "ckanext.passport.site_check_public"
@@ -105,6 +108,16 @@ def site_number(site: Mapping[str, Any], key: str) -> Number:
     return int(number) if number.is_integer() else number
 
 
+def max_lkod_catalog_bytes() -> int:
+    """The largest catalog document an ``lkod`` harvest reads (refused before parsing, never fetched whole)."""
+    return tk.asint(tk.config.get(MAX_LKOD_CATALOG_BYTES))
+
+
+def max_lkod_dataset_bytes() -> int:
+    """The largest dataset document an ``lkod`` harvest reads."""
+    return tk.asint(tk.config.get(MAX_LKOD_DATASET_BYTES))
+
+
 # --- language -----------------------------------------------------------------------------------------------
 
 
@@ -153,6 +166,11 @@ def feedback_rate_per_dataset() -> int:
 
 def feedback_rate_window() -> int:
     return tk.asint(tk.config.get(FEEDBACK_RATE_WINDOW))
+
+
+def trusted_proxies() -> int:
+    """Reverse proxies in front of CKAN whose ``X-Forwarded-For`` entries name the client (0: none trusted)."""
+    return max(0, tk.asint(tk.config.get(TRUSTED_PROXIES) or 0))
 
 
 def vocab_dir() -> Optional[Path]:

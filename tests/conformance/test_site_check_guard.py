@@ -194,6 +194,31 @@ def test_anonymous_visitors_are_counted_by_their_address(app):
     assert other.status_code == 200
 
 
+def _anonymous_check(app, url: str, forwarded_for: str, status: int = 200):
+    # Both requests come from one reverse proxy at 10.0.0.2; only the header names the client.
+    return app.post("/api/3/action/passport_site_check", json={"url": url}, status=status,
+                    environ_base={"REMOTE_ADDR": "10.0.0.2"}, headers={"X-Forwarded-For": forwarded_for})
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
+@pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_user", "1")
+@pytest.mark.ckan_config("ckanext.passport.trusted_proxies", "1")
+def test_behind_a_trusted_proxy_anonymous_visitors_are_counted_by_the_address_it_forwards(app):
+    _anonymous_check(app, "https://a.example.ru/", "203.0.113.7")
+    _anonymous_check(app, "https://b.example.ru/", "203.0.113.8")
+    # A client's own X-Forwarded-For comes first; the proxy appends the address it saw.
+    again = _anonymous_check(app, "https://c.example.ru/", "198.51.100.1, 203.0.113.7", status=409)
+    assert again.json["error"]["rate_limit"][0].startswith("[site_check.rate_user]")
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
+@pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_user", "1")
+def test_without_trusted_proxies_a_forwarded_address_gives_no_fresh_bucket(app):
+    _anonymous_check(app, "https://a.example.ru/", "203.0.113.7")
+    again = _anonymous_check(app, "https://b.example.ru/", "203.0.113.8", status=409)
+    assert again.json["error"]["rate_limit"][0].startswith("[site_check.rate_user]")
+
+
 def test_a_refused_address_does_not_use_up_the_limit(user):
     for _ in range(12):
         with pytest.raises(ValidationError):

@@ -25,6 +25,8 @@ from ckanext.passport.catalog import (
     workflow,
 )
 
+from ckanext.passport import rate_limits
+
 from .shared import PassportTranslation, declaration_file
 
 
@@ -47,9 +49,13 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IFacets, inherit=True)
     p.implements(p.IPermissionLabels)
     p.implements(p.IPackageController, inherit=True)
+    p.implements(p.IMiddleware, inherit=True)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         tk.add_template_directory(config, "../templates/catalog")
+
+    def make_middleware(self, app: Any, config: Any) -> Any:
+        return rate_limits.behind_proxies(app)
 
     def get_commands(self) -> list:
         # The MR commands import no CKAN; the catalog's own commands join their group here.
