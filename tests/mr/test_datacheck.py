@@ -13,6 +13,7 @@ import pytest
 
 from ckanext.passport.mr.datacheck import DEFAULT_HEAD_BYTES, check_data, compare
 from ckanext.passport.mr.fetch import FetchResult, fetch
+from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import Passport, StructureField
 from ckanext.passport.mr.translation import translator
 
@@ -28,8 +29,8 @@ class Reader:
     def __init__(self) -> None:
         self.calls: list[tuple[str, int | None, FetchResult]] = []
 
-    def __call__(self, url: str, head_bytes: int | None = None) -> FetchResult:
-        result = fetch(url, LOCAL, head_bytes=head_bytes)
+    def __call__(self, url: str, head_bytes: int | None = None, max_bytes: int | None = None) -> FetchResult:
+        result = fetch(url, ReadLimits.policy(LOCAL, max_bytes) if max_bytes else LOCAL, head_bytes=head_bytes)
         self.calls.append((url.rsplit("/", 1)[1], head_bytes, result))
         return result
 

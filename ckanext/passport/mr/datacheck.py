@@ -14,7 +14,6 @@ no field at all is one finding, not one per column: the file most likely has no 
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Callable, Optional
 
@@ -24,7 +23,10 @@ from .csvrows import EMPTY, HTML_INSTEAD_OF_CSV, NOT_CSV, is_column_number_row, 
 from .decode import decode_bytes
 from .fetch import FetchResult
 from .fields import file_format, newest_first
-from .model import DataVersion, Passport, Problem, Severity, StructureField, StructureVersion
+from .guarded import never_raising
+from .jsontext import TooDeep, decode_at, load_json
+from .limits import DEFAULT_LIMITS
+from .model import DataVersion, ParseResult, Passport, Problem, Severity, StructureField, StructureVersion
 from .problems import N_, define, problem
 from .safexml import pull_parser
 from .sniff import sniff
@@ -47,13 +49,17 @@ HEADER_UNMATCHED = define(
     N_("the first row of the data file names none of the structure's {count} fields: the file has no header "
        "row, or its header uses other names"),
 )
+UNREADABLE = define(
+    "data.unreadable", Severity.ERROR,
+    N_("the data file could not be compared with its structure: the check stopped on an unexpected {error}"),
+)
 HEADER_UNREAD = define(
     "data.header_unread", Severity.INFO,
     N_("no header could be read from the first {size} bytes of the data file"),
 )
 
 # Reads one file: ``fetch_one(url)`` whole (within the fetch policy's cap), ``fetch_one(url, head_bytes=N)``
-# its first N bytes only.
+# its first N bytes only, ``fetch_one(url, max_bytes=N)`` whole within a lower cap (refused past it).
 FetchOne = Callable[..., FetchResult]
 
 DEFAULT_HEAD_BYTES = 64 * 1024
@@ -61,8 +67,17 @@ _TABULAR = frozenset({"csv", "txt", "tsv"})
 _CSV_PROBLEMS = frozenset({EMPTY, HTML_INSTEAD_OF_CSV, NOT_CSV})
 
 
-def check_data(passport: Passport, fetch_one: FetchOne, head_bytes: int = DEFAULT_HEAD_BYTES) -> list[Problem]:
-    """Findings about the newest data file and its structure file; empty when they agree."""
+def check_data(passport: Passport, fetch_one: FetchOne, head_bytes: int = DEFAULT_HEAD_BYTES,
+               max_structure_bytes: int = DEFAULT_LIMITS.structure_bytes) -> list[Problem]:
+    """Findings about the newest data file and its structure file (read up to ``max_structure_bytes``); empty
+    when they agree. Never raises: a failure is ``data.unreadable``."""
+    return never_raising(
+        lambda: ParseResult(None, _check_data(passport, fetch_one, head_bytes, max_structure_bytes)),
+        lambda error: problem(UNREADABLE, error=error),
+    ).problems
+
+
+def _check_data(passport: Passport, fetch_one: FetchOne, head_bytes: int, max_structure_bytes: int) -> list[Problem]:
     if not passport.data_versions:
         return []
     newest = newest_first(passport.data_versions)[0]
@@ -70,12 +85,12 @@ def check_data(passport: Passport, fetch_one: FetchOne, head_bytes: int = DEFAUL
         return []
     data = fetch_one(newest.source, head_bytes=head_bytes)
     structure = _structure_of(newest, passport.structure_versions)
-    fetched_structure = fetch_one(structure.source) if structure is not None else None
+    fetched_structure = fetch_one(structure.source, max_bytes=max_structure_bytes) if structure is not None else None
     failures = [result.problem for result in (data, fetched_structure)
                 if result is not None and not result.ok and result.problem is not None]
     if failures or fetched_structure is None:
         return failures
-    fields = read_structure_fields(fetched_structure.content, fetched_structure.url)
+    fields = read_structure_fields(fetched_structure.content, fetched_structure.url, max_structure_bytes)
     if not fields.value:
         # Why no field was read (unreadable, not well-formed, no field); the structure's encoding is no data finding.
         return [p for p in fields.problems if not p.code.startswith("decode.")]
@@ -132,7 +147,9 @@ def _csv_header(head: bytes, url: str, truncated: bool) -> Header:
 def _json_header(head: bytes, url: str, truncated: bool) -> Header:
     text = decode_bytes(head, url).text.lstrip("\ufeff \t\r\n")
     try:
-        document = json.loads(text)
+        document, _replaced = load_json(text, url)
+    except TooDeep:
+        return None, [], _NONE
     except ValueError:
         # A cut head: the first record is complete when it fits; decode it alone.
         return _first_json_record(text), [], _NONE
@@ -160,7 +177,7 @@ def _first_json_record(text: str) -> Optional[list[str]]:
     if found is None:
         return None
     try:
-        record, _end = json.JSONDecoder().raw_decode(text, found.end() - 1)
+        record, _replaced = decode_at(text, found.end() - 1)
     except ValueError:
         return None
     return list(record) if isinstance(record, dict) else None

@@ -15,6 +15,7 @@ from typing import Optional
 
 from .model import Problem, Severity
 from .problems import N_, define, problem
+from .storable import replaced_finding, storable
 
 UTF8 = "utf-8"
 WINDOWS_1251 = "windows-1251"
@@ -83,9 +84,8 @@ def decode_bytes(data: bytes, url: str = "", override: Optional[str] = None) -> 
 
 
 def _decode_forced(data: bytes, encoding: str, url: str, problems: list[Problem]) -> Optional[str]:
-    try:
-        codec = codecs.lookup(encoding)
-    except LookupError:
+    codec = text_codec(encoding)
+    if codec is None:
         problems.append(problem(UNKNOWN_ENCODING, url=url or None, encoding=encoding))
         return None
     if codec.name == "utf-8" and data.startswith(codecs.BOM_UTF8):
@@ -95,6 +95,24 @@ def _decode_forced(data: bytes, encoding: str, url: str, problems: list[Problem]
     except UnicodeDecodeError:
         problems.append(problem(UNDECODABLE_BYTES, url=url or None, encoding=encoding))
         return data.decode(codec.name, errors="replace")
+
+
+def text_codec(name: str) -> Optional[codecs.CodecInfo]:
+    """The text encoding ``name`` names; ``None`` for an unknown name and for a codec that is no text encoding
+    (``rot13``, ``base64``, ``zlib_codec``, ``uu``: bytes to bytes or text to text, which ``bytes.decode``
+    refuses with ``LookupError``)."""
+    try:
+        codec = codecs.lookup(name)
+    except LookupError:
+        return None
+    return codec if getattr(codec, "_is_text_encoding", True) else None
+
+
+def recode(data: bytes, encoding: str) -> bytes:
+    """``data`` read in the text encoding ``encoding`` (undecodable bytes replaced), as UTF-8; unchanged when
+    ``encoding`` names no text encoding."""
+    codec = text_codec(encoding)
+    return data if codec is None else data.decode(codec.name, errors="replace").encode(UTF8, errors="replace")
 
 
 def _decode_by_line(body: bytes, url: str, problems: list[Problem]) -> tuple[str, str]:
@@ -127,7 +145,8 @@ def _finish(text: str, encoding: str, url: str, problems: list[Problem]) -> Deco
     repaired, lines = repair_mojibake(text)
     if lines:
         problems.append(problem(MOJIBAKE_REPAIRED, url=url or None, line=lines[0], count=len(lines)))
-    return Decoded(text=repaired, encoding=encoding, problems=problems)
+    stored, replaced = storable(repaired)
+    return Decoded(text=stored, encoding=encoding, problems=problems + replaced_finding(replaced, url))
 
 
 # --- mojibake -------------------------------------------------------------------------------------------

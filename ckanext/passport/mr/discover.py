@@ -18,6 +18,7 @@ from urllib.parse import quote, unquote, urlsplit, urlunsplit
 import idna
 
 from .fetch import FetchPolicy, FetchResult, fetch
+from .limits import DEFAULT_LIMITS, ReadLimits
 from .model import ParseResult, Problem, Registry, Severity
 from .problems import N_, define, problem
 from .registry import parse_registry
@@ -149,19 +150,21 @@ def registry_candidates(site_url: str) -> list[tuple[str, str]]:
 
 
 def discover_registry(
-    site_url: str, policy: FetchPolicy = FetchPolicy(), fetcher: Fetcher = fetch
+    site_url: str, policy: FetchPolicy = FetchPolicy(), fetcher: Fetcher = fetch,
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> Discovery:
     """Read the address as a registry of any form; failing that, try :func:`registry_candidates` in order and
-    keep the first that is a registry of its form."""
+    keep the first that is a registry of its form. Each is fetched and read within the registry cap of ``limits``."""
     discovery = Discovery(site_url=site_url)
     address = given_address(site_url)
+    policy = ReadLimits.policy(policy, limits.registry_bytes)
     if address:
         discovery.given = fetcher(address, policy)
-        if _try(discovery, address, None, discovery.given):
+        if _try(discovery, address, None, discovery.given, limits):
             return discovery
     candidates = registry_candidates(site_url)
     for url, form in candidates:
-        if _try(discovery, url, form, fetcher(url, policy)):
+        if _try(discovery, url, form, fetcher(url, policy), limits):
             return discovery
     if address and names_file(site_url):
         summary = problem(NOT_A_REGISTRY, url=address, address=address)
@@ -171,12 +174,12 @@ def discover_registry(
     return discovery
 
 
-def _try(discovery: Discovery, url: str, form: Optional[str], fetched: FetchResult) -> bool:
+def _try(discovery: Discovery, url: str, form: Optional[str], fetched: FetchResult, limits: ReadLimits) -> bool:
     """Use ``fetched`` when it is a registry (of ``form``, or of any form when ``None``); else record why not."""
     if not fetched.ok:
         discovery.rejected.append(Rejection(url, form or "", [fetched.problem] if fetched.problem else []))
         return False
-    result, reason = _read_registry(fetched, form)
+    result, reason = _read_registry(fetched, form, limits)
     if reason is not None:
         discovery.rejected.append(Rejection(url, result.form or form or "", [
             problem(CANDIDATE_NOT_REGISTRY, url=fetched.url, form=result.form or form or "?", reason=reason)
@@ -190,7 +193,8 @@ def _try(discovery: Discovery, url: str, form: Optional[str], fetched: FetchResu
     return True
 
 
-def _read_registry(fetched: FetchResult, form: Optional[str]) -> tuple[ParseResult[Registry], Optional[Problem]]:
+def _read_registry(fetched: FetchResult, form: Optional[str],
+                   limits: ReadLimits) -> tuple[ParseResult[Registry], Optional[Problem]]:
     """The parse, and why it is not a registry (``None`` when it is).
 
     A probed location must hold its own form. The given address is read as whatever its content is, and
@@ -199,7 +203,7 @@ def _read_registry(fetched: FetchResult, form: Optional[str]) -> tuple[ParseResu
     """
     if form not in (None, "rdfa") and sniff(fetched.content).kind == "html":
         return ParseResult(None, [], form=form), problem(REASON_HTML_PAGE)
-    result = parse_registry(fetched.content, url=fetched.url, form=form)
+    result = parse_registry(fetched.content, url=fetched.url, form=form, limits=limits)
     registry = result.value
     if registry is None:
         return result, _first_error(result) or problem(REASON_UNREADABLE)

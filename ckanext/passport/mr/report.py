@@ -20,6 +20,7 @@ from .datacheck import DEFAULT_HEAD_BYTES, check_data as check_data_files
 from .discover import discover_registry, names_file
 from .fetch import FetchPolicy, FetchResult, fetch, make_session
 from .fields import is_passport_file_name
+from .limits import DEFAULT_LIMITS, ReadLimits
 from .model import ParseResult, Passport, Problem, RegistryEntry, Severity, Translate, english
 from .passport import FORMS as PASSPORT_FORMS
 from .passport import looks_like_data_file, parse_passport, passport_from_entry, passport_locations
@@ -91,24 +92,27 @@ def check_site(
     progress: Optional[Progress] = None,
     check_data: bool = True,
     head_bytes: int = DEFAULT_HEAD_BYTES,
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> SiteReport:
     """Check a site, a registry URL or a single passport URL; ``limit`` caps the passports fetched.
 
     With ``check_data`` each passport's newest data file (its first ``head_bytes`` bytes) is compared with its
     structure file. ``progress(done, total)`` is called after each passport, and with ``done`` 0 as soon as a
-    registry says how many there are (``(0, 0)`` when nothing could be checked at all).
+    registry says how many there are (``(0, 0)`` when nothing could be checked at all). Each file is fetched and
+    read within its form's cap in ``limits``.
     """
     session = make_session(policy)
     try:
-        def fetch_one(location: str, head_bytes: Optional[int] = None) -> FetchResult:
-            return fetch(location, policy, session=session, head_bytes=head_bytes)
+        def fetch_one(location: str, head_bytes: Optional[int] = None, max_bytes: Optional[int] = None) -> FetchResult:
+            capped = policy if max_bytes is None else ReadLimits.policy(policy, max_bytes)
+            return fetch(location, capped, session=session, head_bytes=head_bytes)
 
         data: Optional[DataCheck] = None
         if check_data:
             def data(passport: Passport) -> list[Problem]:
-                return check_data_files(passport, fetch_one, head_bytes)
+                return check_data_files(passport, fetch_one, head_bytes, limits.structure_bytes)
 
-        return _check(url, fetch_one, limit, progress or _no_progress, data)
+        return _check(url, fetch_one, limit, progress or _no_progress, data, limits)
     finally:
         session.close()
 
@@ -118,17 +122,19 @@ def _no_progress(done: int, total: int) -> None:
 
 
 def _check(url: str, fetch_one: FetchOne, limit: Optional[int], progress: Progress,
-           data: Optional[DataCheck]) -> SiteReport:
+           data: Optional[DataCheck], limits: ReadLimits) -> SiteReport:
     given = RegistryEntry(link=url)
     if is_passport_file_name(url):
-        single = check_entry(given, fetch_one, data)
+        single = check_entry(given, fetch_one, data, limits)
         progress(1, 1)
         return SiteReport(url=url, passports=[single])
-    discovery = discover_registry(url, fetcher=lambda location, _policy: fetch_one(location))
+    discovery = discover_registry(url, fetcher=lambda location, _policy: fetch_one(
+        location, max_bytes=limits.registry_bytes), limits=limits)
     if discovery.registry is None:
         # Not a site with a registry: perhaps the URL is a dataset's own passport page or folder. A page is read
         # as it was fetched; only a folder holds passport files to look for.
-        single = _check_page(given, discovery.given, data) if names_file(url) else check_entry(given, fetch_one, data)
+        single = (_check_page(given, discovery.given, data, limits) if names_file(url)
+                  else check_entry(given, fetch_one, data, limits))
         if single.score is not None:
             progress(1, 1)
             return SiteReport(url=url, passports=[single])
@@ -139,7 +145,7 @@ def _check(url: str, fetch_one: FetchOne, limit: Optional[int], progress: Progre
     progress(0, len(chosen))
     checked = []
     for entry in chosen:
-        checked.append(check_entry(entry, fetch_one, data))
+        checked.append(check_entry(entry, fetch_one, data, limits))
         progress(len(checked), len(chosen))
     return SiteReport(
         url=url,
@@ -151,19 +157,20 @@ def _check(url: str, fetch_one: FetchOne, limit: Optional[int], progress: Progre
     )
 
 
-def check_entry(entry: RegistryEntry, fetch_one: FetchOne, data: Optional[DataCheck] = None) -> PassportCheck:
+def check_entry(entry: RegistryEntry, fetch_one: FetchOne, data: Optional[DataCheck] = None,
+                limits: ReadLimits = DEFAULT_LIMITS) -> PassportCheck:
     """Read the passport an entry points at, trying its locations best form first, and judge it."""
     checked = PassportCheck(identifier=entry.identifier, title=entry.title, link=entry.link)
     if looks_like_data_file(entry.link, entry.format):
         return _judged(checked, passport_from_entry(entry), entry, entry.link, data)
     candidates = passport_locations(entry.link)
     failures: list[Problem] = []
-    for _form, location in candidates:
-        fetched = fetch_one(location)
+    for form, location in candidates:
+        fetched = fetch_one(location, max_bytes=limits.passport_limit(form))
         if not fetched.ok:
             failures += [fetched.problem] if fetched.problem else []
             continue
-        result = parse_passport(fetched.content, fetched.url)
+        result = parse_passport(fetched.content, fetched.url, limits=limits)
         if result.value is not None:
             return _judged(checked, result, entry, fetched.url, data)
         failures += result.problems
@@ -173,12 +180,13 @@ def check_entry(entry: RegistryEntry, fetch_one: FetchOne, data: Optional[DataCh
     return checked
 
 
-def _check_page(entry: RegistryEntry, fetched: Optional[FetchResult], data: Optional[DataCheck]) -> PassportCheck:
+def _check_page(entry: RegistryEntry, fetched: Optional[FetchResult], data: Optional[DataCheck],
+                limits: ReadLimits) -> PassportCheck:
     """The passport of a page (or file) address that was already fetched; unread when it holds none."""
     checked = PassportCheck(identifier=entry.identifier, title=entry.title, link=entry.link)
     if fetched is None or not fetched.ok:
         return checked
-    result = parse_passport(fetched.content, fetched.url)
+    result = parse_passport(fetched.content, fetched.url, limits=limits)
     return _judged(checked, result, entry, fetched.url, data) if result.value is not None else checked
 
 

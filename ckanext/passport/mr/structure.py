@@ -5,12 +5,14 @@ row gives a name, then its first text as the title and the second as the descrip
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Iterator
 
 from .csvrows import is_column_number_row, read_rows
 from .decode import decode_bytes
+from .guarded import never_raising
+from .jsontext import TooDeep, load_json
+from .limits import DEFAULT_LIMITS, too_large
 from .model import ParseResult, Severity, StructureField
 from .problems import N_, define, problem
 from .safexml import local_name, parse_xml
@@ -32,8 +34,17 @@ _SEQUENCE = re.compile(r"^\d+\.?$")
 _XS = "{http://www.w3.org/2001/XMLSchema}"
 
 
-def read_structure_fields(data: bytes, url: str = "") -> ParseResult[list[StructureField]]:
-    """The fields a structure file describes; never raises."""
+def read_structure_fields(data: bytes, url: str = "",
+                          max_bytes: int = DEFAULT_LIMITS.structure_bytes) -> ParseResult[list[StructureField]]:
+    """The fields a structure file describes; never raises. A file over ``max_bytes`` is refused unread."""
+    return never_raising(lambda: _read_structure_fields(data, url, max_bytes),
+                         lambda error: problem(UNREADABLE, url=url or None, reason=error), url)
+
+
+def _read_structure_fields(data: bytes, url: str, max_bytes: int) -> ParseResult[list[StructureField]]:
+    refused = too_large(len(data), max_bytes, url)
+    if refused is not None:
+        return ParseResult(None, [refused])
     kind = sniff(data).kind
     if kind == "json":
         result = _from_json(data, url)
@@ -66,10 +77,13 @@ def _from_csv(data: bytes, url: str) -> ParseResult[list[StructureField]]:
 def _from_json(data: bytes, url: str) -> ParseResult[list[StructureField]]:
     decoded = decode_bytes(data, url)
     try:
-        schema = json.loads(decoded.text)
+        schema, loaded = load_json(decoded.text, url)
+    except TooDeep as error:
+        return ParseResult(None, decoded.problems + [error.problem], form="json", encoding=decoded.encoding)
     except ValueError as error:
         return ParseResult(None, [problem(UNREADABLE, url=url or None, reason=str(error))], form="json")
-    return ParseResult(list(_json_properties(schema)), decoded.problems, form="json", encoding=decoded.encoding)
+    return ParseResult(list(_json_properties(schema)), decoded.problems + loaded, form="json",
+                       encoding=decoded.encoding)
 
 
 def _json_properties(schema: Any) -> Iterator[StructureField]:

@@ -31,6 +31,8 @@ from ..fields import (
     resolve,
     version_names,
 )
+from ..guarded import never_raising
+from ..limits import DEFAULT_LIMITS, ReadLimits, too_large
 from ..model import DataVersion, ParseResult, Passport, RegistryEntry, Severity
 from ..problems import N_, define, problem
 from ..rdfagraph import read_page
@@ -59,6 +61,11 @@ UNKNOWN_FORM = define(
     "passport.unknown_form",
     Severity.ERROR,
     N_("The passport's form was not recognised"),
+)
+UNREADABLE = define(
+    "passport.unreadable",
+    Severity.ERROR,
+    N_("The passport could not be read: its reader stopped on an unexpected {error}"),
 )
 LINK_IS_DATA_FILE = define(
     "passport.link_is_data_file",
@@ -96,18 +103,30 @@ def detect_passport_form(data: bytes, url: str = "", content_type: str = "") -> 
     return "meta.csv"
 
 
-def parse_passport(data: bytes, url: str = "", form: Optional[str] = None) -> ParseResult[Passport]:
-    """The passport in ``data``, read as ``form`` or, without one, as its content says.
+def parse_passport(data: bytes, url: str = "", form: Optional[str] = None,
+                   limits: ReadLimits = DEFAULT_LIMITS) -> ParseResult[Passport]:
+    """The passport in ``data``, read as ``form`` or, without one, as its content says; never raises.
 
     A page (detected, not asked for as ``rdfa``) is read for RDFa first, then for its table of characteristics.
+    A passport larger than its form's cap in ``limits`` is refused unread (``fetch.too_large``).
     """
+    return never_raising(lambda: _parse_passport(data, url, form, limits),
+                         lambda error: problem(UNREADABLE, url=url or None, error=error), url, form or "")
+
+
+def _parse_passport(data: bytes, url: str, form: Optional[str], limits: ReadLimits) -> ParseResult[Passport]:
     if not data.strip():
         return ParseResult(None, [problem(EMPTY, url=url or None)], form=form or "")
+    # A page the content names is read for RDFa, then for its table; one asked for as ``rdfa`` for RDFa only.
+    page = False
     if form is None:
-        detected = detect_passport_form(data, url)
-        if detected == "rdfa":
-            return read_page_passport(data, url)
-        form = detected
+        form = detect_passport_form(data, url)
+        page = form == "rdfa"
+    refused = too_large(len(data), limits.passport_limit(form or ""), url)
+    if refused is not None:
+        return ParseResult(None, [refused], form=form or "")
+    if page:
+        return read_page_passport(data, url)
     if form not in FORMS:
         return ParseResult(None, [problem(UNKNOWN_FORM, url=url or None)], form=form or "")
     return import_module(FORMS[form]).parse(data, url)

@@ -14,6 +14,7 @@ from typing import Any, Iterator
 import jsonschema
 
 from ..dates import parse_date
+from ..jsontext import TooDeep, load_json
 from ..decode import decode_bytes
 from ..fields import (
     VERSION_WITHOUT_SOURCE,
@@ -75,13 +76,16 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
     decoded = decode_bytes(data, url)
     problems = list(decoded.problems)
     try:
-        document: Any = json.loads(decoded.text)
-    except (ValueError, RecursionError) as error:
+        document, loaded = load_json(decoded.text, url)
+    except TooDeep as error:
+        return ParseResult(None, problems + [error.problem], form=FORM, encoding=decoded.encoding)
+    except ValueError as error:
         problems.append(problem(DAMAGED_JSON, url=url or None, line=getattr(error, "lineno", None), detail=str(error)))
         document = salvage_json(decoded.text, _SECTIONS)
         if not document:
             return ParseResult(None, problems, form=FORM, encoding=decoded.encoding)
     else:
+        problems.extend(loaded)
         if not isinstance(document, dict):
             problems.append(problem(NOT_AN_OBJECT, url=url or None))
             return ParseResult(None, problems, form=FORM, encoding=decoded.encoding)

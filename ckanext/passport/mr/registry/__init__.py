@@ -11,6 +11,8 @@ from itertools import chain
 from typing import BinaryIO, Callable, Iterable, Iterator, Optional, Union
 
 from ..fields import last_segment
+from ..guarded import Failed, never_raising, never_raising_stream
+from ..limits import DEFAULT_LIMITS, ReadLimits, too_large
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import N_, define, problem
 from ..sniff import sniff
@@ -33,6 +35,11 @@ _NAMES = {
 }
 _SNIFF_BYTES = 8192
 
+UNREADABLE = define(
+    "registry.unreadable",
+    Severity.ERROR,
+    N_("The registry could not be read: its reader stopped on an unexpected {error}"),
+)
 UNKNOWN_FORM = define(
     "registry.unknown_form",
     Severity.ERROR,
@@ -91,10 +98,24 @@ def detect_registry_form(data: bytes, url: str = "", content_type: str = "") -> 
     return "opendatalist.csv"
 
 
-def parse_registry(data: bytes, url: str = "", form: Optional[str] = None) -> ParseResult[Registry]:
+def parse_registry(data: bytes, url: str = "", form: Optional[str] = None,
+                   limits: ReadLimits = DEFAULT_LIMITS) -> ParseResult[Registry]:
+    """The registry in ``data``, read as ``form`` or as its content says; never raises. A registry larger than
+    its cap in ``limits`` is refused unread (``fetch.too_large``)."""
+    return never_raising(lambda: _parse_registry(data, url, form, limits), _failed(url), url, form or "")
+
+
+def _failed(url: str) -> Failed:
+    return lambda error: problem(UNREADABLE, url=url or None, error=error)
+
+
+def _parse_registry(data: bytes, url: str, form: Optional[str], limits: ReadLimits) -> ParseResult[Registry]:
     form = form or detect_registry_form(data, url)
     if not data.strip():
         return ParseResult(None, [problem(EMPTY, url=url or None)], form=form or "")
+    refused = too_large(len(data), limits.registry_bytes, url)
+    if refused is not None:
+        return ParseResult(None, [refused], form=form or "")
     if form not in FORMS:
         return ParseResult(None, [problem(UNKNOWN_FORM, url=url or None)], form=form or "")
     result: ParseResult[Registry] = import_module(FORMS[form]).parse(data, url)
@@ -112,17 +133,33 @@ def parse_registry(data: bytes, url: str = "", form: Optional[str] = None) -> Pa
     return ParseResult(registry, problems, form=result.form or form, encoding=result.encoding)
 
 
-def iter_registry(source: Union[bytes, BinaryIO], url: str = "", form: Optional[str] = None) -> RegistryStream:
-    """Entries as they are read: ``list.xml`` is streamed, the other forms are small and read whole."""
+def iter_registry(source: Union[bytes, BinaryIO], url: str = "", form: Optional[str] = None,
+                  limits: ReadLimits = DEFAULT_LIMITS) -> RegistryStream:
+    """Entries as they are read: ``list.xml`` is streamed, the other forms are small and read whole.
+
+    Never raises, while it is read either: whatever breaks the reading ends the stream with
+    ``registry.unreadable`` and ``registry.incomplete`` (the entries read so far stay, none is taken as withdrawn).
+    """
     data, stream = (source, None) if isinstance(source, (bytes, bytearray)) else _opened(source)
     form = form or detect_registry_form(data if stream is None else _head(stream), url)
+    refused = too_large(len(data) if stream is None else _remaining(stream), limits.registry_bytes, url)
+    if refused is not None:
+        return RegistryStream(iter([refused]), form or "", lambda: "")
     if form == "list.xml":
         entries = iter_entries(data if stream is None else stream, url, EntryChecker(url))
-        return RegistryStream(iter(entries), form, lambda: entries.standard_version)
-    whole = parse_registry(data if stream is None else stream.read(), url, form)
+        return RegistryStream(_guarded(entries, url), form, lambda: entries.standard_version)
+    whole = parse_registry(data if stream is None else stream.read(), url, form, limits)
     items: Iterator[Item] = chain(whole.problems, whole.value.entries if whole.value else [])
     version = whole.value.standard_version if whole.value else ""
     return RegistryStream(items, whole.form or form or "", lambda: version)
+
+
+def _guarded(items: Iterable[Item], url: str) -> Iterator[Item]:
+    """``items`` through the readers' guard; a failure mid-stream leaves the registry read incomplete."""
+    for item in never_raising_stream(items, _failed(url), url):
+        yield item
+        if item.__class__ is not RegistryEntry and item.code == UNREADABLE:
+            yield problem(INCOMPLETE, url=url or None, cause=UNREADABLE)
 
 
 def checked(items: Iterable[Item], url: str = "") -> Iterator[Item]:
@@ -148,6 +185,13 @@ def _opened(source: BinaryIO) -> tuple[bytes, Optional[BinaryIO]]:
     if source.seekable():
         return b"", source
     return source.read(), None
+
+
+def _remaining(stream: BinaryIO) -> int:
+    position = stream.tell()
+    size = stream.seek(0, 2) - position
+    stream.seek(position)
+    return size
 
 
 def _head(stream: BinaryIO) -> bytes:

@@ -1,10 +1,9 @@
 """MR 3.0 ``list.json``: ``{"standardversion": …, "meta": [{"identifier", "title", "link", "format"}]}``."""
 from __future__ import annotations
 
-import json
-from typing import Any
 
 from ..decode import decode_bytes
+from ..jsontext import TooDeep, load_json
 from ..fields import field_key, plain_text, salvage_json, standard_version
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import N_, define, problem
@@ -29,8 +28,12 @@ def parse(data: bytes, url: str = "") -> ParseResult[Registry]:
     decoded = decode_bytes(data, url)
     problems: list[Problem] = list(decoded.problems)
     try:
-        document: Any = json.loads(decoded.text)
-    except (ValueError, RecursionError) as error:
+        document, loaded = load_json(decoded.text, url)
+        problems.extend(loaded)
+    except TooDeep as error:
+        problems.append(error.problem)
+        document = None
+    except ValueError as error:
         problems.append(problem(DAMAGED_JSON, url=url or None, line=getattr(error, "lineno", None), detail=str(error)))
         document = salvage_json(decoded.text, _SECTIONS) or None
     document = {field_key(str(key)): value for key, value in document.items()} if isinstance(document, dict) else None

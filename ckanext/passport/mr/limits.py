@@ -1,0 +1,48 @@
+"""How large a publication of each form the readers take: refused before parsing, and never downloaded whole.
+
+The fetch cap (``FetchPolicy.max_bytes``, 50 MB by default) is sized for data files; the readers' work grows
+with the text they read, and a real publication is far smaller (the largest real registry in
+``tests/fixtures/real``, fedstat's ``list.xml``, is 2.9 MB; its passports are a few KB). Each form has its
+cap, a site setting (``ckanext.passport.max_*_bytes``), applied twice: to the fetch of a file expected in that
+form (:meth:`ReadLimits.policy`), so that a larger body is cut off by the fetch, and by the reader to the bytes
+it is given, whoever fetched them (:func:`too_large`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from .fetch import TOO_LARGE, FetchPolicy
+from .model import Problem
+from .problems import problem
+
+MIB = 1024 * 1024
+# Forms a passport page is read in; every other passport form is a file.
+PAGE_FORMS = frozenset({"rdfa", "html-table"})
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """The largest number of bytes read as each form."""
+
+    passport_bytes: int = 2 * MIB
+    page_bytes: int = 5 * MIB
+    registry_bytes: int = 10 * MIB
+    structure_bytes: int = 2 * MIB
+
+    def passport_limit(self, form: str) -> int:
+        """The cap of a passport read as ``form`` (a page's, or a passport file's)."""
+        return self.page_bytes if form in PAGE_FORMS else self.passport_bytes
+
+    @staticmethod
+    def policy(base: FetchPolicy, limit: int) -> FetchPolicy:
+        """``base`` for a read of at most ``limit`` bytes (never above the fetch's own cap)."""
+        return base if base.max_bytes <= limit else replace(base, max_bytes=limit)
+
+
+DEFAULT_LIMITS = ReadLimits()
+
+
+def too_large(size: int, limit: int, url: str = "") -> Optional[Problem]:
+    """``fetch.too_large`` when ``size`` bytes exceed ``limit``: the reader refuses them before parsing."""
+    return problem(TOO_LARGE, url=url or None, limit=limit) if size > limit else None
