@@ -13,11 +13,13 @@ import json
 import re
 from dataclasses import replace
 from functools import lru_cache
+from itertools import islice
 from typing import Iterable, Literal, NamedTuple, Optional, Protocol, TypeVar
 from urllib.parse import unquote, urljoin, urlsplit
 
 from .csvrows import canonical_standard, compact
 from .dates import parse_date
+from .jsontext import JSON_STRING
 from .model import MRDate, Passport, Problem, Severity
 from .problems import N_, define, problem
 
@@ -287,8 +289,10 @@ def _as_datetime(value: dt.date) -> dt.datetime:
     return dt.datetime(value.year, value.month, value.day)
 
 
+SALVAGED_PAIRS = 100_000
+_LENIENT_JSON = json.JSONDecoder(strict=False)
 _JSON_PAIR = re.compile(
-    r'"((?:[^"\\]|\\.)*)"\s*:\s*("(?:[^"\\]|\\.)*"|\[|\{|-?\d[\d.eE+\-]*|true|false|null)', re.S
+    rf'({JSON_STRING})\s*+:\s*+({JSON_STRING}|\[|\{{|-?\d[\d.eE+\-]*+|true|false|null)', re.S
 )
 
 
@@ -298,11 +302,13 @@ def salvage_json(text: str, sections: dict[str, tuple[str, frozenset[str]]]) -> 
     ``sections`` names the keys that open an ``"array"`` of objects or an ``"object"``, each with the keys
     its items hold. A key repeated inside an array item starts the next item; a key that the current section
     does not know returns to the top level. Good enough for MR's flat files when a brace is missing.
+    Linear in time and memory; the first :data:`SALVAGED_PAIRS` pairs are read, far more than any passport or
+    registry holds.
     """
     result: dict = {}
     section: Optional[str] = None
     current: Optional[dict] = None
-    for match in _JSON_PAIR.finditer(text):
+    for match in islice(_JSON_PAIR.finditer(text), SALVAGED_PAIRS):
         key, raw = field_key(_unquote_json(match.group(1))), match.group(2)
         if raw in "[{" and key in sections:
             kind, _ = sections[key]
@@ -329,8 +335,9 @@ def salvage_json(text: str, sections: dict[str, tuple[str, frozenset[str]]]) -> 
 
 
 def _unquote_json(quoted: str) -> str:
-    text = quoted if quoted.startswith('"') else f'"{quoted}"'
+    if "\\" not in quoted:
+        return quoted[1:-1]
     try:
-        return json.loads(text, strict=False)
+        return _LENIENT_JSON.decode(quoted)
     except ValueError:
-        return text[1:-1]
+        return quoted[1:-1]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
 from typing import Any
 
 from .model import Problem, Severity
@@ -23,9 +24,13 @@ TOO_DEEP = define(
     N_("The JSON is nested more than {limit} levels deep; it was not read"),
 )
 
-_TOKEN = re.compile(r'[\[\]{}"\\]')
-_OPENING = frozenset("[{")
-_CLOSING = frozenset("]}")
+# A JSON string: its quote, runs of plain characters and escapes, its quote, each run taken whole (possessive),
+# so that matching never backtracks: an unterminated 50 MB string costs one linear scan and no memory per
+# character (the alternation ``(?:[^"\\]|\\.)*`` keeps a backtracking entry per character: gigabytes).
+JSON_STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+_STRING = re.compile(JSON_STRING, re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 class TooDeep(ValueError):
@@ -36,33 +41,14 @@ class TooDeep(ValueError):
         self.problem = found
 
 
-def nesting_exceeds(text: str, limit: int = MAX_DEPTH, start: int = 0) -> bool:
-    """Whether brackets outside strings nest deeper than ``limit`` anywhere from ``start``; linear, no recursion.
+def nesting_depth(text: str) -> int:
+    """How deep brackets outside strings nest; linear, no recursion, the scan itself in C.
 
-    An unterminated string hides what follows it, as it would from a JSON parser.
+    Where brackets close more than they opened a parser has stopped already, so the running sum is not
+    clamped. An unterminated string hides nothing: what follows its quote is counted, as damage is.
     """
-    depth = 0
-    in_string = False
-    skip_to = -1
-    for token in _TOKEN.finditer(text, start):
-        at = token.start()
-        if at < skip_to:
-            continue
-        char = token.group()
-        if in_string:
-            if char == "\\":
-                skip_to = at + 2
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in _OPENING:
-            depth += 1
-            if depth > limit:
-                return True
-        elif char in _CLOSING:
-            depth = max(depth - 1, 0)
-    return False
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
 def load_json(text: str, url: str = "") -> tuple[Any, list[Problem]]:
@@ -71,7 +57,7 @@ def load_json(text: str, url: str = "") -> tuple[Any, list[Problem]]:
     Raises :class:`TooDeep` (a ``ValueError``) for text nested deeper than :data:`MAX_DEPTH`, and
     ``ValueError`` for text that is not JSON, as ``json.loads`` does.
     """
-    if nesting_exceeds(text):
+    if nesting_depth(text) > MAX_DEPTH:
         raise TooDeep(problem(TOO_DEEP, url=url or None, limit=MAX_DEPTH))
     value, replaced = storable_json(json.loads(text))
     return value, replaced_finding(replaced, url)
@@ -79,7 +65,7 @@ def load_json(text: str, url: str = "") -> tuple[Any, list[Problem]]:
 
 def decode_at(text: str, index: int, url: str = "") -> tuple[Any, list[Problem]]:
     """The JSON value starting at ``index`` of ``text`` (what follows it is ignored); raises as :func:`load_json`."""
-    if nesting_exceeds(text, start=index):
+    if nesting_depth(text[index:]) > MAX_DEPTH:
         raise TooDeep(problem(TOO_DEEP, url=url or None, limit=MAX_DEPTH))
     value, _end = json.JSONDecoder().raw_decode(text, index)
     cleaned, replaced = storable_json(value)
