@@ -18,7 +18,8 @@ import pytest
 from werkzeug import Request, Response
 
 from ckanext.passport.mr import fetch as fetch_module
-from ckanext.passport.mr.fetch import DEFAULT_USER_AGENT, FetchPolicy, fetch, is_public_address, make_session
+from ckanext.passport.mr.addresses import is_public_address
+from ckanext.passport.mr.fetch import DEFAULT_USER_AGENT, FetchPolicy, fetch, make_session
 from ckanext.passport.mr.translation import translator
 
 RUSSIAN = translator("ru")

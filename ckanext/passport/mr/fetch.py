@@ -4,25 +4,39 @@ Harvest sources are URLs typed by portal editors or found in third-party registr
 become a way into the portal's own network (SSRF), nor hang or fill memory on a hostile or broken server:
 
 - only ``http``/``https``; each host (of every redirect hop) is resolved and refused when ANY of its
-  addresses is private, loopback, link-local, multicast, reserved or unspecified (IPv4 and IPv6, including
-  IPv4 embedded in IPv6), unless ``FetchPolicy.allow_private_addresses``;
+  addresses is not public (:mod:`.addresses`: ``is_global`` and an explicit table of the special-purpose
+  networks, IPv4 embedded in IPv6 judged as itself), unless ``FetchPolicy.allow_private_addresses``;
 - sessions built by :func:`make_session` check the addresses again at connect time and connect only to the
   address they checked, so DNS answering differently the second time (rebinding) gains nothing;
 - redirects are followed by hand, to guard every hop and detect loops;
-- the body is streamed and capped (``Content-Length`` and the bytes actually read), and the whole fetch has a
-  wall-clock deadline that bounds every socket wait, so a slow-drip server cannot hold a worker;
+- the body is streamed and capped (``Content-Length`` and the bytes actually read);
 - a head read (``head_bytes``) asks for the first bytes only (``Range``) and stops reading there whatever the
   server sends, so looking at a data file's header never downloads the file.
+
+Deadlines. Each fetch ends by its deadline, ``FetchPolicy.total_timeout`` seconds after it starts (redirects
+and retries included), or earlier when a ``deadline`` is given, with ``fetch.timeout``. The deadline holds in
+every phase: host lookups run in a worker thread and are given up at it, and a watchdog shuts down the
+fetch's sockets when it passes, so a server dripping its TLS handshake, status line, headers, chunk sizes or
+body a byte at a time cannot hold a worker (a socket timeout alone bounds one wait, not the whole read). The
+watchdog covers sessions made by :func:`make_session` (and a fetch's own); a plain ``requests.Session``
+given by a caller keeps only the per-wait timeouts.
+
+A budget several fetches share (a harvest object's, a site check passport's) is a :class:`Deadline`::
+
+    budget = Deadline.after(60)              # 60 s from now, on the monotonic clock
+    fetch(url, policy, deadline=budget)      # ends by min(its own total_timeout, what is left of budget)
+    budget.remaining(), budget.expired       # seconds left (>= 0); whether it has run out
+
+A fetch started with the budget spent returns ``fetch.timeout`` at once, without a request.
 """
 from __future__ import annotations
 
-import ipaddress
 import socket
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from http.client import HTTPException
-from typing import Any, Optional, Union
-from urllib.parse import urljoin, urlsplit
+from typing import Any, Optional
 
 import idna
 import requests
@@ -32,8 +46,11 @@ from requests.structures import CaseInsensitiveDict
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
+from .addresses import LookupTimeout, refused_address, resolve
+from .deadline import CURRENT, Deadline, Watchdog, earliest
 from .model import Problem, Severity
 from .problems import N_, define, problem
+from .urls import join, split
 
 NOT_FOUND = define(
     "fetch.not_found", Severity.ERROR,
@@ -91,8 +108,6 @@ _NOT_FOUND_STATUSES = frozenset({404, 410})
 _CHUNK = 64 * 1024
 _RETRIED = frozenset({TIMEOUT, CONNECTION_ERROR})
 
-IPAddress = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
-
 
 @dataclass(frozen=True)
 class FetchPolicy:
@@ -144,108 +159,111 @@ class _Failure(Exception):
         self.status = status
 
 
-def is_public_address(address: IPAddress) -> bool:
-    """True when fetching from ``address`` cannot reach a private, local or special-purpose network."""
-    if isinstance(address, ipaddress.IPv6Address):
-        embedded = _embedded_ipv4(address)
-        if embedded is not None:
-            return is_public_address(embedded)
-    return address.is_global and not (
-        address.is_multicast
-        or address.is_reserved
-        or address.is_unspecified
-        or address.is_loopback
-        or address.is_link_local
-        or address.is_private
-    )
+@dataclass(frozen=True)
+class _Clock:
+    """The running fetch's watchdog and how its deadline is named in ``fetch.timeout``."""
+
+    watchdog: Watchdog
+    detail: str
+
+    def remaining(self) -> float:
+        return self.watchdog.remaining()
+
+    def timeout(self, url: str) -> _Failure:
+        return _Failure(problem(TIMEOUT, url=url, detail=self.detail))
 
 
-def _embedded_ipv4(address: ipaddress.IPv6Address) -> Optional[ipaddress.IPv4Address]:
-    if address.ipv4_mapped is not None:
-        return address.ipv4_mapped
-    if address.sixtofour is not None:
-        return address.sixtofour
-    if address.teredo is not None:
-        return address.teredo[1]
-    # NAT64 well-known prefix: the gateway would connect to the embedded IPv4 address.
-    if address in _NAT64:
-        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-    return None
-
-
-_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
-
-
-def resolve(host: str, port: int) -> list[str]:
-    """All addresses of ``host`` (IP literals come back as themselves); raises ``socket.gaierror``."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    # Scope ids ("fe80::1%eth0") are not part of the address ipaddress understands.
-    return list(dict.fromkeys(info[4][0].split("%", 1)[0] for info in infos))
-
-
-def refused_address(host: str, addresses: list[str]) -> Optional[str]:
-    """The first address of ``host`` that must not be fetched from, or ``None`` when all are public."""
-    for text in addresses:
-        try:
-            if not is_public_address(ipaddress.ip_address(text)):
-                return text
-        except ValueError:
-            return text
-    return None
-
-
-class _GuardedConnectionMixin:
-    """Resolve, refuse non-public addresses, then connect to exactly the address that was checked."""
+class _WatchedConnectionMixin:
+    """Resolve within the fetch's deadline, refuse non-public addresses (``refuse_private``), connect to exactly
+    the address that was checked, and hand the socket to the fetch's watchdog before TLS or any byte is read."""
 
     _dns_host: str
     host: str
     port: int
+    timeout: Any
+
+    def __init__(self, *args: Any, refuse_private: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.refuse_private = refuse_private
 
     def _new_conn(self) -> socket.socket:
+        watchdog = CURRENT.get()
         name = self._dns_host
-        addresses = resolve(name, self.port)
-        refused = refused_address(self.host, addresses)
-        if refused is not None:
-            raise _Refused(self.host, refused)
-        last_error = OSError(f"{name} has no address")
+        addresses = resolve(name, self.port, _bounded(self.timeout, watchdog))
+        if self.refuse_private:
+            refused = refused_address(self.host, addresses)
+            if refused is not None:
+                raise _Refused(self.host, refused)
+        last_error: OSError = OSError(f"{name} has no address")
         for address in addresses:
+            if watchdog is not None and watchdog.remaining() <= 0:
+                raise LookupTimeout(name, watchdog.deadline.seconds)
             self._dns_host = address
             try:
-                return super()._new_conn()  # type: ignore[misc]
+                sock = super()._new_conn()  # type: ignore[misc]
             except OSError as error:
                 last_error = error
+                continue
             finally:
                 self._dns_host = name
+            if watchdog is not None:
+                watchdog.watch(sock)
+            return sock
         raise last_error
 
 
-class _GuardedHTTPConnection(_GuardedConnectionMixin, HTTPConnection):
+def _bounded(timeout: Any, watchdog: Optional[Watchdog]) -> Optional[float]:
+    """A lookup's time: the connect timeout, cut to what is left of the fetch."""
+    seconds = timeout if isinstance(timeout, (int, float)) else None
+    if watchdog is None:
+        return seconds
+    return watchdog.remaining() if seconds is None else min(seconds, watchdog.remaining())
+
+
+class _WatchedHTTPConnection(_WatchedConnectionMixin, HTTPConnection):
     pass
 
 
-class _GuardedHTTPSConnection(_GuardedConnectionMixin, HTTPSConnection):
+class _WatchedHTTPSConnection(_WatchedConnectionMixin, HTTPSConnection):
     pass
 
 
-class _GuardedHTTPConnectionPool(HTTPConnectionPool):
-    ConnectionCls = _GuardedHTTPConnection
+class _WatchedPoolMixin:
+    """A kept-alive connection taken from the pool is watched too: its socket was opened by an earlier fetch."""
+
+    def _get_conn(self, timeout: Optional[float] = None) -> Any:
+        conn = super()._get_conn(timeout)  # type: ignore[misc]
+        watchdog = CURRENT.get()
+        if watchdog is not None and conn.sock is not None:
+            watchdog.watch(conn.sock)
+        return conn
 
 
-class _GuardedHTTPSConnectionPool(HTTPSConnectionPool):
-    ConnectionCls = _GuardedHTTPSConnection
+class _WatchedHTTPConnectionPool(_WatchedPoolMixin, HTTPConnectionPool):
+    ConnectionCls = _WatchedHTTPConnection
 
 
-class _GuardedAdapter(HTTPAdapter):
+class _WatchedHTTPSConnectionPool(_WatchedPoolMixin, HTTPSConnectionPool):
+    ConnectionCls = _WatchedHTTPSConnection
+
+
+class _WatchedAdapter(HTTPAdapter):
+    def __init__(self, refuse_private: bool) -> None:
+        # Read by init_poolmanager, which HTTPAdapter's constructor calls.
+        self.refuse_private = refuse_private
+        super().__init__(max_retries=0)
+
     def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
         super().init_poolmanager(*args, **kwargs)
+        # Pools pass unknown keywords on to their connections; partial keeps them out of urllib3's pool keys.
         self.poolmanager.pool_classes_by_scheme = {
-            "http": _GuardedHTTPConnectionPool,
-            "https": _GuardedHTTPSConnectionPool,
+            "http": partial(_WatchedHTTPConnectionPool, refuse_private=self.refuse_private),
+            "https": partial(_WatchedHTTPSConnectionPool, refuse_private=self.refuse_private),
         }
 
 
 def make_session(policy: FetchPolicy = FetchPolicy()) -> requests.Session:
-    """A session for many fetches (connection reuse) that keeps the connect-time address guard.
+    """A session for many fetches (connection reuse) that keeps the connect-time address guard and the watchdog.
 
     It ignores proxy variables and ``.netrc`` from the environment: a proxy would be checked as the target,
     and credentials must not travel to harvested hosts.
@@ -253,10 +271,9 @@ def make_session(policy: FetchPolicy = FetchPolicy()) -> requests.Session:
     session = requests.Session()
     session.trust_env = False
     session.headers["User-Agent"] = policy.user_agent
-    if not policy.allow_private_addresses:
-        adapter = _GuardedAdapter(max_retries=0)
-        session.mount("http://", adapter)
-        session.mount("https://", adapter)
+    adapter = _WatchedAdapter(refuse_private=not policy.allow_private_addresses)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
     return session
 
 
@@ -267,6 +284,7 @@ def fetch(
     last_modified: Optional[str] = None,
     session: Optional[requests.Session] = None,
     head_bytes: Optional[int] = None,
+    deadline: Optional[Deadline] = None,
 ) -> FetchResult:
     """GET ``url`` within ``policy``; a conditional GET when ``etag`` or ``last_modified`` is given.
 
@@ -274,10 +292,16 @@ def fetch(
     and read: a longer body, from a server that ignores ``Range``, is cut there and ``truncated`` is set; it is
     no ``fetch.too_large`` error, since the head is all that was wanted.
 
-    A given ``session`` is used as is (build it with :func:`make_session` to keep the connect-time guard);
-    the resolve-time guard applies to every hop in any case.
+    ``deadline`` is a budget shared with other fetches: this one ends by it too (see the module's docstring).
+
+    A given ``session`` is used as is (build it with :func:`make_session` to keep the connect-time guard and the
+    watchdog); the resolve-time guard applies to every hop in any case.
     """
     started = time.monotonic()
+    own = Deadline.after(policy.total_timeout)
+    ends = earliest(own, deadline)
+    clock = _Clock(Watchdog(ends), f"total {policy.total_timeout} s" if ends is own else f"budget {ends.seconds} s")
+    watching = CURRENT.set(clock.watchdog)
     own_session = session is None
     active = make_session(policy) if session is None else session
     headers = _conditional_headers(etag, last_modified)
@@ -285,13 +309,15 @@ def fetch(
         head_bytes = max(1, head_bytes)
         headers["Range"] = f"bytes=0-{head_bytes - 1}"
     try:
-        response, current = _follow(url, policy, active, headers, started)
+        response, current = _follow(url, policy, active, headers, clock)
         with response:
-            result = _read(response, current, policy, started, head_bytes)
+            result = _read(response, current, policy, clock, head_bytes)
     except _Failure as failure:
         result = FetchResult(ok=False, url=failure.problem.location.url or url, status=failure.status,
                              problem=failure.problem)
     finally:
+        clock.watchdog.stop()
+        CURRENT.reset(watching)
         if own_session:
             active.close()
     result.elapsed = time.monotonic() - started
@@ -308,17 +334,17 @@ def _conditional_headers(etag: Optional[str], last_modified: Optional[str]) -> d
 
 
 def _follow(
-    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], started: float
+    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], clock: _Clock
 ) -> tuple[requests.Response, str]:
     seen = {url}
     current = url
     for _hop in range(policy.max_redirects + 1):
-        response = _get_with_retries(current, policy, session, headers, started)
+        response = _get_with_retries(current, policy, session, headers, clock)
         location = response.headers.get("Location")
         if response.status_code not in _REDIRECT_STATUSES or not location:
             return response, current
         response.close()
-        target = urljoin(current, location.strip())
+        target = join(current, location.strip())
         if target in seen:
             raise _Failure(problem(REDIRECT_LOOP, url=current, target=target), response.status_code)
         seen.add(target)
@@ -327,19 +353,21 @@ def _follow(
 
 
 def _get_with_retries(
-    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], started: float
+    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], clock: _Clock
 ) -> requests.Response:
     """One hop: a response below 500, after retrying 5xx answers, timeouts and connection errors."""
-    _check_url(url, policy)
+    if clock.remaining() <= 0:
+        raise clock.timeout(url)
+    _check_url(url, policy, clock)
     attempts = max(0, policy.retries) + 1
     attempt = 1
     while True:
         try:
-            response = _get(url, policy, session, headers, started)
+            response = _get(url, policy, session, headers, clock)
         except _Failure as failed:
             if attempt == attempts or failed.problem.code not in _RETRIED:
                 raise
-            _sleep_before_retry(policy, attempt, started, failed)
+            _sleep_before_retry(policy, attempt, clock, failed)
             attempt += 1
             continue
         if response.status_code < 500:
@@ -350,46 +378,50 @@ def _get_with_retries(
         )
         if attempt == attempts:
             raise server_error
-        _sleep_before_retry(policy, attempt, started, server_error)
+        _sleep_before_retry(policy, attempt, clock, server_error)
         attempt += 1
 
 
-def _sleep_before_retry(policy: FetchPolicy, attempt: int, started: float, failure: _Failure) -> None:
+def _sleep_before_retry(policy: FetchPolicy, attempt: int, clock: _Clock, failure: _Failure) -> None:
     delay = policy.backoff_factor * (2 ** (attempt - 1))
     # Waiting past the deadline would only turn this failure into a timeout; report it as it is.
-    if _remaining(policy, started) <= delay:
+    if clock.remaining() <= delay:
         raise failure
     time.sleep(delay)
 
 
 def _get(
-    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], started: float
+    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], clock: _Clock
 ) -> requests.Response:
-    remaining = _remaining(policy, started)
+    remaining = clock.remaining()
     if remaining <= 0:
-        raise _Failure(problem(TIMEOUT, url=url, detail=f"total {policy.total_timeout} s"))
+        raise clock.timeout(url)
     timeout = (min(policy.connect_timeout, remaining), min(policy.read_timeout, remaining))
     request_headers = {"User-Agent": policy.user_agent, **headers}
     try:
         return session.get(url, headers=request_headers, timeout=timeout, stream=True, allow_redirects=False)
     except _Refused as refused:
         raise _Failure(problem(REFUSED_ADDRESS, url=url, host=refused.host, address=refused.address))
+    except LookupTimeout as error:
+        raise _Failure(problem(TIMEOUT, url=url, detail=_describe(error)))
     except requests.Timeout as error:
         raise _Failure(problem(TIMEOUT, url=url, detail=_describe(error)))
     except (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
             requests.exceptions.InvalidSchema, UnicodeError, ValueError) as error:
         raise _Failure(problem(INVALID_URL, url=url, detail=_describe(error)))
     except requests.RequestException as error:
+        # The watchdog's shutdown surfaces as whatever the interrupted read makes of a closed socket.
+        if clock.watchdog.fired:
+            raise clock.timeout(url)
         raise _Failure(problem(CONNECTION_ERROR, url=url, detail=_describe(error)))
 
 
-def _check_url(url: str, policy: FetchPolicy) -> None:
+def _check_url(url: str, policy: FetchPolicy, clock: _Clock) -> None:
     """Refuse bad schemes, malformed URLs and non-public hosts before any connection is opened."""
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError as error:
-        raise _Failure(problem(INVALID_URL, url=url, detail=str(error)))
+    parts = split(url)
+    if parts is None:
+        raise _Failure(problem(INVALID_URL, url=url, detail="unreadable host or port"))
+    port = parts.port
     scheme = parts.scheme.lower()
     if not scheme:
         raise _Failure(problem(INVALID_URL, url=url, detail="no scheme"))
@@ -406,7 +438,10 @@ def _check_url(url: str, policy: FetchPolicy) -> None:
     except UnicodeError as error:
         raise _Failure(problem(INVALID_URL, url=url, detail=str(error)))
     try:
-        addresses = resolve(ascii_host, port or (443 if scheme == "https" else 80))
+        addresses = resolve(ascii_host, port or (443 if scheme == "https" else 80),
+                            min(policy.connect_timeout, clock.remaining()))
+    except LookupTimeout as error:
+        raise _Failure(problem(TIMEOUT, url=url, detail=_describe(error)))
     except (socket.gaierror, UnicodeError) as error:
         raise _Failure(problem(CONNECTION_ERROR, url=url, detail=f"{host}: {error}"))
     refused = refused_address(host, addresses)
@@ -415,7 +450,7 @@ def _check_url(url: str, policy: FetchPolicy) -> None:
 
 
 def _read(
-    response: requests.Response, url: str, policy: FetchPolicy, started: float, head_bytes: Optional[int] = None
+    response: requests.Response, url: str, policy: FetchPolicy, clock: _Clock, head_bytes: Optional[int] = None
 ) -> FetchResult:
     status = response.status_code
     result = FetchResult(
@@ -442,12 +477,12 @@ def _read(
         result.problem = problem(HTTP_ERROR, url=url, status=status)
         return result
     if head_bytes is not None:
-        return _read_head(response, result, policy, started, head_bytes)
+        return _read_head(response, result, policy, clock, head_bytes)
     declared = response.headers.get("Content-Length", "")
     if declared.strip().isdigit() and int(declared) > policy.max_bytes:
         result.problem = problem(TOO_LARGE, url=url, limit=policy.max_bytes)
         return result
-    body, found = _read_body(response, url, policy, started)
+    body, found = _read_body(response, url, policy, clock)
     result.content = body
     result.problem = found
     result.ok = found is None
@@ -455,11 +490,11 @@ def _read(
 
 
 def _read_head(
-    response: requests.Response, result: FetchResult, policy: FetchPolicy, started: float, head_bytes: int
+    response: requests.Response, result: FetchResult, policy: FetchPolicy, clock: _Clock, head_bytes: int
 ) -> FetchResult:
     """The first ``head_bytes`` bytes (never more than ``max_bytes``), and whether the body goes on."""
     limit = min(head_bytes, policy.max_bytes)
-    body, found, more = _read_upto(response, result.url, policy, started, limit)
+    body, found, more = _read_upto(response, result.url, policy, clock, limit)
     result.content = body[:limit]
     result.truncated = more or _partial(response.headers.get("Content-Range", ""), len(result.content))
     result.problem = found
@@ -474,17 +509,17 @@ def _partial(content_range: str, received: int) -> bool:
 
 
 def _read_body(
-    response: requests.Response, url: str, policy: FetchPolicy, started: float
+    response: requests.Response, url: str, policy: FetchPolicy, clock: _Clock
 ) -> tuple[bytes, Optional[Problem]]:
     """The whole body, or ``fetch.too_large`` as soon as it passes ``max_bytes``."""
-    body, found, more = _read_upto(response, url, policy, started, policy.max_bytes)
+    body, found, more = _read_upto(response, url, policy, clock, policy.max_bytes)
     if found is None and more:
         return b"", problem(TOO_LARGE, url=url, limit=policy.max_bytes)
     return body, found
 
 
 def _read_upto(
-    response: requests.Response, url: str, policy: FetchPolicy, started: float, cap: int
+    response: requests.Response, url: str, policy: FetchPolicy, clock: _Clock, cap: int
 ) -> tuple[bytes, Optional[Problem], bool]:
     """Read at most ``cap + 1`` bytes (decoded), one ``recv`` at a time so the deadline is honoured.
 
@@ -495,17 +530,22 @@ def _read_upto(
     limit = cap + 1
     try:
         while size < limit:
-            if _remaining(policy, started) <= 0:
-                return b"", problem(TIMEOUT, url=url, detail=f"total {policy.total_timeout} s"), False
+            if clock.remaining() <= 0:
+                return b"", clock.timeout(url).problem, False
             chunk = response.raw.read1(min(_CHUNK, limit - size), decode_content=True)
             if not chunk:
                 break
             chunks.append(chunk)
             size += len(chunk)
     except (requests.RequestException, OSError, HTTPException, urllib3.exceptions.HTTPError) as error:
+        if clock.watchdog.fired:
+            return b"", clock.timeout(url).problem, False
         if _is_timeout(error):
             return b"", problem(TIMEOUT, url=url, detail=_describe(error)), False
         return b"", problem(CONNECTION_ERROR, url=url, detail=_describe(error)), False
+    if clock.watchdog.fired:
+        # A body without a length ends where the connection closes: the shutdown is no end of the body.
+        return b"", clock.timeout(url).problem, False
     body = b"".join(chunks)
     return body[:cap], None, size > cap
 
@@ -519,10 +559,6 @@ def _is_timeout(error: BaseException) -> bool:
         seen.add(id(current))
         current = current.__cause__ or current.__context__
     return "timed out" in str(error).lower()
-
-
-def _remaining(policy: FetchPolicy, started: float) -> float:
-    return policy.total_timeout - (time.monotonic() - started)
 
 
 def _describe(error: BaseException) -> str:
