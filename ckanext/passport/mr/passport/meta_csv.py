@@ -28,6 +28,7 @@ from ..fields import (
     standard_version,
     structure_word,
 )
+from ..guarded import MAX_PER_CODE
 from ..model import DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion
 from ..problems import N_, define, problem
 
@@ -87,6 +88,10 @@ REQUIRED = (
     "format", "provenance", "valid", "publishername", "publisherphone", "publishermbox",
 )
 _DATES = ("created", "modified", "valid")
+_TYPO_CUTOFF = 0.8
+# A similarity ratio is 2M/(a+b) with M <= b matching characters: at the cutoff a name is at most
+# (2/cutoff - 1) = 1.5 times as long as the name it misspells, the longest being 15 letters.
+_TYPO_LENGTH = int(max(map(len, REQUIRED)) * (2 / _TYPO_CUTOFF - 1))
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
@@ -104,6 +109,8 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
     values: dict[str, tuple[str, int]] = {}
     data_versions: list[DataVersion] = []
     structure_versions: list[StructureVersion] = []
+    # Unknown rows so far: past the findings' budget a file is no passport with typos, and guessing stops.
+    unknown = 0
     for row in rows:
         key = row.cell(0)
         value = _value(row, table.delimiter, header_width, url, problems)
@@ -116,11 +123,12 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
         elif structure_word(name):
             _add_version(structure_versions, _version("structure", key, value, row, url, problems), row, url, problems)
         else:
-            meant = difflib.get_close_matches(name, REQUIRED, n=1, cutoff=0.8)
+            meant = _typo_of(name) if unknown < MAX_PER_CODE else None
             if meant:
-                problems.append(problem(PROPERTY_TYPO, url=url or None, line=row.line, name=key, meant=meant[0]))
-                _keep(values, meant[0], value, row, url, problems)
+                problems.append(problem(PROPERTY_TYPO, url=url or None, line=row.line, name=key, meant=meant))
+                _keep(values, meant, value, row, url, problems)
             else:
+                unknown += 1
                 problems.append(problem(UNKNOWN_PROPERTY, url=url or None, line=row.line, name=key))
     if not values and not data_versions and not structure_versions:
         problems.append(problem(NOT_A_PASSPORT, url=url or None))
@@ -131,6 +139,14 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
     passport = described_by_newest(passport)
     _report_missing(passport, values, url, problems)
     return passport
+
+
+def _typo_of(name: str) -> Optional[str]:
+    """The required field ``name`` is a typo of, if any; a name too long to be one is not compared."""
+    if len(name) > _TYPO_LENGTH:
+        return None
+    meant = difflib.get_close_matches(name, REQUIRED, n=1, cutoff=_TYPO_CUTOFF)
+    return meant[0] if meant else None
 
 
 def _value(row: Row, delimiter: str, header_width: int, url: str, problems: list[Problem]) -> str:
