@@ -18,7 +18,7 @@ import ckan.model as model
 
 from ckanext.passport.conformance import site_check_job
 from ckanext.passport.conformance.site_check_model import FINISHED, SiteCheck, add
-from ckanext.passport.conformance.site_report import stored
+from ckanext.passport.conformance.site_report import kept
 from ckanext.passport.conformance.shape import CSV_COLUMNS
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.report import PASSPORT_UNREACHABLE, PassportCheck, SiteReport
@@ -207,7 +207,7 @@ def test_a_publishers_script_link_is_shown_as_text_never_as_a_link(app, user):
     checked = PassportCheck(identifier="7701234560-x", link=hostile,
                             problems=[problem(PASSPORT_UNREACHABLE, url=hostile, identifier="7701234560-x", tried=0)])
     check = add("https://opendata.example.ru/opendata/", "opendata.example.ru", None, False)
-    check.status, check.result = FINISHED, json.dumps(stored(SiteReport(url=check.url, passports=[checked])))
+    check.status, check.result = FINISHED, json.dumps(kept(SiteReport(url=check.url, passports=[checked])).summary)
     model.Session.commit()
 
     page = BeautifulSoup(app.get(f"/passport/check/{check.id}", headers=auth(user)).body, "html.parser")

@@ -20,7 +20,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.passport import rate_limits, settings
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.fetch import refused_address, resolve
-from ckanext.passport.mr.model import Problem
+from ckanext.passport.mr.model import Problem, Translate
 from ckanext.passport.mr.problems import from_dict, problem
 
 from . import site_check_job
@@ -154,9 +154,14 @@ def site_check_show(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
         "created": check.created.isoformat(),
         "started": check.started.isoformat() if check.started else None,
         "finished": finished.isoformat() if finished else None,
-        "report": site_document(restored(stored), translate, _fixed_url(check.id)) if stored else None,
+        "report": _document(stored, check.id, translate) if stored else None,
         "failure": finding(failed, translate) if failed else None,
     }
+
+
+def _document(stored: dict[str, Any], check_id: str, translate: Translate) -> dict[str, Any]:
+    report, offered = restored(stored)
+    return site_document(report, translate, _fixed_url(check_id), offered)
 
 
 def _fixed_url(check_id: str) -> FixedUrl:

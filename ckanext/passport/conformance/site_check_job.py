@@ -1,7 +1,8 @@
 """The background job of a site check, run by ``ckan jobs worker`` (CKAN's default queue).
 
 It reads the site with :func:`mr.report.check_site` (the code behind ``ckan passport check``), writing its
-progress into the check's row after each passport, and keeps what it read. Whatever goes wrong inside ends the
+progress into the check's row after each passport, and keeps what it read (``site_report.kept``: the bounded
+summary in the check's row, each passport read in a row of its own). Whatever goes wrong inside ends the
 check as ``failed`` with a coded reason; the traceback goes to the worker's log, never to the reader.
 """
 from __future__ import annotations
@@ -18,8 +19,8 @@ from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.report import check_site
 
 from . import site_check_problems as codes
-from .site_check_model import FAILED, FINISHED, QUEUED, RUNNING, SiteCheck, now
-from .site_report import stored
+from .site_check_model import FAILED, FINISHED, QUEUED, RUNNING, SiteCheck, SiteCheckPassport, now
+from .site_report import kept
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,11 @@ def _check(check: SiteCheck) -> None:
 
     policy = settings.site_check_fetch_policy(check.allow_private_addresses)
     report = check_site(check.url, policy, settings.site_check_max_passports(), progress=progress)
-    check.result = json.dumps(stored(report), ensure_ascii=False)
+    keeping = kept(report)
+    check.result = json.dumps(keeping.summary, ensure_ascii=False)
+    for number, passport in keeping.passports.items():
+        model.Session.add(SiteCheckPassport(check_id=check.id, number=number, url=passport.url,
+                                            passport=passport.passport))
     check.done = check.total = len(report.passports)
     check.status, check.finished = FINISHED, now()
     model.Session.commit()

@@ -1,9 +1,10 @@
-"""Table ``passport_site_check``: one publisher's check of a site, from queued to its kept report.
+"""Tables ``passport_site_check`` (one publisher's check of a site, from queued to its kept report) and
+``passport_site_check_passport`` (the passports it read, kept for their corrected files).
 
 Created by the alembic migrations of plugin ``passport`` (``ckan db upgrade -p passport``). The job writes its
-progress into the row as it goes and, at the end, what the check read (``result``: the site report with every
-passport read, as JSON, see ``site_report.stored``) or why it failed (``failure``: one finding as JSON). The
-report is rendered from ``result`` when it is shown, in the reader's language.
+progress into the row as it goes and, at the end, the bounded summary of what the check read (``result``: JSON,
+see ``site_report.kept``) or why it failed (``failure``: one finding as JSON). The report is rendered from
+``result`` when it is shown, in the reader's language; a passport's own row is read only for its corrected files.
 """
 from __future__ import annotations
 
@@ -50,6 +51,21 @@ class SiteCheck(BaseModel):
 
     def stored_failure(self) -> Optional[dict[str, Any]]:
         return json.loads(self.failure) if self.failure else None
+
+
+class SiteCheckPassport(BaseModel):
+    __tablename__ = "passport_site_check_passport"
+
+    check_id = Column(UnicodeText, ForeignKey("passport_site_check.id", ondelete="CASCADE"), primary_key=True)
+    # The passport's place in the report, from 1.
+    number = Column(Integer, primary_key=True)
+    # Where it was read (the corrected files' links are made from it) and the passport as JSON.
+    url = Column(UnicodeText, nullable=False)
+    passport = Column(UnicodeText, nullable=False)
+
+    @classmethod
+    def get(cls, check_id: str, number: int) -> Optional["SiteCheckPassport"]:
+        return model.Session.get(cls, (check_id, number)) if check_id else None
 
 
 def add(url: str, host: str, user_id: Optional[str], allow_private_addresses: bool) -> SiteCheck:

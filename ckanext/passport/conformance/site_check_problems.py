@@ -51,3 +51,19 @@ PRIVATE_SYSADMIN_ONLY = define(
 NOT_ALLOWED = define(
     "site_check.sign_in", Severity.ERROR, N_("Sign in to check a site."),
 )
+# What a kept report says it left out (site_report.kept): the report stays within its size bound.
+VALUES_CUT = define(
+    "site_check.values_cut", Severity.INFO,
+    N_("{characters} characters of long texts were left out of this report: each text is kept to its first "
+       "{limit} characters and then ends in …"),
+)
+FINDINGS_CUT = define(
+    "site_check.findings_cut", Severity.INFO,
+    N_("{count} more findings were left out of this report, to keep it within its size (at most {limit} characters "
+       "for each passport and for the site)."),
+)
+FIXED_TOO_LARGE = define(
+    "site_check.fixed_too_large", Severity.INFO,
+    N_("No corrected files are offered for this passport: what was read takes {size} characters, more than the "
+       "{limit} the portal keeps for them."),
+)

@@ -16,8 +16,8 @@ from flask import Blueprint, Response, current_app
 from ckanext.passport.mr.corrections import FIXED_FILES
 
 from . import downloads
-from .site_check_model import FAILED, FINISHED, SiteCheck
-from .site_report import fixed, restored
+from .site_check_model import FAILED, FINISHED, SiteCheckPassport
+from .site_report import fixed
 
 blueprint = Blueprint("passport_site_check", __name__)
 
@@ -112,9 +112,9 @@ def fixed_file(id: str, number: int, name: str) -> Response:
         tk.check_access("passport_site_check_show", _context(), {"id": id})
     except tk.NotAuthorized as error:
         return tk.abort(403, str(error) or tk._("Not authorized"))
-    check = SiteCheck.get(id)
-    stored = check.stored_result() if check is not None else None
-    written = fixed(restored(stored), number, name) if stored else None
+    # The one passport's own row: the report and the other passports are not read for it.
+    kept = SiteCheckPassport.get(id, number)
+    written = fixed(kept.url, kept.passport, name) if kept is not None else None
     if written is None:
         return tk.abort(404, tk._("No such corrected file"))
     return downloads.fixed_file(written, name)
