@@ -57,7 +57,8 @@ def check(url: str, output: str, allow_private: bool, timeout: Optional[float], 
     if allow_private:
         overrides["allow_private_addresses"] = True
     policy = settings.site_fetch_policy(**overrides)
-    result = report.check_site(url, policy, limit, check_data=not no_data, head_bytes=head_bytes)
+    result = report.check_site(url, policy, limit, check_data=not no_data, head_bytes=head_bytes,
+                               limits=settings.site_read_limits())
     translate = translator(lang)
     if output == "text":
         rendered = report.render_text(result, translate)

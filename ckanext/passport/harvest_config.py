@@ -5,7 +5,6 @@ a source's JSON config overrides them.
 """
 from __future__ import annotations
 
-import codecs
 import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -15,7 +14,9 @@ import jsonschema
 from ckanext.passport import harvest_problems as codes
 from ckanext.passport import settings
 from ckanext.passport.catalog.workflow import STARTING_STATES
+from ckanext.passport.mr.decode import text_codec
 from ckanext.passport.mr.fetch import FetchPolicy
+from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
@@ -73,11 +74,9 @@ def config_errors(text: str, validator: jsonschema.Draft202012Validator = _VALID
     if not isinstance(data, dict):
         return [problem(codes.REASON_NOT_OBJECT)]
     found = [_reason(error) for error in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))]
-    if isinstance(data.get("encoding"), str):
-        try:
-            codecs.lookup(data["encoding"])
-        except LookupError:
-            found.append(problem(codes.REASON_UNKNOWN_ENCODING, encoding=data["encoding"]))
+    # Only a text encoding: rot13, base64, zlib_codec and uu are codecs too, which bytes.decode refuses.
+    if isinstance(data.get("encoding"), str) and text_codec(data["encoding"]) is None:
+        found.append(problem(codes.REASON_UNKNOWN_ENCODING, encoding=data["encoding"]))
     return found
 
 
@@ -132,6 +131,7 @@ class HarvestConfig:
     user: str = ""
     index_commit: str = "soft"
     policy: FetchPolicy = field(default_factory=FetchPolicy)
+    limits: ReadLimits = field(default_factory=ReadLimits)
 
 
 def load_config(text: Optional[str], site: dict[str, Any]) -> HarvestConfig:
@@ -153,4 +153,5 @@ def load_config(text: Optional[str], site: dict[str, Any]) -> HarvestConfig:
         user=data.get("user", ""),
         index_commit=data.get("index_commit", "soft"),
         policy=policy,
+        limits=settings.read_limits(site),
     )

@@ -32,8 +32,10 @@ from ckanext.passport.language import reader_translate, site_translate
 from ckanext.passport.mr import serialize
 from ckanext.passport.mr.check import check_passport, score
 from ckanext.passport.mr.datacheck import check_data
+from ckanext.passport.mr.decode import recode
 from ckanext.passport.mr.discover import discover_registry
 from ckanext.passport.mr.fetch import FetchResult, fetch, make_session
+from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import ParseResult, Passport, Problem, RegistryEntry, Severity
 from ckanext.passport.mr.passport import looks_like_data_file, parse_passport, passport_from_entry, passport_locations
 from ckanext.passport.mr.problems import problem
@@ -218,7 +220,7 @@ class PassportHarvester(HarvesterBase):
             conditional = previous.get("passport_url") == url
             fetched = fetch(
                 url,
-                config.policy,
+                ReadLimits.policy(config.policy, config.limits.passport_limit(form)),
                 etag=previous.get("etag") if conditional else None,
                 last_modified=previous.get("last_modified") if conditional else None,
                 session=session,
@@ -230,8 +232,8 @@ class PassportHarvester(HarvesterBase):
                 continue
             data = fetched.content
             if config.encoding and form in _UNDECLARED_ENCODING_FORMS:
-                data = data.decode(config.encoding, errors="replace").encode("utf-8")
-            read = parse_passport(data, fetched.url)
+                data = recode(data, config.encoding)
+            read = parse_passport(data, fetched.url, limits=config.limits)
             if read.value is not None and (read.value.identifier or read.value.title):
                 return read, fetched, attempts
             attempts.extend(read.problems)
@@ -385,14 +387,15 @@ _GATHER_BATCH = 1000
 def _open_registry(site_url: str, config: HarvestConfig) -> tuple[Optional[FetchResult], Iterable[Any]]:
     """The registry's fetch and its entries and problems in file order (streamed for list.xml)."""
     if not config.registry_url:
-        found = discover_registry(site_url, config.policy)
+        found = discover_registry(site_url, config.policy, limits=config.limits)
         if not found.ok:
             return None, found.problems
         return found.fetched, chain(found.problems, found.registry.entries)
-    fetched = fetch(config.registry_url, config.policy, session=_session(config.policy))
+    fetched = fetch(config.registry_url, ReadLimits.policy(config.policy, config.limits.registry_bytes),
+                    session=_session(config.policy))
     if fetched.problem is not None:
         return None, [fetched.problem]
-    return fetched, iter_registry(fetched.content, fetched.url)
+    return fetched, iter_registry(fetched.content, fetched.url, limits=config.limits)
 
 
 def store_record(
@@ -660,21 +663,21 @@ def _data_findings(passport: Passport, config: HarvestConfig) -> list[Problem]:
     """The newest data file's header against its structure, as the site check compares them (a capped head)."""
     session = _session(config.policy)
 
-    def fetch_one(url: str, head_bytes: Optional[int] = None) -> FetchResult:
-        return fetch(url, config.policy, head_bytes=head_bytes, session=session)
+    def fetch_one(url: str, head_bytes: Optional[int] = None, max_bytes: Optional[int] = None) -> FetchResult:
+        return fetch(url, ReadLimits.policy(config.policy, max_bytes), head_bytes=head_bytes, session=session)
 
-    return check_data(passport, fetch_one)
+    return check_data(passport, fetch_one, max_structure_bytes=config.limits.structure_bytes)
 
 
 def _attach_structure_fields(passport: Passport, config: HarvestConfig, harvest_object: Any) -> None:
     for structure in passport.structure_versions:
         if not structure.source:
             continue
-        fetched = fetch(structure.source, config.policy)
+        fetched = fetch(structure.source, ReadLimits.policy(config.policy, config.limits.structure_bytes))
         if fetched.problem is not None:
             save_object_error(fetched.problem, harvest_object, "Fetch")
             continue
-        read = read_structure_fields(fetched.content, fetched.url)
+        read = read_structure_fields(fetched.content, fetched.url, config.limits.structure_bytes)
         structure.fields = read.value or []
         for found in read.problems:
             if found.severity is Severity.ERROR:

@@ -17,6 +17,7 @@ from typing import Any, Mapping, Optional, Union
 import ckan.plugins.toolkit as tk
 
 from ckanext.passport.mr.fetch import DEFAULT_USER_AGENT, FetchPolicy
+from ckanext.passport.mr.limits import DEFAULT_LIMITS, ReadLimits
 
 EDITORS_ORGANIZATION = "ckanext.passport.editors_organization"
 REVIEW_SCOPE = "ckanext.passport.review_scope"
@@ -33,6 +34,10 @@ ALLOW_PRIVATE_ADDRESSES = "ckanext.passport.allow_private_addresses"
 USER_AGENT = "ckanext.passport.user_agent"
 TIMEOUT = "ckanext.passport.timeout"
 MAX_FILE_SIZE = "ckanext.passport.max_file_size"
+MAX_PASSPORT_BYTES = "ckanext.passport.max_passport_bytes"
+MAX_PAGE_BYTES = "ckanext.passport.max_page_bytes"
+MAX_REGISTRY_BYTES = "ckanext.passport.max_registry_bytes"
+MAX_STRUCTURE_BYTES = "ckanext.passport.max_structure_bytes"
 MAX_LKOD_CATALOG_BYTES = "ckanext.passport.max_lkod_catalog_bytes"
 MAX_LKOD_DATASET_BYTES = "ckanext.passport.max_lkod_dataset_bytes"
 STANDARD_VERSION_URL = "ckanext.passport.standard_version_url"
@@ -57,6 +62,10 @@ FETCH_DEFAULTS: dict[str, Any] = {
     USER_AGENT: DEFAULT_USER_AGENT,
     TIMEOUT: 30,
     MAX_FILE_SIZE: FetchPolicy.max_bytes,
+    MAX_PASSPORT_BYTES: DEFAULT_LIMITS.passport_bytes,
+    MAX_PAGE_BYTES: DEFAULT_LIMITS.page_bytes,
+    MAX_REGISTRY_BYTES: DEFAULT_LIMITS.registry_bytes,
+    MAX_STRUCTURE_BYTES: DEFAULT_LIMITS.structure_bytes,
 }
 # A harvest source's (and a command's) fetch options and the site option each one overrides.
 FETCH_OVERRIDES = {
@@ -99,6 +108,22 @@ def fetch_policy(site: Mapping[str, Any], overrides: Mapping[str, Any]) -> Fetch
             overrides.get("allow_private_addresses", site.get(ALLOW_PRIVATE_ADDRESSES, False))
         ),
     )
+
+
+def read_limits(site: Mapping[str, Any]) -> ReadLimits:
+    """How large a publication of each form the readers take, from the site's fetch options (by key): each is
+    refused before parsing and never fetched whole."""
+    return ReadLimits(
+        passport_bytes=int(site_number(site, MAX_PASSPORT_BYTES)),
+        page_bytes=int(site_number(site, MAX_PAGE_BYTES)),
+        registry_bytes=int(site_number(site, MAX_REGISTRY_BYTES)),
+        structure_bytes=int(site_number(site, MAX_STRUCTURE_BYTES)),
+    )
+
+
+def site_read_limits() -> ReadLimits:
+    """The site's :func:`read_limits` (the site check, ``ckan passport check``)."""
+    return read_limits(site_fetch_options())
 
 
 def site_number(site: Mapping[str, Any], key: str) -> Number:

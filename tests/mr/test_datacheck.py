@@ -30,7 +30,7 @@ class Reader:
         self.calls: list[tuple[str, int | None, FetchResult]] = []
 
     def __call__(self, url: str, head_bytes: int | None = None, max_bytes: int | None = None) -> FetchResult:
-        result = fetch(url, ReadLimits.policy(LOCAL, max_bytes) if max_bytes else LOCAL, head_bytes=head_bytes)
+        result = fetch(url, ReadLimits.policy(LOCAL, max_bytes), head_bytes=head_bytes)
         self.calls.append((url.rsplit("/", 1)[1], head_bytes, result))
         return result
 

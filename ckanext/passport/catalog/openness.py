@@ -2,16 +2,20 @@
 
 For each resource (distribution) it checks what a machine can: UTF-8 encoding, a table format (CSV, XML or
 JSON), one table per distribution, a header, and rows that all have the header's structure. :func:`assess`
-is pure (bytes in, findings out); the action fetches through ``mr.fetch`` (SSRF guard, size cap, timeouts),
-and stores the result on the resource as ``openness_check``, which the dataset page shows beside the
-conditions checklist. Only this module writes that field: :func:`keep_stored_result` keeps it out of reach
-of ordinary resource edits, so a result always comes from a check.
+is pure (bytes in, findings out). The action never fetches in the web request: it marks the resources
+``pending`` and queues a CKAN background job (:func:`run_checks`, run by ``ckan jobs worker``) that fetches
+each file through ``mr.fetch`` (size cap, timeouts) with the site check's address rule (private addresses only
+when a sysadmin asks for them, never because harvests may read them) and stores the result on the resource as
+``openness_check``, which the dataset page shows beside the conditions checklist. Only this module writes that
+field: :func:`keep_stored_result` keeps it out of reach of ordinary resource edits, so a result always comes
+from a check.
 """
 from __future__ import annotations
 
 import csv
 import io
 import json
+import logging
 import re
 from datetime import datetime, timezone
 from typing import Any, Iterable, Optional, Sequence
@@ -22,10 +26,13 @@ import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import missing
 
 from ckanext.passport import settings
+from ckanext.passport.conformance.site_check_actions import private_addresses_allowed
 from ckanext.passport.mr.csvrows import detect_delimiter
 from ckanext.passport.mr.decode import decode_bytes
 from ckanext.passport.mr.fetch import FetchPolicy, fetch
 from ckanext.passport.mr.safexml import parse_xml
+
+log = logging.getLogger(__name__)
 
 FIELD = "openness_check"
 TABLE_KINDS = ("csv", "xml", "json")
@@ -188,11 +195,15 @@ def check_resource(resource: dict[str, Any], policy: FetchPolicy) -> dict[str, A
         checks = [_check("available", True),
                   *assess(fetched.content, resource.get("format") or "", fetched.content_type)]
     return {
-        "checked_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "checked_at": _now(),
         "url": url,
         "passed": summary(checks),
         "checks": checks,
     }
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _store(resource_id: str, result: dict[str, Any]) -> None:
@@ -203,18 +214,29 @@ def _store(resource_id: str, result: dict[str, Any]) -> None:
     model.repo.commit()
 
 
-def run_checks(package_id: str, resource_ids: Sequence[str]) -> dict[str, Any]:
-    """Check the resources, store each result, re-index the dataset; also the background job's entry point."""
+def run_checks(package_id: str, resource_ids: Sequence[str], allow_private_addresses: bool = False) -> None:
+    """The background job: check the resources, store each result, re-index the dataset.
+
+    Private addresses are read only when a sysadmin asked (``allow_private_addresses``), whatever the site's
+    harvest option says: the curator who starts a check must not reach the portal's own network through it.
+    """
     context = {"ignore_auth": True, "use_cache": False}
     package = tk.get_action("package_show")(context, {"id": package_id})
-    policy = settings.site_fetch_policy()
-    results = {}
+    policy = settings.site_check_fetch_policy(allow_private_addresses)
     for resource in package.get("resources", []):
         if resource["id"] in resource_ids:
-            results[resource["id"]] = check_resource(resource, policy)
-            _store(resource["id"], results[resource["id"]])
+            _store(resource["id"], _checked(resource, policy))
     search.rebuild(package_id)
-    return results
+
+
+def _checked(resource: dict[str, Any], policy: FetchPolicy) -> dict[str, Any]:
+    try:
+        return check_resource(resource, policy)
+    except Exception as error:  # noqa: BLE001 (a file no reader could take is a failed check, never left pending)
+        log.exception("Openness check of resource %s failed", resource["id"])
+        checks = [_check("available", True), _check("format", False, error=type(error).__name__),
+                  _check("one_table", None), _check("header", None), _check("consistent_rows", None)]
+        return {"checked_at": _now(), "url": resource.get("url") or "", "passed": False, "checks": checks}
 
 
 def _target(identifier: str) -> tuple[model.Package, list[str]]:
@@ -224,22 +246,27 @@ def _target(identifier: str) -> tuple[model.Package, list[str]]:
     package = model.Package.get(identifier)
     if package is None or package.state == "deleted":
         raise tk.ObjectNotFound(tk._("No dataset or resource with this id"))
-    return package, [r.id for r in package.resources]
+    return package, [r.id for r in package.resources if r.state == "active"]
 
 
 def openness_check(context: dict, data_dict: dict) -> dict[str, Any]:
-    """Run the openness check of a dataset's resources (``id`` of a dataset or of one resource).
+    """Queue the openness check of a dataset's resources as a background job; each is shown pending until then.
 
-    ``background=True`` queues it as a job and returns the job id; otherwise it runs now and returns the
-    results by resource id.
+    :param id: a dataset's id or name (all its resources), or one resource's id
+    :param allow_private_addresses: also read files on private and loopback addresses (sysadmins only)
+    :returns: ``{"job_id", "queued": True, "resources": [ids]}``; the results appear on the resources
+        (``openness_check``) once the jobs worker has run the check
     """
     identifier = tk.get_or_bust(data_dict, "id")
     package, resource_ids = _target(identifier)
     tk.check_access("passport_openness_check", context, {"id": package.id})
-    if tk.asbool(data_dict.get("background", False)):
-        job = tk.enqueue_job(run_checks, [package.id, resource_ids], title=f"openness check {package.name}")
-        return {"job_id": job.id, "queued": True}
-    return {"results": run_checks(package.id, resource_ids)}
+    allow_private = private_addresses_allowed(context, data_dict)
+    for resource_id in resource_ids:
+        _store(resource_id, {"pending": True, "queued_at": _now()})
+    search.rebuild(package.id)
+    job = tk.enqueue_job(run_checks, [package.id, resource_ids, allow_private],
+                         title=f"openness check {package.name}")
+    return {"job_id": job.id, "queued": True, "resources": resource_ids}
 
 
 def openness_check_auth(context: dict, data_dict: dict) -> dict[str, Any]:

@@ -52,9 +52,7 @@ def site_check(context: dict, data_dict: dict[str, Any]) -> dict[str, str]:
     """
     tk.check_access("passport_site_check", context, data_dict)
     user = context.get("user") or ""
-    allow_private = tk.asbool(data_dict.get("allow_private_addresses") or False)
-    if allow_private and not authz.is_sysadmin(user):
-        raise tk.NotAuthorized(_refusal(problem(codes.PRIVATE_SYSADMIN_ONLY)))
+    allow_private = private_addresses_allowed(context, data_dict)
     url, host = checked_url(data_dict.get("url"))
     if not allow_private:
         _refuse_private(url, host)
@@ -64,6 +62,18 @@ def site_check(context: dict, data_dict: dict[str, Any]) -> dict[str, str]:
     tk.enqueue_job(site_check_job.run, [check.id], title=f"passport site check {url}",
                    rq_kwargs={"timeout": settings.site_check_timeout()})
     return {"id": check.id}
+
+
+def private_addresses_allowed(context: dict, data_dict: dict[str, Any]) -> bool:
+    """Whether a check someone starts may read private addresses: only when a sysadmin asks for it.
+
+    The rule of every check a user starts (the site check, the openness check). The site option
+    ``allow_private_addresses`` is for the harvests a sysadmin or an organization admin configured, not for these.
+    """
+    allow_private = tk.asbool(data_dict.get("allow_private_addresses") or False)
+    if allow_private and not authz.is_sysadmin(context.get("user") or ""):
+        raise tk.NotAuthorized(_refusal(problem(codes.PRIVATE_SYSADMIN_ONLY)))
+    return allow_private
 
 
 def checked_url(value: Any) -> tuple[str, str]:

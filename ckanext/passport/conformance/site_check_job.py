@@ -73,7 +73,8 @@ def _check(check: SiteCheck) -> None:
         model.Session.commit()
 
     policy = settings.site_check_fetch_policy(check.allow_private_addresses)
-    report = check_site(check.url, policy, settings.site_check_max_passports(), progress=progress)
+    report = check_site(check.url, policy, settings.site_check_max_passports(), progress=progress,
+                        limits=settings.site_read_limits())
     keeping = kept(report)
     check.result = json.dumps(keeping.summary, ensure_ascii=False)
     for number, passport in keeping.passports.items():

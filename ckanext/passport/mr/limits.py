@@ -35,9 +35,10 @@ class ReadLimits:
         return self.page_bytes if form in PAGE_FORMS else self.passport_bytes
 
     @staticmethod
-    def policy(base: FetchPolicy, limit: int) -> FetchPolicy:
-        """``base`` for a read of at most ``limit`` bytes (never above the fetch's own cap)."""
-        return base if base.max_bytes <= limit else replace(base, max_bytes=limit)
+    def policy(base: FetchPolicy, limit: Optional[int]) -> FetchPolicy:
+        """``base`` for a read of at most ``limit`` bytes (never above the fetch's own cap; ``None``: no cap of
+        its own)."""
+        return base if limit is None or base.max_bytes <= limit else replace(base, max_bytes=limit)
 
 
 DEFAULT_LIMITS = ReadLimits()

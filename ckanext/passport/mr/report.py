@@ -104,8 +104,7 @@ def check_site(
     session = make_session(policy)
     try:
         def fetch_one(location: str, head_bytes: Optional[int] = None, max_bytes: Optional[int] = None) -> FetchResult:
-            capped = policy if max_bytes is None else ReadLimits.policy(policy, max_bytes)
-            return fetch(location, capped, session=session, head_bytes=head_bytes)
+            return fetch(location, ReadLimits.policy(policy, max_bytes), session=session, head_bytes=head_bytes)
 
         data: Optional[DataCheck] = None
         if check_data:
