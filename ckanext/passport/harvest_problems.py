@@ -99,10 +99,18 @@ LKOD_NOT_RDF = define(
     "harvest.lkod_not_rdf", Severity.ERROR,
     N_("The document is neither JSON-LD nor Turtle that can be read: {detail}"),
 )
+# One text whatever the context named: a refusal that told a closed port from a readable file would be a scanner.
 LKOD_REMOTE_CONTEXT = define(
     "harvest.lkod_remote_context", Severity.ERROR,
-    N_("The document names the JSON-LD context {context}, which is not fetched: only the DCAT-AP-CZ context "
-       "is read"),
+    N_("The document refers to a JSON-LD context other than the DCAT-AP-CZ one; such contexts are never "
+       "fetched, so the document was not read"),
+)
+LKOD_TOO_DEEP = define(
+    "harvest.lkod_too_deep", Severity.ERROR,
+    N_("The document nests arrays and objects more than {limit} levels deep; it was not read"),
+)
+LKOD_UNREADABLE = define(
+    "harvest.lkod_unreadable", Severity.ERROR, N_("The document could not be read ({error})"),
 )
 LKOD_NO_CATALOG = define(
     "harvest.lkod_no_catalog", Severity.ERROR,

@@ -1,84 +1,139 @@
-"""The DCAT-AP-CZ JSON-LD context: its official URL, and the copy shipped with the package.
+"""The DCAT-AP-CZ JSON-LD context: its official URL, the copy shipped with the package, and the one way a JSON-LD
+document is read.
 
-Documents name the context by its URL (NKOD and the public validator require exactly that string), but
-nothing here ever fetches it: reading a document (a harvested LKOD's, or our own in tests) and compacting
-one resolve that URL to the local copy, taken unchanged from the norm's repository (2024-05-28).
+Documents name the context by its URL (NKOD and the public validator require exactly that string), but nothing
+here ever fetches it: reading a document (a harvested LKOD's, or our own in tests) resolves that URL to the local
+copy, taken unchanged from the norm's repository (2024-05-28). Any other context reference, in any shape a
+JSON-LD processor would follow (a string, an array, ``@import``, a term- or type-scoped ``@context``, a context
+inside a nested node), is refused before rdflib sees the document; and rdflib's own context loader is replaced by
+one that knows the official URL alone, so a reference the walk missed cannot reach the network or a file either.
 """
 from __future__ import annotations
 
+import copy
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Optional
 
 import rdflib
+from rdflib.plugins.shared.jsonld import context as rdflib_context
 
 CONTEXT_URL = (
     "https://ofn.gov.cz/dcat-ap-cz-rozhraní-katalogů-otevřených-dat/2024-05-28/kontexty/"
     "rozhraní-katalogů-otevřených-dat.jsonld"
 )
 _CONTEXT_FILE = "rozhraní-katalogů-otevřených-dat.jsonld"
+# Deeper than any DCAT-AP-CZ document nests (the official examples: 6), shallow enough that rdflib's recursive
+# JSON-LD reader stays far from Python's recursion limit.
+MAX_DEPTH = 100
+
+_CONTEXT = "@context"
+_IMPORT = "@import"
+
+
+class RemoteContextRefused(ValueError):
+    """A JSON-LD document refers to a context other than the official one (it is never fetched)."""
+
+
+class ContextInvalid(ValueError):
+    """A document, ``@context`` or ``@import`` value of a type JSON-LD does not allow."""
+
+
+class TooDeep(ValueError):
+    """A JSON-LD document nests arrays and objects deeper than :data:`MAX_DEPTH`."""
 
 
 @lru_cache(maxsize=1)
 def local_context() -> dict[str, Any]:
     """The context's term definitions (the value of its ``@context``)."""
     text = resources.files(__package__).joinpath("context", _CONTEXT_FILE).read_text(encoding="utf-8")
-    return json.loads(text)["@context"]
+    return json.loads(text)[_CONTEXT]
 
 
 def with_local_context(document: Any) -> Any:
-    """The document with every ``@context`` naming the official URL replaced by the local definitions.
+    """The document with every context reference resolved to the local definitions, in place.
 
-    Any other remote context is left as it is; ``parse_jsonld`` refuses to fetch it.
+    Raises :class:`RemoteContextRefused` for a reference to any other context, :class:`ContextInvalid` for a
+    context value JSON-LD does not allow and :class:`TooDeep` past :data:`MAX_DEPTH` levels. The walk is
+    iterative: a hostile nesting cannot exhaust the stack before it is measured.
     """
-    if isinstance(document, list):
-        return [with_local_context(item) for item in document]
-    if not isinstance(document, dict):
-        return document
-    replaced = {key: with_local_context(value) for key, value in document.items() if key != "@context"}
-    if "@context" in document:
-        replaced["@context"] = _resolve(document["@context"])
-    return replaced
+    root = [document]
+    # (container, key or index, depth, whether the value sits where JSON-LD reads a context)
+    pending: list[tuple[Any, Any, int, bool]] = [(root, 0, 1, False)]
+    while pending:
+        container, key, depth, in_context = pending.pop()
+        value = container[key]
+        if in_context:
+            value = container[key] = _resolved(value)
+            if value is None or isinstance(value, str):  # null, or the official context's URL
+                continue
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth > MAX_DEPTH:
+            raise TooDeep(MAX_DEPTH)
+        if isinstance(value, list):
+            pending.extend((value, index, depth + 1, in_context) for index in range(len(value)))
+            continue
+        names = [name for name in value if not (in_context and name == _IMPORT)]
+        if in_context and _IMPORT in value:
+            value = container[key] = _imported(value)
+        pending.extend((value, name, depth + 1, name == _CONTEXT) for name in names)
+    return root[0]
 
 
-def _resolve(context: Any) -> Any:
+def _resolved(context: Any) -> Any:
+    """One value in a context position: the official URL becomes the local definitions (not walked: they are
+    ours); another string is refused; arrays and objects are walked on."""
     if context == CONTEXT_URL:
         return local_context()
-    if isinstance(context, list):
-        return [_resolve(item) for item in context]
-    return context
+    if isinstance(context, str):
+        raise RemoteContextRefused()
+    if context is None or isinstance(context, (dict, list)):
+        return context
+    raise ContextInvalid("a @context is an object, an array, null or the DCAT-AP-CZ context's URL")
 
 
-class RemoteContextRefused(ValueError):
-    """A JSON-LD document names a context other than the official one by URL."""
+def _imported(definitions: dict[str, Any]) -> dict[str, Any]:
+    """A context object importing the official context: its definitions over the local ones (JSON-LD 1.1
+    ``@import``), so no processor has anything to import."""
+    imported = definitions[_IMPORT]
+    if not isinstance(imported, str):
+        raise ContextInvalid("@import names a context by its URL")
+    if imported != CONTEXT_URL:
+        raise RemoteContextRefused()
+    own = {name: value for name, value in definitions.items() if name != _IMPORT}
+    return {**local_context(), **own}
 
 
-def _remote_contexts(document: Any) -> list[str]:
-    found: list[str] = []
-    if isinstance(document, list):
-        for item in document:
-            found += _remote_contexts(item)
-    elif isinstance(document, dict):
-        for key, value in document.items():
-            if key == "@context":
-                contexts = value if isinstance(value, list) else [value]
-                found += [item for item in contexts if isinstance(item, str)]
-            else:
-                found += _remote_contexts(value)
-    return found
+def _load_context(source: Any, *args: Any, **kwargs: Any) -> tuple[dict[str, Any], None]:
+    """rdflib's context loader, replaced: the official URL is the local copy, anything else is refused."""
+    if source == CONTEXT_URL:
+        # rdflib merges an importing context into what it loaded: a copy keeps the cached one intact.
+        return {_CONTEXT: copy.deepcopy(local_context())}, None
+    raise RemoteContextRefused()
 
 
-def parse_jsonld(data: str | bytes, base: str | None = None, graph: rdflib.Graph | None = None) -> rdflib.Graph:
-    """Parse a JSON-LD document into ``graph`` (a new one by default), never reaching the network.
+def guard_rdflib() -> None:
+    """Make rdflib's JSON-LD processor unable to fetch a context (the network, or ``file:`` paths), in this
+    whole process: whoever parses JSON-LD with it, remote contexts are refused."""
+    rdflib_context.source_to_json = _load_context
 
-    Raises ``ValueError`` for text that is not JSON, and ``RemoteContextRefused`` for a context named by a
-    URL other than the official one (rdflib would fetch it).
+
+guard_rdflib()
+
+
+def parse_jsonld(data: str | bytes, base: Optional[str] = None, graph: Optional[rdflib.Graph] = None) -> rdflib.Graph:
+    """Parse a JSON-LD document into ``graph`` (a new one by default), never reaching the network or a file.
+
+    Raises ``ValueError`` for text that is not JSON, :class:`RemoteContextRefused` for a reference to a context
+    other than the official one, :class:`ContextInvalid` and :class:`TooDeep` (see :func:`with_local_context`);
+    ``RecursionError`` from the JSON decoder for nesting far past :data:`MAX_DEPTH`.
     """
-    document = with_local_context(json.loads(data))
-    remote = _remote_contexts(document)
-    if remote:
-        raise RemoteContextRefused(remote[0])
+    document = json.loads(data)
+    if not isinstance(document, (dict, list)):
+        raise ContextInvalid("a JSON-LD document is an object or an array")
+    document = with_local_context(document)
     target = graph if graph is not None else rdflib.Graph()
     target.parse(data=json.dumps(document), format="json-ld", base=base)
     return target

@@ -2,8 +2,10 @@
 
 A document is JSON-LD (its official context resolved locally, never fetched: :func:`context.parse_jsonld`) or
 Turtle: the source's ``rdf_format`` says which, else the response's Content-Type, else its first character.
-Every failure is a :class:`DocumentRefused` carrying one coded problem, so the harvester records it against the
-one document (the catalog: the job; a dataset: its object) and goes on.
+The readers never raise anything but :class:`DocumentRefused`, carrying one coded problem, so the harvester
+records it against the one document (the catalog: the job; a dataset: its object) and goes on: a document over
+its size cap, a context other than the official one, nesting past the depth budget, text that is no RDF, and
+whatever else a third party's bytes make a parser or the profile raise (its class named, never its text).
 """
 from __future__ import annotations
 
@@ -14,10 +16,12 @@ from ckanext.dcat.processors import RDFParser
 from rdflib.namespace import RDF
 
 from ckanext.passport import harvest_problems as codes
+from ckanext.passport.mr.guarded import is_deadline
+from ckanext.passport.mr.limits import too_large
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
-from .context import RemoteContextRefused, parse_jsonld
+from .context import MAX_DEPTH, RemoteContextRefused, TooDeep, parse_jsonld
 from .graph_out import DCAT
 from .harvest_config import JSON_LD, TURTLE
 from .ownership import IRI_FIELD
@@ -50,21 +54,57 @@ def syntax(data: bytes, content_type: str, rdf_format: str = "") -> str:
     return JSON_LD if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") else TURTLE
 
 
-def read_graph(data: bytes, url: str, content_type: str, rdf_format: str = "", graph: Optional[Any] = None) -> Any:
-    """The document's triples, added to ``graph`` (a new one by default); raises :class:`DocumentRefused`."""
+def read_graph(data: bytes, url: str, content_type: str, rdf_format: str = "", graph: Optional[Any] = None,
+               limit: Optional[int] = None) -> Any:
+    """The document's triples, added to ``graph`` (a new one by default); raises :class:`DocumentRefused`.
+
+    ``limit`` caps the bytes read: a larger document is refused before it is parsed.
+    """
+    oversized = too_large(len(data), limit, url) if limit is not None else None
+    if oversized is not None:
+        raise DocumentRefused(oversized)
     target = graph if graph is not None else rdflib.Graph()
     try:
         if syntax(data, content_type, rdf_format) == JSON_LD:
             parse_jsonld(data, base=url, graph=target)
         else:
             target.parse(data=data.decode("utf-8"), format="turtle", publicID=url)
-    except RemoteContextRefused as refused:
-        raise DocumentRefused(problem(codes.LKOD_REMOTE_CONTEXT, url=url, context=str(refused)))
     # rdflib's parsers share no exception class (ckanext-dcat's parser says the same): any failure to read a
     # third party's bytes is that document's problem, never the job's.
     except Exception as error:  # noqa: BLE001
-        raise DocumentRefused(problem(codes.LKOD_NOT_RDF, url=url, detail=_describe(error)))
+        raise DocumentRefused(_refusal(error, url)) from None
     return target
+
+
+def _refusal(error: Exception, url: str) -> Problem:
+    if is_deadline(error):
+        raise error
+    if isinstance(error, RemoteContextRefused):
+        # No parameter naming the context: the refusal reads the same whatever it pointed at.
+        return problem(codes.LKOD_REMOTE_CONTEXT, url=url)
+    if isinstance(error, (TooDeep, RecursionError)):
+        return problem(codes.LKOD_TOO_DEEP, url=url, limit=MAX_DEPTH)
+    # What the parsers say about text that is not their syntax (JSON, UTF-8, Turtle, JSON-LD errors).
+    if isinstance(error, (ValueError, SyntaxError)):
+        return problem(codes.LKOD_NOT_RDF, url=url, detail=f"{type(error).__name__}: {error}"[:_DETAIL_MAX])
+    return problem(codes.LKOD_UNREADABLE, url=url, error=type(error).__name__)
+
+
+def read_catalog(data: bytes, url: str, content_type: str, catalog_iri: str, rdf_format: str = "",
+                 limit: Optional[int] = None) -> tuple[list[str], list[Problem]]:
+    """The dataset IRIs the catalog document read from ``url`` lists, and the problems of its entries
+    (:func:`listed_datasets`); the catalog is ``catalog_iri`` (the source's URL), else ``url``, else the only one
+    (:func:`catalog_subject`). Raises :class:`DocumentRefused`."""
+    graph = read_graph(data, url, content_type, rdf_format, limit=limit)
+    try:
+        catalog = catalog_subject(graph, catalog_iri, url)
+        if catalog is None:
+            raise DocumentRefused(problem(codes.LKOD_NO_CATALOG, url=url, iri=catalog_iri))
+        return listed_datasets(graph, catalog, url)
+    except DocumentRefused:
+        raise
+    except Exception as error:  # noqa: BLE001 (a graph of a third party's making: its problem, not the job's)
+        raise DocumentRefused(_refusal(error, url)) from None
 
 
 def catalog_subject(graph: Any, *candidates: str) -> Optional[rdflib.URIRef]:
@@ -91,24 +131,31 @@ def listed_datasets(graph: Any, catalog: rdflib.term.Node, url: str) -> tuple[li
     return sorted(iris), problems
 
 
-def parse_dataset(data: bytes, url: str, content_type: str, iri: str, rdf_format: str = "") -> dict[str, Any]:
+def parse_dataset(data: bytes, url: str, content_type: str, iri: str, rdf_format: str = "",
+                  limit: Optional[int] = None) -> dict[str, Any]:
     """The dataset ``iri`` of a dataset document as the DCAT-AP-CZ profile reads it (a CKAN dataset dict);
     raises :class:`DocumentRefused`."""
     parser = RDFParser(profiles=[PROFILE])
-    read_graph(data, url, content_type, rdf_format, graph=parser.g)
+    read_graph(data, url, content_type, rdf_format, graph=parser.g, limit=limit)
+    try:
+        return _dataset(parser, url, iri)
+    except DocumentRefused:
+        raise
+    # The profile reads a third party's graph: whatever it cannot make sense of is this dataset's problem.
+    except Exception as error:  # noqa: BLE001
+        if is_deadline(error):
+            raise
+        raise DocumentRefused(
+            problem(codes.LKOD_UNREADABLE_DATASET, url=url, iri=iri, detail=type(error).__name__)
+        ) from None
+
+
+def _dataset(parser: RDFParser, url: str, iri: str) -> dict[str, Any]:
     subject = rdflib.URIRef(iri)
     if (subject, RDF.type, DCAT.Dataset) not in parser.g:
         series = (subject, RDF.type, DCAT.DatasetSeries) in parser.g
         raise DocumentRefused(problem(codes.LKOD_SERIES if series else codes.LKOD_NO_DATASET, url=url, iri=iri))
-    try:
-        found = next((dataset for dataset in parser.datasets() if dataset.get(IRI_FIELD) == iri), None)
-    # The profile reads a third party's graph: whatever it cannot make sense of is this dataset's problem.
-    except Exception as error:  # noqa: BLE001
-        raise DocumentRefused(problem(codes.LKOD_UNREADABLE_DATASET, url=url, iri=iri, detail=_describe(error)))
+    found = next((dataset for dataset in parser.datasets() if dataset.get(IRI_FIELD) == iri), None)
     if found is None:
         raise DocumentRefused(problem(codes.LKOD_NO_DATASET, url=url, iri=iri))
     return found
-
-
-def _describe(error: BaseException) -> str:
-    return f"{type(error).__name__}: {error}"[:_DETAIL_MAX]

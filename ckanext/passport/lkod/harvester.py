@@ -53,6 +53,7 @@ from ckanext.passport.harvester import (
 )
 from ckanext.passport.index_commits import harvest_indexing
 from ckanext.passport.mr.fetch import fetch
+from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
@@ -109,20 +110,19 @@ class LkodHarvester(DCATRDFHarvester):
     def _read_catalog(url: str, config: LkodConfig, job: Any) -> Optional[tuple[list[str], list[Problem]]]:
         """The catalog's dataset IRIs and the problems of its entries; ``None`` (with a gather error) when the
         catalog document cannot be read."""
-        fetched = fetch(url, config.policy, session=_session(config.policy))
+        limit = settings.max_lkod_catalog_bytes()
+        policy = ReadLimits.policy(config.policy, limit)
+        fetched = fetch(url, policy, session=_session(policy))
         if fetched.problem is not None:
             save_gather_error(fetched.problem, job)
             return None
         try:
-            graph = documents.read_graph(fetched.content, fetched.url, fetched.content_type, config.rdf_format)
+            return documents.read_catalog(
+                fetched.content, fetched.url, fetched.content_type, url, config.rdf_format, limit=limit
+            )
         except documents.DocumentRefused as refused:
             save_gather_error(refused.problem, job)
             return None
-        catalog = documents.catalog_subject(graph, url, fetched.url)
-        if catalog is None:
-            save_gather_error(problem(codes.LKOD_NO_CATALOG, url=fetched.url, iri=url), job)
-            return None
-        return documents.listed_datasets(graph, catalog, fetched.url)
 
     # -- fetch ------------------------------------------------------------------------------------------
 
@@ -133,12 +133,14 @@ class LkodHarvester(DCATRDFHarvester):
         iri = harvest_object.guid
         previous = _previous_extras(harvest_object)
         conditional = previous.get("document_url") == iri
+        limit = settings.max_lkod_dataset_bytes()
+        policy = ReadLimits.policy(config.policy, limit)
         fetched = fetch(
             iri,
-            config.policy,
+            policy,
             etag=previous.get("etag") if conditional else None,
             last_modified=previous.get("last_modified") if conditional else None,
-            session=_session(config.policy),
+            session=_session(policy),
         )
         if fetched.not_modified:
             return "unchanged"
@@ -150,7 +152,7 @@ class LkodHarvester(DCATRDFHarvester):
             return "unchanged"
         try:
             dataset = documents.parse_dataset(
-                fetched.content, fetched.url, fetched.content_type, iri, config.rdf_format
+                fetched.content, fetched.url, fetched.content_type, iri, config.rdf_format, limit=limit
             )
         except documents.DocumentRefused as refused:
             save_object_error(refused.problem, harvest_object, "Fetch")
