@@ -48,6 +48,7 @@ SITE_CHECK_RATE_PER_HOST = "ckanext.passport.site_check_rate_per_host"
 SITE_CHECK_RATE_WINDOW = "ckanext.passport.site_check_rate_window"
 SITE_CHECK_MAX_PASSPORTS = "ckanext.passport.site_check_max_passports"
 SITE_CHECK_TIMEOUT = "ckanext.passport.site_check_timeout"
+SITE_CHECK_PASSPORT_BUDGET = "ckanext.passport.site_check_passport_budget"
 LKOD_PUBLISHER_ICO = "ckanext.passport.lkod.publisher_ico"
 LKOD_TITLE = "ckanext.passport.lkod.title"
 LKOD_DESCRIPTION = "ckanext.passport.lkod.description"
@@ -245,6 +246,11 @@ def site_check_max_passports() -> int:
 def site_check_timeout() -> int:
     """Seconds one site check may run before its job is stopped and the check counts as failed."""
     return tk.asint(tk.config.get(SITE_CHECK_TIMEOUT))
+
+
+def site_check_passport_budget() -> int:
+    """Seconds all the fetches of one passport in a site check share."""
+    return tk.asint(tk.config.get(SITE_CHECK_PASSPORT_BUDGET))
 
 
 def site_check_fetch_policy(allow_private_addresses: bool) -> FetchPolicy:

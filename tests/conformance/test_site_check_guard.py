@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import datetime
 import json
+import threading
+import time
 
 import pytest
 import sqlalchemy as sa
@@ -10,6 +12,7 @@ from ckan import model
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
+from http_site import Fault
 from site_check_support import clean_site_checks, home_site, shown  # noqa: F401
 
 from ckanext.passport.conformance import site_check_job
@@ -238,6 +241,28 @@ def test_a_check_reads_at_most_so_many_passports_of_a_registry(home_site):
     check = shown(started["id"])
     assert check["progress"] == {"done": 2, "total": 2}
     assert (check["report"]["registry_size"], len(check["report"]["passports"])) == (6, 2)
+
+
+@pytest.mark.ckan_config("ckanext.passport.site_check_passport_budget", "2")
+@pytest.mark.ckan_config("ckanext.passport.timeout", "60")
+def test_all_fetches_of_one_passport_share_its_budget(home_site):
+    # The passport's meta.json answers only after 60 s; its other forms and its data files would be tried after it.
+    slow = "/opendata/2618017120-politicaldivisions/meta.json"
+    released = threading.Event()
+    home_site.fault(slow, Fault(hold=released, delay=60))
+    check = add(home_site.url + "/opendata/", "127.0.0.1", None, allow_private_addresses=True)
+    started = time.monotonic()
+    try:
+        site_check_job.run(check.id)
+    finally:
+        released.set()
+
+    assert time.monotonic() - started < 40
+    report = shown(check.id)["report"]
+    [entry] = [e for e in report["passports"] if e["identifier"] == "2618017120-politicaldivisions"]
+    assert entry["score"] is None
+    assert "fetch.timeout" in {found["code"] for found in entry["findings"]}
+    assert report["summary"]["read"] == report["summary"]["passports"] - 1
 
 
 # --- a check that cannot end ---------------------------------------------------------------------------------

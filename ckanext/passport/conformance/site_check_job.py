@@ -74,7 +74,7 @@ def _check(check: SiteCheck) -> None:
 
     policy = settings.site_check_fetch_policy(check.allow_private_addresses)
     report = check_site(check.url, policy, settings.site_check_max_passports(), progress=progress,
-                        limits=settings.site_read_limits())
+                        limits=settings.site_read_limits(), passport_budget=settings.site_check_passport_budget())
     keeping = kept(report)
     check.result = json.dumps(keeping.summary, ensure_ascii=False)
     for number, passport in keeping.passports.items():

@@ -18,6 +18,7 @@ from .check import check_passport, score
 from .corrections import correct
 from .datacheck import DEFAULT_HEAD_BYTES, check_data as check_data_files
 from .discover import discover_registry, names_file
+from .deadline import Deadline
 from .fetch import FetchPolicy, FetchResult, fetch, make_session
 from .fields import is_passport_file_name
 from .limits import DEFAULT_LIMITS, ReadLimits
@@ -40,6 +41,8 @@ FetchOne = Callable[..., FetchResult]
 Progress = Callable[[int, int], None]
 # What a passport's data files add to its findings (nothing when the data check is off).
 DataCheck = Callable[[Passport], list[Problem]]
+# How one passport (or the registry) is read: its fetcher and its data check, sharing one deadline.
+Readers = tuple[FetchOne, Optional[DataCheck]]
 
 
 @dataclass
@@ -93,25 +96,36 @@ def check_site(
     check_data: bool = True,
     head_bytes: int = DEFAULT_HEAD_BYTES,
     limits: ReadLimits = DEFAULT_LIMITS,
+    passport_budget: Optional[float] = None,
 ) -> SiteReport:
     """Check a site, a registry URL or a single passport URL; ``limit`` caps the passports fetched.
 
     With ``check_data`` each passport's newest data file (its first ``head_bytes`` bytes) is compared with its
     structure file. ``progress(done, total)`` is called after each passport, and with ``done`` 0 as soon as a
     registry says how many there are (``(0, 0)`` when nothing could be checked at all). Each file is fetched and
-    read within its form's cap in ``limits``.
+    read within its form's cap in ``limits``. With ``passport_budget`` every fetch of one passport (its forms,
+    its data and structure files) ends within that many seconds of wall clock, all together: a slow site costs
+    each passport at most its budget, and what was not read by then is a ``fetch.timeout`` finding.
     """
     session = make_session(policy)
     try:
-        def fetch_one(location: str, head_bytes: Optional[int] = None, max_bytes: Optional[int] = None) -> FetchResult:
-            return fetch(location, ReadLimits.policy(policy, max_bytes), session=session, head_bytes=head_bytes)
+        def within(deadline: Optional[Deadline]) -> Readers:
+            def fetch_one(location: str, head_bytes: Optional[int] = None,
+                          max_bytes: Optional[int] = None) -> FetchResult:
+                return fetch(location, ReadLimits.policy(policy, max_bytes), session=session, head_bytes=head_bytes,
+                             deadline=deadline)
 
-        data: Optional[DataCheck] = None
-        if check_data:
-            def data(passport: Passport) -> list[Problem]:
-                return check_data_files(passport, fetch_one, head_bytes, limits.structure_bytes)
+            data: Optional[DataCheck] = None
+            if check_data:
+                def data(passport: Passport) -> list[Problem]:
+                    return check_data_files(passport, fetch_one, head_bytes, limits.structure_bytes)
 
-        return _check(url, fetch_one, limit, progress or _no_progress, data, limits)
+            return fetch_one, data
+
+        def passport_within() -> Readers:
+            return within(Deadline.after(passport_budget) if passport_budget is not None else None)
+
+        return _check(url, within(None), passport_within, limit, progress or _no_progress, limits)
     finally:
         session.close()
 
@@ -120,11 +134,12 @@ def _no_progress(done: int, total: int) -> None:
     """Nobody is watching."""
 
 
-def _check(url: str, fetch_one: FetchOne, limit: Optional[int], progress: Progress,
-           data: Optional[DataCheck], limits: ReadLimits) -> SiteReport:
+def _check(url: str, site: Readers, passport_within: Callable[[], Readers], limit: Optional[int],
+           progress: Progress, limits: ReadLimits) -> SiteReport:
     given = RegistryEntry(link=url)
+    fetch_one, data = site
     if is_passport_file_name(url):
-        single = check_entry(given, fetch_one, data, limits)
+        single = check_entry(given, *passport_within(), limits)
         progress(1, 1)
         return SiteReport(url=url, passports=[single])
     discovery = discover_registry(url, fetcher=lambda location, _policy: fetch_one(
@@ -144,7 +159,7 @@ def _check(url: str, fetch_one: FetchOne, limit: Optional[int], progress: Progre
     progress(0, len(chosen))
     checked = []
     for entry in chosen:
-        checked.append(check_entry(entry, fetch_one, data, limits))
+        checked.append(check_entry(entry, *passport_within(), limits))
         progress(len(checked), len(chosen))
     return SiteReport(
         url=url,
