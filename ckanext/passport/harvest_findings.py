@@ -59,10 +59,10 @@ def save_object_error(found: Problem, harvest_object: Any, stage: str, repeats: 
 
 
 def _save(error: Any, found: Problem, repeats: int) -> None:
+    """Added, not committed: the stage's guard (:mod:`harvest_guard`) commits an object's errors at once."""
     finding = json.dumps(found.as_dict(), ensure_ascii=False, default=str)
     model.Session.add_all([error, HarvestFinding(error_id=error.id, code=found.code, finding=finding,
                                                  repeats=repeats)])
-    model.Session.commit()
     log.info(error.message)
 
 

@@ -93,6 +93,27 @@ IDENTIFIER_TAKEN = define(
 INVALID_DATASET = define(
     "harvest.invalid_dataset", Severity.ERROR, N_("The dataset was refused by validation: {details}"),
 )
+# What nobody foresaw (harvest_guard): the exception's class only, its traceback is in the portal's log.
+UNEXPECTED = define(
+    "harvest.unexpected", Severity.ERROR,
+    N_("An unexpected failure ({error}) stopped the harvest of this entry; it was not imported (the portal's log "
+       "has the details)"),
+)
+GATHER_UNEXPECTED = define(
+    "harvest.gather_unexpected", Severity.ERROR,
+    N_("An unexpected failure ({error}) stopped reading the registry; nothing was gathered or deleted (the "
+       "portal's log has the details)"),
+)
+REGISTRY_UNEXPECTED = define(
+    "harvest.registry_unexpected", Severity.ERROR,
+    N_("Reading the registry stopped at an unexpected failure ({error}): the entries before it were gathered, "
+       "and nothing was deleted"),
+)
+BUDGET_SPENT = define(
+    "harvest.budget_spent", Severity.ERROR,
+    N_("The entry's fetches used up their {budget} seconds (ckanext.passport.harvest_object_budget); {link} and "
+       "what was still to be fetched were not"),
+)
 
 # An ``lkod`` source (another Czech catalog, DCAT-AP-CZ documents): its catalog document and its dataset documents.
 LKOD_NOT_RDF = define(

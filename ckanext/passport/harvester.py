@@ -9,11 +9,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 import uuid
-from functools import lru_cache
+from collections import OrderedDict
 from itertools import chain
 from typing import Any, Callable, Iterable, Optional, Union
-from urllib.parse import urljoin
 
 import ckan.model as model
 import ckan.plugins.toolkit as tk
@@ -22,14 +22,14 @@ from ckan import authz
 from ckanext.harvest.harvesters.base import HarvesterBase
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra
 
+from ckanext.passport import harvest_guard, mapping, settings
 from ckanext.passport import harvest_problems as codes
-from ckanext.passport import mapping, settings
 from ckanext.passport.catalog import identity, workflow
 from ckanext.passport.harvest_config import HarvestConfig, above_site_limits, config_errors, load_config
 from ckanext.passport.harvest_findings import line, save_gather_error, save_object_error
 from ckanext.passport.index_commits import harvest_indexing
 from ckanext.passport.language import reader_translate, site_translate
-from ckanext.passport.mr import serialize
+from ckanext.passport.mr import serialize, urls
 from ckanext.passport.mr.check import check_passport, score
 from ckanext.passport.mr.datacheck import check_data
 from ckanext.passport.mr.decode import recode
@@ -96,16 +96,19 @@ class PassportHarvester(HarvesterBase):
     # -- gather -----------------------------------------------------------------------------------------
 
     def gather_stage(self, harvest_job: Any) -> list[str]:
+        return harvest_guard.gather_stage(harvest_job, lambda: self._gather(harvest_job))
+
+    def _gather(self, harvest_job: Any) -> list[str]:
         source = harvest_job.source
         config = self._config(source)
-        fetched, items = _open_registry(source.url, config)
+        fetched, items = _open_registry(source.url, config, source.id)
         previous = self._current_objects(source.id)
         ids: list[str] = []
         seen: set[str] = set()
         problems: list[Problem] = []
         # Objects are made as the registry streams in and committed in batches, so a registry of any size
         # is gathered without holding its entries (or thousands of pending objects) at once.
-        for item in items:
+        for item in harvest_guard.read_items(items, fetched.url if fetched else source.url):
             if isinstance(item, Problem):
                 problems.append(item)
                 continue
@@ -143,6 +146,9 @@ class PassportHarvester(HarvesterBase):
     # -- fetch ------------------------------------------------------------------------------------------
 
     def fetch_stage(self, harvest_object: Any) -> Any:
+        return harvest_guard.object_stage(harvest_object, "Fetch", lambda: self._fetch(harvest_object))
+
+    def _fetch(self, harvest_object: Any) -> Any:
         if _status(harvest_object) == "delete":
             return True
         config = self._config(harvest_object.source)
@@ -154,7 +160,8 @@ class PassportHarvester(HarvesterBase):
         if looks_like_data_file(entry.link, entry.format):
             read, fetched = passport_from_entry(entry, registry_url), None
         else:
-            read, fetched, attempts = self._read_passport(entry, registry_url, config, previous)
+            read, fetched, attempts = self._read_passport(entry, registry_url, config, previous,
+                                                          harvest_object.harvest_source_id)
             if fetched is not None and fetched.not_modified:
                 return "unchanged"
             if read is None:
@@ -168,7 +175,8 @@ class PassportHarvester(HarvesterBase):
                         content_hash=digest, passport_url=fetched.url)
 
         report = check_passport(read.value, entry, fetched.url if fetched else entry.link, read.form)
-        checked = report.problems + (_data_findings(read.value, config) if config.check_data else [])
+        checked = report.problems + (
+            _data_findings(read.value, config, harvest_object.harvest_source_id) if config.check_data else [])
         # ckanext-harvest counts any object error as a failed object. A passport that was read lands, so its
         # parse and conformance findings (a missing data file among them) are kept on the object (extra
         # "findings", and its content) and in the dataset's conformance score; only hostile input is an error here.
@@ -200,10 +208,11 @@ class PassportHarvester(HarvesterBase):
         return True
 
     def _read_passport(
-        self, entry: RegistryEntry, registry_url: str, config: HarvestConfig, previous: dict[str, str]
+        self, entry: RegistryEntry, registry_url: str, config: HarvestConfig, previous: dict[str, str],
+        source_id: str,
     ) -> tuple[Optional[ParseResult[Passport]], Optional[FetchResult], list[Problem]]:
         """The first passport form that reads, in the source's preference order; else every attempt's problems."""
-        link = urljoin(registry_url, entry.link.strip())
+        link = urls.join(registry_url, entry.link.strip())
         offered = passport_locations(link)
         # The file the registry links comes first (a guess at a sibling is a wasted request on every harvest);
         # the source's preference orders the fallbacks.
@@ -214,7 +223,7 @@ class PassportHarvester(HarvesterBase):
                 config.formats.index(loc[0]) if loc[0] in config.formats else len(config.formats),
             ),
         )
-        session = _session(config.policy)
+        session = _session(source_id, config.policy)
         attempts: list[Problem] = []
         for form, url in locations:
             conditional = previous.get("passport_url") == url
@@ -242,6 +251,9 @@ class PassportHarvester(HarvesterBase):
     # -- import -----------------------------------------------------------------------------------------
 
     def import_stage(self, harvest_object: Any) -> Any:
+        return harvest_guard.object_stage(harvest_object, "Import", lambda: self._indexed_import(harvest_object))
+
+    def _indexed_import(self, harvest_object: Any) -> Any:
         config = self._config(harvest_object.source)
         with harvest_indexing(config.index_commit):
             return self._import(harvest_object, config)
@@ -384,7 +396,9 @@ class PassportHarvester(HarvesterBase):
 _GATHER_BATCH = 1000
 
 
-def _open_registry(site_url: str, config: HarvestConfig) -> tuple[Optional[FetchResult], Iterable[Any]]:
+def _open_registry(
+    site_url: str, config: HarvestConfig, source_id: str
+) -> tuple[Optional[FetchResult], Iterable[Any]]:
     """The registry's fetch and its entries and problems in file order (streamed for list.xml)."""
     if not config.registry_url:
         found = discover_registry(site_url, config.policy, limits=config.limits)
@@ -392,7 +406,7 @@ def _open_registry(site_url: str, config: HarvestConfig) -> tuple[Optional[Fetch
             return None, found.problems
         return found.fetched, chain(found.problems, found.registry.entries)
     fetched = fetch(config.registry_url, ReadLimits.policy(config.policy, config.limits.registry_bytes),
-                    session=_session(config.policy))
+                    session=_session(source_id, config.policy))
     if fetched.problem is not None:
         return None, [fetched.problem]
     return fetched, iter_registry(fetched.content, fetched.url, limits=config.limits)
@@ -456,10 +470,26 @@ def _add_object(job: Any, guid: str, status: str, content: Optional[str], packag
     return obj.id
 
 
-@lru_cache(maxsize=8)
-def _session(policy: Any) -> Any:
-    """One guarded session per fetch policy and process, so a consumer keeps connections alive across passports."""
-    return make_session(policy)
+# A consumer serves every source of the site; the sessions of the sources it met last are kept.
+_SESSIONS_KEPT = 32
+_sessions: "OrderedDict[tuple[str, bool, str], Any]" = OrderedDict()
+_sessions_lock = threading.Lock()
+
+
+def _session(source_id: str, policy: Any) -> Any:
+    """The source's own guarded session: connections kept alive across its passports, and a cookie jar no other
+    source shares (a site's cookies never travel to another source's site, nor decide what it is served).
+
+    Keyed by what :func:`make_session` takes from a policy; the least recently used beyond the kept number is
+    closed (closing only drops its connections: a fetch still using it reconnects)."""
+    key = (source_id, policy.allow_private_addresses, policy.user_agent)
+    with _sessions_lock:
+        session = _sessions.pop(key, None) or make_session(policy)
+        _sessions[key] = session
+        evicted = _sessions.popitem(last=False)[1] if len(_sessions) > _SESSIONS_KEPT else None
+    if evicted is not None:
+        evicted.close()
+    return session
 
 
 def _with_identifier(dataset: dict[str, Any], identifier: str) -> dict[str, Any]:
@@ -659,9 +689,9 @@ def _validation_refusal(error: Any) -> Problem:
     return problem(codes.INVALID_DATASET, details=details)
 
 
-def _data_findings(passport: Passport, config: HarvestConfig) -> list[Problem]:
+def _data_findings(passport: Passport, config: HarvestConfig, source_id: str) -> list[Problem]:
     """The newest data file's header against its structure, as the site check compares them (a capped head)."""
-    session = _session(config.policy)
+    session = _session(source_id, config.policy)
 
     def fetch_one(url: str, head_bytes: Optional[int] = None, max_bytes: Optional[int] = None) -> FetchResult:
         return fetch(url, ReadLimits.policy(config.policy, max_bytes), head_bytes=head_bytes, session=session)

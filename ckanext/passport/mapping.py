@@ -16,6 +16,7 @@ import re
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Callable, Iterable, Optional
 
+from ckanext.passport.mr.check import record_identifier
 from ckanext.passport.mr.dates import parse_date
 from ckanext.passport.mr.inn import is_valid_inn
 from ckanext.passport.mr.model import (
@@ -189,12 +190,12 @@ def passport_to_dataset(
 ) -> dict[str, Any]:
     """The catalog fields a harvested passport fills (every field of :data:`DATASET_OWNERS`).
 
-    The registry entry's identifier is the record's (its name and ``mr_identifier``): that is what the harvest
-    keys on, while a passport's own identifier may disagree with its entry (seen on real sites: Predgorny's
-    passport names its sibling). The disagreement stays a finding of the check
-    (``check.registry_identifier_mismatch``); it never renames the record.
+    The record's identifier (its name and ``mr_identifier``) is the registry entry's when it is a well-formed MR
+    identifier, else the passport's own well-formed one (:func:`mr.check.record_identifier`): a passport may
+    disagree with its entry (Predgorny's names its sibling), and a registry may number its entries. The
+    disagreement stays a finding of the check (``check.registry_identifier_mismatch``).
     """
-    identifier = registry_identifier.strip() or passport.identifier
+    identifier = record_identifier(registry_identifier, passport.identifier)
     inn = inn_of(identifier) or inn_of(passport.identifier)
     dataset: dict[str, Any] = {
         "name": dataset_name(identifier),

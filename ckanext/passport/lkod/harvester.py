@@ -31,8 +31,8 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckanext.dcat.harvesters.rdf import DCATRDFHarvester
 
+from ckanext.passport import harvest_guard, mapping, settings
 from ckanext.passport import harvest_problems as codes
-from ckanext.passport import mapping, settings
 from ckanext.passport.catalog import identity
 from ckanext.passport.harvest_findings import save_gather_error, save_object_error
 # The MR harvester's object bookkeeping (objects made, linked, made current, removed; the deletion guard) is this
@@ -86,6 +86,9 @@ class LkodHarvester(DCATRDFHarvester):
     # -- gather -----------------------------------------------------------------------------------------
 
     def gather_stage(self, harvest_job: Any) -> list[str]:
+        return harvest_guard.gather_stage(harvest_job, lambda: self._gather(harvest_job))
+
+    def _gather(self, harvest_job: Any) -> list[str]:
         source = harvest_job.source
         config = self._config(source)
         listed = self._read_catalog(source.url, config, harvest_job)
@@ -112,7 +115,7 @@ class LkodHarvester(DCATRDFHarvester):
         catalog document cannot be read."""
         limit = settings.max_lkod_catalog_bytes()
         policy = ReadLimits.policy(config.policy, limit)
-        fetched = fetch(url, policy, session=_session(policy))
+        fetched = fetch(url, policy, session=_session(job.source_id, policy))
         if fetched.problem is not None:
             save_gather_error(fetched.problem, job)
             return None
@@ -127,6 +130,9 @@ class LkodHarvester(DCATRDFHarvester):
     # -- fetch ------------------------------------------------------------------------------------------
 
     def fetch_stage(self, harvest_object: Any) -> Any:
+        return harvest_guard.object_stage(harvest_object, "Fetch", lambda: self._fetch(harvest_object))
+
+    def _fetch(self, harvest_object: Any) -> Any:
         if _status(harvest_object) == "delete":
             return True
         config = self._config(harvest_object.source)
@@ -140,7 +146,7 @@ class LkodHarvester(DCATRDFHarvester):
             policy,
             etag=previous.get("etag") if conditional else None,
             last_modified=previous.get("last_modified") if conditional else None,
-            session=_session(policy),
+            session=_session(harvest_object.harvest_source_id, policy),
         )
         if fetched.not_modified:
             return "unchanged"
@@ -168,6 +174,9 @@ class LkodHarvester(DCATRDFHarvester):
     # -- import -----------------------------------------------------------------------------------------
 
     def import_stage(self, harvest_object: Any) -> Any:
+        return harvest_guard.object_stage(harvest_object, "Import", lambda: self._indexed_import(harvest_object))
+
+    def _indexed_import(self, harvest_object: Any) -> Any:
         config = self._config(harvest_object.source)
         with harvest_indexing("soft"):
             return self._import(harvest_object, config)

@@ -10,8 +10,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence, Union
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
+from . import urls
 from .csvrows import canonical_standard
 from .fields import (
     described_by_newest, file_format, identifier_from_link, newest_first, structure_name, version_names,
@@ -227,6 +228,28 @@ def _identifier(identifier: str, url: str) -> list[Problem]:
     return found
 
 
+def is_mr_identifier(text: str) -> bool:
+    """Whether ``text`` is a well-formed MR identifier: ``<INN>-<name>``, the INN's check digits right, the name
+    one word of latin letters and digits (what :func:`check_passport` finds nothing wrong with)."""
+    return bool(text.strip()) and not _identifier(text, "")
+
+
+def record_identifier(registry: str, passport: str) -> str:
+    """The identifier a harvested record keys on, given its registry entry's and its passport's.
+
+    The registry's is the record's when it is a well-formed MR identifier (a passport may name its sibling, as
+    Predgorny's does), else the passport's when that one is: some registries number their entries
+    (``<identifier>1</identifier>``), and the record would be ``1``, its permanent link ``/opendata/1/``, and the
+    next such registry's first entry would collide with it. When neither is well-formed, the registry's as given
+    (the passport's when the registry gives none). Either way the disagreement is the check's finding
+    (``check.registry_identifier_mismatch``).
+    """
+    given, own = registry.strip(), passport.strip()
+    if not is_mr_identifier(given) and is_mr_identifier(own):
+        return own
+    return given or own
+
+
 def _dates(passport: Passport, standard: str, url: str) -> list[Problem]:
     named: list[tuple[str, Optional[MRDate]]] = [
         ("created", passport.created), ("modified", passport.modified), ("valid", passport.valid)
@@ -324,9 +347,8 @@ def _structure_link_ok(link: str, identifier: str, version: str, standard: str) 
 
 def _in_dataset_folder(link: str, identifier: str) -> bool:
     """The file sits in ``<site>/opendata/<identifier>/`` or ``opendata.<host>/<identifier>/``."""
-    try:
-        parts = urlsplit(link.strip())
-    except ValueError:
+    parts = urls.split(link.strip())
+    if parts is None:
         return False
     segments = [unquote(s) for s in parts.path.split("/") if s]
     if len(segments) < 2 or segments[-2] != identifier:

@@ -1,0 +1,79 @@
+"""A harvest stage never kills its consumer: what nobody foresaw becomes the object's (or the job's) coded error.
+
+ckanext-harvest runs each stage inside its consumer's loop. An exception out of ``fetch_stage`` or
+``import_stage`` ends the fetch consumer, and the object is delivered again to fail again; one out of
+``gather_stage`` ends the gather consumer and fails the whole source on every run. So each stage runs its work
+inside these guards: the traceback goes to the log for operators, the stage's transaction is rolled back, and a
+``harvest.*`` finding naming the exception's class is stored on the object or the job; the stage then returns
+as it does for any refused object (ckanext-harvest marks it ERROR).
+
+The guards also commit what a stage stored: :mod:`harvest_findings` adds its errors without committing, so an
+object with a thousand findings costs one commit, not a thousand.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable, Iterable, Iterator, TypeVar, Union
+
+import ckan.model as model
+from ckanext.harvest.model import HarvestObject
+
+from ckanext.passport import harvest_problems as codes
+from ckanext.passport.harvest_findings import save_gather_error, save_object_error
+from ckanext.passport.mr.model import Problem
+from ckanext.passport.mr.problems import problem
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def object_stage(harvest_object: Any, stage: str, work: Callable[[], T]) -> Union[T, bool]:
+    """``work()``'s outcome with what it stored committed; False, with ``harvest.unexpected``, when it raises.
+
+    The commit is inside the guard: text the database refuses fails here, not in ckanext-harvest's save of the
+    object after the stage.
+    """
+    try:
+        outcome = work()
+        model.Session.commit()
+        return outcome
+    except Exception as error:  # noqa: BLE001 (the point: nothing a stage raises reaches the consumer)
+        failure = type(error).__name__
+        model.Session.rollback()  # first: a failed flush leaves the session unusable, the object's id included
+        log.exception("Harvest object %s: unexpected %s in the %s stage", harvest_object.id, failure, stage)
+    save_object_error(problem(codes.UNEXPECTED, error=failure), harvest_object, stage)
+    model.Session.commit()
+    return False
+
+
+def gather_stage(job: Any, work: Callable[[], list[str]]) -> list[str]:
+    """The object ids ``work()`` gathered; none, with ``harvest.gather_unexpected``, when it raises.
+
+    Objects the failed gather committed already are removed, as ckanext-harvest removes them: nothing would
+    ever fetch them, and the job would wait for them.
+    """
+    try:
+        ids = work()
+        model.Session.commit()
+        return ids
+    except Exception as error:  # noqa: BLE001 (the point: nothing gather raises reaches the consumer)
+        failure = type(error).__name__
+        model.Session.rollback()
+        log.exception("Harvest job %s: unexpected %s in gather", job.id, failure)
+    model.Session.query(HarvestObject).filter(HarvestObject.harvest_job_id == job.id).delete(
+        synchronize_session=False
+    )
+    save_gather_error(problem(codes.GATHER_UNEXPECTED, error=failure), job)
+    model.Session.commit()
+    return []
+
+
+def read_items(items: Iterable[T], url: str) -> Iterator[Union[T, Problem]]:
+    """A registry's items as its reader yields them; an exception the reader raises ends them with
+    ``harvest.registry_unexpected`` (an error: the entries after it are unknown, so nothing is deleted)."""
+    try:
+        yield from items
+    except Exception as error:  # noqa: BLE001 (what was read before the failure is still gathered)
+        log.exception("Registry %s: unexpected %s while reading it", url, type(error).__name__)
+        yield problem(codes.REGISTRY_UNEXPECTED, url=url or None, error=type(error).__name__)

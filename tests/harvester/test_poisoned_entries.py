@@ -1,0 +1,95 @@
+"""A registry with entries that break what reads or stores them: each such entry is its own coded error, and the
+rest of the registry is gathered, fetched and imported as if it were not there.
+
+The poisons: a link no URL parser reads (``http://[x/``), and a passport the search index refuses (a title far
+beyond what Solr keeps in one term: CKAN raises out of ``package_create``). Whether a reader refuses such an entry
+with its own code, or the harvest's guard catches what the reader let through, the outcome asserted here is the
+same. A source whose stored config no longer loads fails its gather with a coded error instead of the consumer.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from ckan.tests.helpers import call_action
+from ckanext.harvest.model import HarvestObject, HarvestSource
+from fault_passports import valid_passport
+
+pytestmark = [pytest.mark.stack]
+
+INN = "7701234560"
+GOOD = [f"{INN}-good{n}" for n in range(4)]
+BAD_LINK = f"{INN}-badlink"
+HUGE = f"{INN}-hugetitle"
+ALLOW = {"allow_private_addresses": True}
+
+
+def poisoned_site(root) -> None:
+    """``root`` as an MR site: a list.json registry of the good passports and the two poisoned entries."""
+    entries = []
+    for identifier in GOOD + [HUGE]:
+        folder = root / "opendata" / identifier
+        folder.mkdir(parents=True)
+        passport = valid_passport(identifier, f"Набор {identifier}")
+        if identifier == HUGE:
+            passport["title"] = "Очень длинное название " * 3000  # ~130 KB: Solr keeps at most 32,766 bytes a term
+        (folder / "meta.json").write_text(json.dumps(passport, ensure_ascii=False), "utf-8")
+        entries.append({"identifier": identifier, "title": passport["title"][:80],
+                        "link": f"/opendata/{identifier}/meta.json", "format": "json"})
+    entries.insert(2, {"identifier": BAD_LINK, "title": "Ссылка", "link": "http://[x/meta.json", "format": "json"})
+    registry = {"standardversion": "http://opendata.gosmonitor.ru/standard/3.0", "meta": entries}
+    (root / "opendata" / "list.json").write_text(json.dumps(registry, ensure_ascii=False), "utf-8")
+
+
+@pytest.fixture(scope="module")
+def harvested(stack_once, tmp_path_factory, serve_site, harvest_source, run_harvest):
+    root = tmp_path_factory.mktemp("poisoned")
+    poisoned_site(root)
+    site = serve_site(root)
+    return run_harvest(harvest_source(f"{site.url}/opendata/list.json", ALLOW))
+
+
+def codes_of(messages) -> set[str]:
+    return {message.split("]", 1)[0].lstrip("[") for message in messages}
+
+
+def gather_codes(job: dict) -> set[str]:
+    return codes_of(e["message"] for e in call_action("harvest_job_report", id=job["id"])["gather_errors"])
+
+
+def test_every_good_entry_lands_beside_the_poisoned_ones(harvested):
+    results, job = harvested
+    assert job["status"] == "Finished"
+    for identifier in GOOD:
+        assert results[identifier.lower()]["report_status"] == "added", results[identifier.lower()]
+
+
+def test_a_link_no_url_parser_reads_is_an_error_of_its_entry_only(harvested):
+    results, job = harvested
+    result = results.get(BAD_LINK.lower())
+    if result is None:  # refused by the registry reader: then a gather error says so
+        assert gather_codes(job)
+    else:
+        assert result["report_status"] == "errored"
+        assert codes_of(e.message for e in result["errors"])
+
+
+def test_a_passport_the_search_index_refuses_is_an_unexpected_error_of_its_object(harvested):
+    results, _ = harvested
+    result = results[HUGE.lower()]
+    assert result["report_status"] == "errored"
+    assert "harvest.unexpected" in codes_of(e.message for e in result["errors"])
+    assert HarvestObject.get(result["obj_id"]).state == "ERROR"
+
+
+def test_a_source_whose_stored_config_no_longer_loads_fails_its_gather_with_a_code(
+        stack_once, harvested, harvest_source, run_harvest):
+    source = harvest_source("http://127.0.0.1:9/opendata/list.json", ALLOW)
+    # As a config saved before an option's rule (or edited in the table) is stored: no validation on the way.
+    stored = HarvestSource.get(source["id"])
+    stored.config = json.dumps({"timeout": "soon"})
+    stored.save()
+    results, job = run_harvest(source)
+    assert results == {}
+    assert job["status"] == "Finished"
+    assert "harvest.gather_unexpected" in gather_codes(job)
