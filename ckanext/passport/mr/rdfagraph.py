@@ -80,9 +80,7 @@ def read_page(data: bytes, url: str = "") -> RdfaPage:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             dom = HTMLParser(tree=treebuilders.getTreeBuilder("dom")).parse(decoded.text)
-            processor = pyRdfa(
-                options=Options(embedded_rdf=False), base=url, media_type="text/html", rdfa_version=version
-            )
+            processor = pyRdfa(options=_no_io_options(), base=url, media_type="text/html", rdfa_version=version)
             graph = processor.graph_from_DOM(dom)
     except Exception as error:  # noqa: BLE001 - pyRdfa raises anything on hostile markup; report, never raise
         problems.append(problem(PARSE_FAILED, url=url or None, detail=str(error) or type(error).__name__))
@@ -90,6 +88,13 @@ def read_page(data: bytes, url: str = "") -> RdfaPage:
     finally:
         _READING.reset(reading)
     return RdfaPage(graph, dom, decoded.encoding, problems)
+
+
+def _no_io_options() -> Options:
+    """pyRdfa with every feature that reads something besides the DOM off, whatever its defaults: embedded
+    Turtle or RDF/XML (handed to rdflib's parsers), ``@vocab`` expansion (fetches each vocabulary) and its cache
+    (files under the user's home)."""
+    return Options(embedded_rdf=False, vocab_expansion=False, vocab_cache=False, refresh_vocab_cache=False)
 
 
 def dc(graph: Graph, subject: Node, name: str) -> list:
