@@ -1,14 +1,17 @@
 """Vocabularies: shipped data, facets labelled in the reader's language, loading a EUROVOC SKOS file."""
 from __future__ import annotations
 
+import io
 import json
 
+import hypothesis
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
+from hypothesis import strategies as st
 
 from ckanext.passport import settings
-from ckanext.passport.catalog import vocab
+from ckanext.passport.catalog import skos, vocab
 from ckanext.passport.catalog.cli import vocab_group
 from catalog_records import EUROVOC_DEMOGRAPHY, complete_record
 
@@ -169,3 +172,42 @@ def test_vocab_load_refuses_a_file_without_concepts(cli, tmp_path, vocab_dir):
     result = cli.invoke(vocab_group, ["load", str(source)])
     assert result.exit_code != 0
     assert not (vocab_dir / vocab.LOADED_EUROVOC_FILE).exists()
+
+
+def test_vocab_load_of_a_file_that_is_not_well_formed_says_so_and_keeps_the_loaded_vocabulary(cli, tmp_path,
+                                                                                               vocab_dir):
+    source = tmp_path / "eurovoc.rdf"
+    source.write_bytes(SKOS)
+    cli.invoke(vocab_group, ["load", str(source)])
+    source.write_bytes(SKOS[: len(SKOS) // 2])
+    result = cli.invoke(vocab_group, ["load", str(source)])
+    assert result.exit_code == 1
+    assert "was not loaded: The XML document is not well-formed" in result.output
+    assert "Traceback" not in result.output
+    assert "http://eurovoc.europa.eu/5541" in vocab.vocabulary(vocab.EUROVOC)
+
+
+def test_a_skos_read_that_fails_unforeseen_is_vocab_unreadable_naming_the_class(tmp_path):
+    with open(tmp_path / "eurovoc.rdf", "wb") as stream:
+        stream.write(SKOS)
+    with open(tmp_path / "eurovoc.rdf", "rb") as closed:
+        pass
+    concepts, (found,) = skos.read_file(closed)
+    assert (concepts, found.code, found.params) == ([], "vocab.unreadable", {"error": "ValueError"})
+
+
+@hypothesis.settings(max_examples=100, deadline=None)
+@hypothesis.given(st.binary(max_size=400) | st.integers(0, len(SKOS)).map(lambda cut: SKOS[:cut]))
+def test_a_skos_read_of_any_bytes_gives_concepts_or_a_coded_problem(data: bytes):
+    concepts, problems = skos.read_file(io.BytesIO(data))
+    assert {found.code for found in problems} <= {"xml.not_well_formed", "vocab.unreadable"}
+
+
+def test_a_skos_file_naming_a_server_in_its_dtd_and_entities_makes_no_request(tmp_path, serve_site):
+    site = serve_site(tmp_path)
+    evil = (b'<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF SYSTEM "' + f"{site.url}/dtd".encode()
+            + b'" [<!ENTITY % remote SYSTEM "' + f"{site.url}/parameter".encode() + b'"> %remote;'
+            + b'<!ENTITY xxe SYSTEM "' + f"{site.url}/entity".encode() + b'">]>\n'
+            + SKOS.split(b"?>", 1)[1].replace(b">sociology<", b">&xxe;sociology<"))
+    skos.read_file(io.BytesIO(evil))
+    assert site.hits == []

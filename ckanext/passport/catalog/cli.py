@@ -26,7 +26,9 @@ def load(file: Path) -> None:
     if directory is None:
         raise click.UsageError(f"Set {settings.VOCAB_DIR} in the CKAN config first.")
     with open(file, "rb") as source:
-        concepts = list(skos.read_concepts(source))
+        concepts, problems = skos.read_file(source)
+    if problems:
+        raise click.ClickException(f"{file} was not loaded: " + "; ".join(found.message() for found in problems))
     if not concepts:
         raise click.ClickException(f"No SKOS concepts with cs/en/ru labels found in {file}.")
     directory.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,8 @@
 
 The full EUROVOC file is hundreds of megabytes, so it is read element by element and each concept is
 dropped once read. The parser is ``mr.safexml``'s hardened one: no DTD loading, no entity expansion and no
-network, so a file declaring external entities (XXE) cannot read local files or call hosts.
+network, so a file declaring external entities (XXE) cannot read local files or call hosts. :func:`read_file`
+never raises: a file that is not well-formed XML, or fails in any other way, is a coded problem.
 """
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ from typing import IO, Any, Iterator, Optional
 
 from lxml import etree
 
-from ckanext.passport.mr.safexml import hardened_iterparse
+from ckanext.passport.mr.guarded import is_deadline
+from ckanext.passport.mr.model import Problem, Severity
+from ckanext.passport.mr.problems import N_, define, problem
+from ckanext.passport.mr.safexml import hardened_iterparse, syntax_problem
+
+UNREADABLE = define("vocab.unreadable", Severity.ERROR, N_("The SKOS file could not be read ({error})"))
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
@@ -21,6 +27,19 @@ _KINDS = {f"{SKOS}Concept": "concept", f"{SKOS}ConceptScheme": "scheme"}
 _DESCRIPTION = f"{{{RDF}}}Description"
 _ABOUT = f"{{{RDF}}}about"
 _RESOURCE = f"{{{RDF}}}resource"
+
+
+def read_file(source: IO[bytes]) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """Every concept of the file (:func:`read_concepts`), or none and the problem that stopped the reading: a
+    file read in part must not replace the loaded vocabulary with that part."""
+    try:
+        return list(read_concepts(source)), []
+    except etree.XMLSyntaxError as error:
+        return [], [syntax_problem(error)]
+    except Exception as error:  # noqa: BLE001 (a file from elsewhere: whatever it makes fail is its problem)
+        if is_deadline(error):
+            raise
+        return [], [problem(UNREADABLE, error=type(error).__name__)]
 
 
 def read_concepts(source: IO[bytes]) -> Iterator[dict[str, Any]]:
