@@ -9,6 +9,7 @@ import yaml
 
 from ckanext.passport import harvest_config, settings
 from ckanext.passport.mr.fetch import DEFAULT_USER_AGENT
+from ckanext.passport.mr.limits import ReadLimits
 
 PACKAGE = Path(settings.__file__).resolve().parent
 DECLARATIONS = sorted((PACKAGE / "config").glob("*.yaml"))
@@ -74,6 +75,13 @@ def test_options_read_by_more_than_one_plugin_are_declared_by_the_base_plugin():
 def test_the_fetch_defaults_are_the_declared_defaults():
     declared = _declared()
     assert {key: _typed(declared[key][1]) for key in settings.FETCH_DEFAULTS} == settings.FETCH_DEFAULTS
+
+
+def test_the_declared_read_limits_are_the_readers_defaults():
+    assert settings.read_limits({}) == ReadLimits()
+    keys = (settings.MAX_PASSPORT_BYTES, settings.MAX_PAGE_BYTES, settings.MAX_REGISTRY_BYTES,
+            settings.MAX_STRUCTURE_BYTES)
+    assert settings.read_limits({key: _typed(_declared()[key][1]) for key in keys}) == ReadLimits()
 
 
 def test_the_declared_user_agent_is_the_fetchers_default():

@@ -59,6 +59,22 @@ def test_bad_config_gets_a_coded_readable_error(config, code, message):
     assert [(error.code, error.message()[:len(message)]) for error in found] == [(code, message)]
 
 
+@pytest.mark.parametrize("codec", ["rot13", "zlib_codec", "base64", "uu"])
+def test_an_encoding_that_names_a_codec_but_no_text_encoding_is_refused(codec):
+    found = config_errors(json.dumps({"encoding": codec}))
+
+    assert [(error.code, error.message()) for error in found] == [
+        ("config.reason_unknown_encoding", f"unknown text encoding '{codec}'")]
+
+
+def test_a_source_config_carries_the_sites_read_limits():
+    from ckanext.passport import settings
+
+    config = load_config("{}", {settings.MAX_REGISTRY_BYTES: "1048576"})
+
+    assert (config.limits.registry_bytes, config.limits.passport_bytes) == (1024 * 1024, 2 * 1024 * 1024)
+
+
 @pytest.mark.parametrize("lang, expected", [
     ("cs", "Neplatná konfigurace: neznámá volba 'colour'"),
     ("ru", "Неверная конфигурация: неизвестный параметр 'colour'"),
