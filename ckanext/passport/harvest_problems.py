@@ -109,11 +109,6 @@ REGISTRY_UNEXPECTED = define(
     N_("Reading the registry stopped at an unexpected failure ({error}): the entries before it were gathered, "
        "and nothing was deleted"),
 )
-BUDGET_SPENT = define(
-    "harvest.budget_spent", Severity.ERROR,
-    N_("The entry's fetches used up their {budget} seconds (ckanext.passport.harvest_object_budget); {link} and "
-       "what was still to be fetched were not"),
-)
 
 # An ``lkod`` source (another Czech catalog, DCAT-AP-CZ documents): its catalog document and its dataset documents.
 LKOD_NOT_RDF = define(

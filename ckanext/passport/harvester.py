@@ -34,6 +34,7 @@ from ckanext.passport.mr.check import check_passport, score
 from ckanext.passport.mr.datacheck import check_data
 from ckanext.passport.mr.decode import recode
 from ckanext.passport.mr.discover import discover_registry
+from ckanext.passport.mr.deadline import Deadline
 from ckanext.passport.mr.fetch import FetchResult, fetch, make_session
 from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import ParseResult, Passport, Problem, RegistryEntry, Severity
@@ -151,6 +152,8 @@ class PassportHarvester(HarvesterBase):
     def _fetch(self, harvest_object: Any) -> Any:
         if _status(harvest_object) == "delete":
             return True
+        # Every fetch of the object (each passport form, its data and structure files) ends by this one deadline.
+        budget = Deadline.after(settings.harvest_object_budget())
         config = self._config(harvest_object.source)
         content = json.loads(harvest_object.content)
         entry = serialize.entry_from_jsonable(content["entry"])
@@ -161,7 +164,7 @@ class PassportHarvester(HarvesterBase):
             read, fetched = passport_from_entry(entry, registry_url), None
         else:
             read, fetched, attempts = self._read_passport(entry, registry_url, config, previous,
-                                                          harvest_object.harvest_source_id)
+                                                          harvest_object.harvest_source_id, budget)
             if fetched is not None and fetched.not_modified:
                 return "unchanged"
             if read is None:
@@ -176,7 +179,7 @@ class PassportHarvester(HarvesterBase):
 
         report = check_passport(read.value, entry, fetched.url if fetched else entry.link, read.form)
         checked = report.problems + (
-            _data_findings(read.value, config, harvest_object.harvest_source_id) if config.check_data else [])
+            _data_findings(read.value, config, harvest_object.harvest_source_id, budget) if config.check_data else [])
         # ckanext-harvest counts any object error as a failed object. A passport that was read lands, so its
         # parse and conformance findings (a missing data file among them) are kept on the object (extra
         # "findings", and its content) and in the dataset's conformance score; only hostile input is an error here.
@@ -189,7 +192,7 @@ class PassportHarvester(HarvesterBase):
                 findings.append(line(found, repeats, stored_language))
         _set_extras(harvest_object, findings=json.dumps(findings, ensure_ascii=False))
         if config.fetch_structures:
-            _attach_structure_fields(read.value, config, harvest_object)
+            _attach_structure_fields(read.value, config, harvest_object, budget)
         harvest_object.content = json.dumps(
             {
                 "entry": serialize.to_jsonable(entry),
@@ -209,7 +212,7 @@ class PassportHarvester(HarvesterBase):
 
     def _read_passport(
         self, entry: RegistryEntry, registry_url: str, config: HarvestConfig, previous: dict[str, str],
-        source_id: str,
+        source_id: str, budget: Deadline,
     ) -> tuple[Optional[ParseResult[Passport]], Optional[FetchResult], list[Problem]]:
         """The first passport form that reads, in the source's preference order; else every attempt's problems."""
         link = urls.join(registry_url, entry.link.strip())
@@ -233,6 +236,7 @@ class PassportHarvester(HarvesterBase):
                 etag=previous.get("etag") if conditional else None,
                 last_modified=previous.get("last_modified") if conditional else None,
                 session=session,
+                deadline=budget,
             )
             if fetched.not_modified:
                 return None, fetched, []
@@ -689,23 +693,27 @@ def _validation_refusal(error: Any) -> Problem:
     return problem(codes.INVALID_DATASET, details=details)
 
 
-def _data_findings(passport: Passport, config: HarvestConfig, source_id: str) -> list[Problem]:
+def _data_findings(passport: Passport, config: HarvestConfig, source_id: str, budget: Deadline) -> list[Problem]:
     """The newest data file's header against its structure, as the site check compares them (a capped head)."""
     session = _session(source_id, config.policy)
 
     def fetch_one(url: str, head_bytes: Optional[int] = None, max_bytes: Optional[int] = None) -> FetchResult:
-        return fetch(url, ReadLimits.policy(config.policy, max_bytes), head_bytes=head_bytes, session=session)
+        return fetch(url, ReadLimits.policy(config.policy, max_bytes), head_bytes=head_bytes, session=session,
+                     deadline=budget)
 
     return check_data(passport, fetch_one, max_structure_bytes=config.limits.structure_bytes)
 
 
-def _attach_structure_fields(passport: Passport, config: HarvestConfig, harvest_object: Any) -> None:
+def _attach_structure_fields(passport: Passport, config: HarvestConfig, harvest_object: Any, budget: Deadline) -> None:
     for structure in passport.structure_versions:
         if not structure.source:
             continue
-        fetched = fetch(structure.source, ReadLimits.policy(config.policy, config.limits.structure_bytes))
+        fetched = fetch(structure.source, ReadLimits.policy(config.policy, config.limits.structure_bytes),
+                        deadline=budget)
         if fetched.problem is not None:
             save_object_error(fetched.problem, harvest_object, "Fetch")
+            if budget.expired:
+                break  # the rest would each be the same timeout, at once
             continue
         read = read_structure_fields(fetched.content, fetched.url, config.limits.structure_bytes)
         structure.fields = read.value or []

@@ -40,6 +40,7 @@ MAX_REGISTRY_BYTES = "ckanext.passport.max_registry_bytes"
 MAX_STRUCTURE_BYTES = "ckanext.passport.max_structure_bytes"
 MAX_LKOD_CATALOG_BYTES = "ckanext.passport.max_lkod_catalog_bytes"
 MAX_LKOD_DATASET_BYTES = "ckanext.passport.max_lkod_dataset_bytes"
+HARVEST_OBJECT_BUDGET = "ckanext.passport.harvest_object_budget"
 STANDARD_VERSION_URL = "ckanext.passport.standard_version_url"
 TERMS_OF_USE = "ckanext.passport.terms_of_use"
 SITE_CHECK_PUBLIC = "ckanext.passport.site_check_public"
@@ -142,6 +143,11 @@ def max_lkod_catalog_bytes() -> int:
 def max_lkod_dataset_bytes() -> int:
     """The largest dataset document an ``lkod`` harvest reads."""
     return tk.asint(tk.config.get(MAX_LKOD_DATASET_BYTES))
+
+
+def harvest_object_budget() -> int:
+    """Seconds all the fetches of one harvested passport share."""
+    return tk.asint(tk.config.get(HARVEST_OBJECT_BUDGET))
 
 
 # --- language -----------------------------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 
 pyRdfa's own ``graph_from_source`` sniffs the charset like a browser (Windows-1252 for Russian pages
 without a meta charset), re-parses HTML with an XML parser to find the RDFa version and may fetch
-sources. Here the bytes are decoded the MR way, parsed once with html5lib (which never expands entities
-or loads DTDs) and the DOM is handed to pyRdfa, which then does no I/O of its own.
+sources. Here the bytes are decoded the MR way, parsed once by :func:`.htmltables.parse_html` (libxml2, which
+never expands entities, loads DTDs or nests past a cap) and the DOM is handed to pyRdfa, which then does no
+I/O of its own.
 """
 from __future__ import annotations
 
@@ -14,14 +15,14 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Optional, Union
 from urllib.parse import urljoin, urlsplit, urlunsplit
-from xml.dom.minidom import Document, Element
+from xml.dom.minidom import Document
 
-from html5lib import HTMLParser, treebuilders
 from pyRdfa import pyRdfa
 from pyRdfa.options import Options
 from rdflib import BNode, Graph, Namespace, URIRef
 
 from .decode import decode_bytes
+from .htmltables import elements, parse_html, text_content
 from .model import Problem, Severity
 from .problems import N_, define, problem
 
@@ -75,11 +76,14 @@ def read_page(data: bytes, url: str = "") -> RdfaPage:
     # RDFa 1.1 predefines dc: and foaf:, which pages relying on server-side includes for their <head> need;
     # only an explicit XHTML+RDFa 1.0 doctype switches to 1.0, as pyRdfa itself would.
     version = "1.0" if _RDFA_1_0_DOCTYPE.search(decoded.text[:_DOCTYPE_WINDOW]) else None
+    parsed = parse_html(decoded.text, url)
+    dom = parsed.dom
+    if dom is None:
+        return RdfaPage(Graph(), None, decoded.encoding, problems + parsed.problems)
     reading = _READING.set(True)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            dom = HTMLParser(tree=treebuilders.getTreeBuilder("dom")).parse(decoded.text)
             processor = pyRdfa(options=_no_io_options(), base=url, media_type="text/html", rdfa_version=version)
             graph = processor.graph_from_DOM(dom)
     except Exception as error:  # noqa: BLE001 - pyRdfa raises anything on hostile markup; report, never raise
@@ -128,9 +132,9 @@ def link_texts(dom: Optional[Document], base: str = "") -> dict[str, str]:
     texts: dict[str, str] = {}
     if dom is None:
         return texts
-    for anchor in dom.getElementsByTagName("a"):
+    for anchor in elements(dom, "a"):
         href = anchor.getAttribute("href")
-        text = " ".join(visible_text(anchor).split())
+        text = " ".join(text_content(anchor).split())
         if href and text:
             texts.setdefault(resource_key(urljoin(base, href)), text)
     return texts
@@ -144,14 +148,9 @@ def document_order(dom: Optional[Document], base: str = "") -> dict[str, int]:
     order: dict[str, int] = {}
     if dom is None:
         return order
-    for element in dom.getElementsByTagName("*"):
+    for element in elements(dom):
         for attribute in ("about", "resource", "href"):
             value = element.getAttribute(attribute)
             if value:
                 order.setdefault(resource_key(urljoin(base, value)), len(order))
     return order
-
-
-def visible_text(node: Element) -> str:
-    """The text of an element and everything in it."""
-    return "".join(child.data if child.nodeType == child.TEXT_NODE else visible_text(child) for child in node.childNodes)

@@ -8,21 +8,21 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Callable, Literal, Optional
 
 from .csvrows import compact
 
 Kind = Literal["empty", "json", "xml", "html", "text"]
 
 _WINDOW = 8192
-_FIRST_TAG = re.compile(
-    r"<(?:\?.*?\?>|!--.*?-->|!\[CDATA\[.*?\]\]>|!DOCTYPE(?:[^\[>]|\[.*?\])*>|([A-Za-z_][\w:.\-]*))", re.S | re.I
-)
+_NAME = re.compile(r"[A-Za-z_][\w:.\-]*+", re.I)
+# What may come before the first element, by its opening and its end (a DOCTYPE's end is found by scanning).
+_SKIPPED = (("?", "?>"), ("!--", "-->"), ("![CDATA[", "]]>"))
 _HTML_NAMES = frozenset({
     "html", "head", "body", "div", "main", "table", "p", "span", "section", "article", "header", "nav",
     "form", "title", "meta", "link", "script", "style", "br", "a", "h1", "h2", "h3", "ul", "center", "iframe",
 })
-_HTML_DOCTYPE = re.compile(r"<!DOCTYPE\s+html", re.I)
+_HTML_DOCTYPE = re.compile(r"<!DOCTYPE\s++html", re.I)
 _XML_DECLARATION = re.compile(r"^<\?xml\s", re.I)
 
 
@@ -50,11 +50,10 @@ def sniff(data: bytes) -> Sniffed:
 
 def _markup(text: str) -> Sniffed:
     root, after = "", ""
-    for match in _FIRST_TAG.finditer(text):
-        if match.group(1):
-            root = match.group(1).rpartition(":")[2].lower()
-            after = text[match.end():match.end() + 7]
-            break
+    found = _first_element(text)
+    if found is not None:
+        root = found[0].rpartition(":")[2].lower()
+        after = text[found[1]:found[1] + 7]
     # <meta> opens both MR's meta.xml and HTML fragments (<meta charset=…>): the passport has an XML
     # declaration, or a bare or namespaced <meta>, HTML's meta carries charset/name/http-equiv.
     if root == "meta" and (_XML_DECLARATION.match(text) or after.startswith((">", " xmlns"))):
@@ -62,6 +61,62 @@ def _markup(text: str) -> Sniffed:
     if _HTML_DOCTYPE.search(text) or root in _HTML_NAMES or text.startswith("<?php"):
         return Sniffed("html", root)
     return Sniffed("xml", root)
+
+
+def _first_element(text: str) -> Optional[tuple[str, int]]:
+    """The first element's name and where the name ends, past declarations, comments, CDATA and PIs.
+
+    A plain scan: the regular expression it replaces backtracked exponentially on a DOCTYPE of empty brackets
+    (``<!DOCTYPE [][][]…``). A construct left open is no construct: the scan goes on right after its ``<``, as a
+    regular expression's search would.
+    """
+    find = _finder(text)
+    position = find("<", 0)
+    while position != -1:
+        opening = position + 1
+        end = -1
+        for start, close in _SKIPPED:
+            if text.startswith(start, opening):
+                found = find(close, opening + len(start))
+                end = found + len(close) if found != -1 else -1
+                break
+        else:
+            if text[opening:opening + 8].upper() == "!DOCTYPE":
+                end = _doctype_end(opening + 8, find)
+            else:
+                name = _NAME.match(text, opening)
+                if name:
+                    return name.group(), name.end()
+        position = find("<", end if end != -1 else opening)
+    return None
+
+
+def _doctype_end(position: int, find: Callable[[str, int], int]) -> int:
+    """Past a DOCTYPE's ``>``; its internal subset (``[…]``) may hold ``>``. -1 when it is never closed."""
+    while True:
+        close = find(">", position)
+        bracket = find("[", position)
+        if bracket == -1 or (close != -1 and close < bracket):
+            return close + 1 if close != -1 else -1
+        position = find("]", bracket + 1)
+        if position == -1:
+            return -1
+
+
+def _finder(text: str) -> Callable[[str, int], int]:
+    """``text.find`` that remembers its last answer per needle: a page of unclosed ``<?`` or ``[`` is scanned
+    once, not once per opening, so the scan stays linear."""
+    known: dict[str, tuple[int, int]] = {}
+
+    def find(needle: str, start: int) -> int:
+        searched_from, found = known.get(needle, (len(text) + 1, -1))
+        if searched_from <= start and (found == -1 or start <= found):
+            return found
+        found = text.find(needle, start)
+        known[needle] = (start, found)
+        return found
+
+    return find
 
 
 def _text_head(data: bytes) -> str:

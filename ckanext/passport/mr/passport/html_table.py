@@ -31,7 +31,7 @@ from ..fields import (
     PASSPORT_STANDARD_VARIANT, VersionName, clean_mbox, clean_phone, file_format, identifier_from_link, newest_first,
     read_version_name, resolve, split_subject, standard_version,
 )
-from ..htmltables import Cell, Link, Table, TableRow, page_tables, parse_html
+from ..htmltables import REFUSALS, Cell, Link, Table, TableRow, page_tables, parse_html
 from ..model import (
     STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion,
 )
@@ -109,9 +109,9 @@ def from_page(page: RdfaPage, data: bytes, url: str, rdfa_passport: bool) -> Par
     """The table passport of a page already read (the dispatcher reads a page once, for RDFa and its table)."""
     problems = list(page.problems)
     dom = page.dom
-    if dom is None:
+    if dom is None and not any(found.code in REFUSALS for found in problems):
         # pyRdfa failed on the page (its finding stays): the tables are read from a parse of their own.
-        dom = parse_html(decode_bytes(data, url).text)
+        dom = parse_html(decode_bytes(data, url).text, url).dom
     table_problems: list[Problem] = []
     passport = read_tables(page_tables(dom, url), url, table_problems)
     if passport is not None and not rdfa_passport:

@@ -30,11 +30,11 @@ from ..fields import (
     structure_name,
     version_names,
 )
-from ..htmltables import page_tables
+from ..htmltables import elements, page_tables, text_content
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import N_, define, problem
 from ..rdfagraph import (
-    DC_ELEMENTS, DC_TERMS, Node, RdfaPage, dc, dc_value, read_page, resource_key, standard_link, visible_text,
+    DC_ELEMENTS, DC_TERMS, Node, RdfaPage, dc, dc_value, read_page, resource_key, standard_link,
 )
 from . import html_table
 
@@ -94,10 +94,10 @@ def periodicity(graph: Graph, subject: Node, dom: Optional[Document], url: str =
 def _valid_element_text(dom: Optional[Document]) -> str:
     if dom is None:
         return ""
-    for element in dom.getElementsByTagName("*"):
+    for element in elements(dom):
         names = element.getAttribute("property").split()
         if element.hasAttribute("content") and any(name.rpartition(":")[2] == "valid" for name in names):
-            text = " ".join(visible_text(element).split())
+            text = " ".join(text_content(element).split())
             date = parse_date(text)
             if text and (date is None or date.value is None):
                 return text
