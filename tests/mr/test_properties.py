@@ -7,6 +7,7 @@ import json
 import signal
 import subprocess
 import sys
+from collections import Counter
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
@@ -16,12 +17,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ckanext.passport.mr.guarded import MAX_PER_CODE
 from ckanext.passport.mr.model import ParseResult, Problem, RegistryEntry
 from ckanext.passport.mr.passport import FORMS as PASSPORT_MODULES
 from ckanext.passport.mr.passport import parse_passport
 from ckanext.passport.mr.problems import catalogue, from_dict, stored_problem
 from ckanext.passport.mr.registry import FORMS as REGISTRY_MODULES
 from ckanext.passport.mr.registry import iter_registry, parse_registry
+from ckanext.passport.mr.storable import storable_value
+from ckanext.passport.mr.structure import read_structure_fields
 from ckanext.passport.mr.translation import translator
 from ckanext.passport.mr.writers.passport import write_passport
 from ckanext.passport.mr.writers.registry import write_registry
@@ -46,6 +50,8 @@ def _samples() -> dict[str, bytes]:
         "meteorf mr23 csv": _real("meteorf-terorg/meta.csv"),
         "predgor list.json": _real("predgor/list.json"),
         "fedstat list.xml (start)": _real("fedstat/list.xml", 16 * 1024),
+        "rosstat structure csv": _real("rosstat-okved2/structure-20180402T1704.csv"),
+        "meteorf structure csv": _real("meteorf-terorg/structure-1-2013-07-15.csv"),
     }
     # Forms without a real fixture are made by our writers from the real ones.
     passport = parse_passport(samples["rosstat meta.csv"], URL).value
@@ -80,7 +86,10 @@ PARSERS: dict[str, Callable[[bytes], ParseResult]] = {
     "parse_registry": lambda data: parse_registry(data, URL),
     "iter_registry": _consume_stream,
     "parse_passport": lambda data: parse_passport(data, URL),
+    "read_structure_fields": lambda data: read_structure_fields(data, URL),
 }
+# What leaves these is guarded (mr.guarded): storable text only, the findings within budget.
+ENTRY_POINTS = frozenset({"parse_registry", "iter_registry", "parse_passport", "read_structure_fields"})
 
 # Compile schemas and load pyRdfa before timing starts, so that the first example is not the slow one.
 for _parse in PARSERS.values():
@@ -114,6 +123,9 @@ def assert_well_behaved(name: str, data: bytes) -> None:
         result = PARSERS[name](data)
 
     assert isinstance(result, ParseResult)
+    if name in ENTRY_POINTS:
+        assert storable_value(result.value)[1] == 0 and storable_value(result.problems)[1] == 0
+        assert max(Counter(found.code for found in result.problems).values(), default=0) <= MAX_PER_CODE
     assert result.value is not None or result.problems, "no value and no problem said why"
     known = catalogue()
     for found in result.problems:
@@ -176,6 +188,42 @@ def test_random_text_in_utf8_never_breaks_a_parser(name, text):
     assert_well_behaved(name, text.encode("utf-8", errors="surrogatepass"))
 
 
+@st.composite
+def deep_json(draw) -> bytes:
+    """JSON nested to a random depth (arrays, objects or both), alone or as a passport's or registry's value."""
+    depth = draw(st.integers(1, 3000))
+    opening, closing = zip(*(draw(st.sampled_from([("[", "]"), ('{"a":', "}")])) for _ in range(depth)))
+    value = "".join(opening) + "1" + "".join(reversed(closing))
+    shape = draw(st.sampled_from(['{0}', '{{"identifier": "7712345678-showrooms", "title": {0}}}',
+                                  '{{"meta": [{{"identifier": {0}}}]}}', '{{"data": [{{"source": {0}}}]}}']))
+    return shape.format(value).encode()
+
+
+@st.composite
+def escaped_json(draw) -> bytes:
+    """A real JSON passport or registry with JSON escapes of NUL, controls and lone surrogates in its strings."""
+    text = SAMPLES[draw(st.sampled_from(["predgor meta.json", "predgor list.json"]))].decode("utf-8")
+    for _ in range(draw(st.integers(1, 5))):
+        quotes = [at for at, char in enumerate(text) if char == '"']
+        at = draw(st.sampled_from(quotes)) + 1
+        text = text[:at] + draw(st.sampled_from(["\\u0000", "\\ud800", "\\udfff", "\\u001f", "\\uffff"])) + text[at:]
+    return text.encode("utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(PARSERS))
+@FUZZ
+@given(data=deep_json())
+def test_deep_json_never_breaks_a_parser(name, data):
+    assert_well_behaved(name, data)
+
+
+@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
+@FUZZ
+@given(data=escaped_json())
+def test_json_escapes_of_unstorable_characters_never_leave_a_reader(name, data):
+    assert_well_behaved(name, data)
+
+
 HOSTILE = {
     "billion laughs": (
         b'<?xml version="1.0"?><!DOCTYPE meta [<!ENTITY a "aaaaaaaaaa">'
@@ -193,6 +241,10 @@ HOSTILE = {
     "unterminated quote": b'property,value\r\ntitle,"' + b"a,b\r\n" * 10_000,
     "only separators": b";" * 100_000,
     "NUL bytes": b"\x00" * 10_000,
+    "JSON value 450 deep": b'{"identifier": "7712345678-showrooms", "title": ' + b"[" * 450 + b"]" * 450 + b"}",
+    "unterminated JSON string": b'{"identifier": "7712345678-showrooms", "title": "' + b"a" * 1_000_000,
+    "many unknown rows": b"property,value\r\n" + b"".join(b"unknown%d,1\r\n" % n for n in range(20_000)),
+    "control characters": bytes(range(32)) * 1000,
 }
 
 
