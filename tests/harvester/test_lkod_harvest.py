@@ -320,3 +320,33 @@ def test_a_dataset_documents_error_is_shown_in_the_readers_language(app, lkod, l
 
     messages = [e["message"] for found in response.json["result"]["object_errors"].values() for e in found["errors"]]
     assert any(m.startswith("[harvest.lkod_not_rdf] chyba: Dokument není čitelný JSON-LD ani Turtle: ") for m in messages)
+
+
+@pytest.mark.ckan_config("ckanext.passport.max_lkod_catalog_bytes", "200")
+def test_a_catalog_document_past_its_cap_is_a_coded_gather_error_and_gathers_nothing(lkod, lkod_source, run_lkod):
+    results, job = run_lkod(lkod_source(lkod.catalog_url, ALLOW))
+
+    assert results == {}
+    assert _gather_error_codes(job) == ["fetch.too_large"]
+
+
+@pytest.mark.ckan_config("ckanext.passport.max_lkod_dataset_bytes", "1000")
+def test_a_dataset_document_past_its_cap_is_its_objects_coded_error(lkod, lkod_source, run_lkod):
+    results, job = run_lkod(lkod_source(lkod.catalog_url, ALLOW))
+
+    errors = _object_error_codes(job)
+    assert {key: errors.get(lkod.dataset_iri(key)) for key in GOOD} == {key: ["fetch.too_large"] for key in GOOD}
+    assert _records() == {}
+
+
+def test_a_dataset_document_importing_a_context_is_refused_without_a_request(lkod, lkod_source, run_lkod):
+    (lkod.root / "context.jsonld").write_text(json.dumps({"@context": {"název": "https://attacker.example/"}}))
+    document = json.loads(lkod.dataset_text("vld"))
+    document["@context"] = [document["@context"], {"@import": f"{lkod.url}/context.jsonld"}]
+    lkod.write_dataset("vld", json.dumps(document, ensure_ascii=False))
+
+    results, job = run_lkod(lkod_source(lkod.catalog_url, ALLOW))
+
+    assert _object_error_codes(job)[lkod.dataset_iri("vld")] == ["harvest.lkod_remote_context"]
+    assert "/context.jsonld" not in lkod.site.hits
+    assert lkod.dataset_iri("hvd") in _records()
