@@ -127,3 +127,59 @@ def test_anonymous_visibility_by_scope_and_state(people, app, ckan_config, monke
         listing = app.get("/dataset/", params={"q": f"name:{record['name']}"}).body
         assert record["title"] in listing
         assert ("passport-unreviewed" in listing) is (state in MARKED_STATES[scope])
+
+
+# Who reads how a record got there: its curators and the editors; everyone who reads it, its state -------------
+
+HISTORY_READERS = {"anonymous": False, "outsider": False, "curator": True, "editor": True, "sysadmin": True}
+RETURN_COMMENT = "on the way"  # what record_in_state's editor says, returning the record
+
+
+def reviewed_record(people: People) -> dict:
+    """A published record its editor returned once, with a comment, before publishing it."""
+    record = record_in_state(people, "returned")
+    act(people.curator, "passport_workflow_transition", id=record["id"], to="submitted")
+    act(people.editor, "passport_workflow_transition", id=record["id"], to="published")
+    return record
+
+
+def page_as(app, people: People, role: str, record: dict) -> str:
+    user = person(people, role)
+    headers = {"Authorization": call_action("api_token_create", user=user["name"], name="web")["token"]} if user else {}
+    return app.get(f"/dataset/{record['name']}", headers=headers).body
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_workflow_history_by_role(people, role):
+    record = reviewed_record(people)
+    if HISTORY_READERS[role]:
+        history = act(person(people, role), "passport_workflow_history", id=record["id"])
+        assert RETURN_COMMENT in [event["comment"] for event in history]
+        assert people.editor["name"] in [event["user_name"] for event in history]
+    else:
+        with pytest.raises(NotAuthorized):
+            act(person(people, role), "passport_workflow_history", id=record["id"])
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_everyone_who_reads_a_record_reads_its_state_and_since_when(people, role):
+    record = reviewed_record(people)
+    published = call_action("passport_workflow_history", id=record["id"])[-1]
+    assert act(person(people, role), "passport_workflow_state", id=record["id"]) == {
+        "id": record["id"], "state": "published", "since": published["created"],
+    }
+
+
+def test_the_state_of_an_unpublished_record_is_refused_to_those_who_cannot_read_it(people):
+    record = record_in_state(people, "submitted")
+    with pytest.raises(NotAuthorized):
+        act(people.outsider, "passport_workflow_state", id=record["id"])
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_dataset_page_shows_reviewers_and_their_comments_to_curators_and_editors_only(app, people, role):
+    record = reviewed_record(people)
+    page = page_as(app, people, role, record)
+    assert 'class="passport-state-since"' in page
+    assert ('class="table table-sm passport-history"' in page) is HISTORY_READERS[role]
+    assert (RETURN_COMMENT in page) is HISTORY_READERS[role]

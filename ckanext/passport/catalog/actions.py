@@ -7,7 +7,7 @@ import ckan.authz as authz
 import ckan.model as model
 import ckan.plugins.toolkit as tk
 
-from . import auth, feedback, notify, workflow
+from . import auth, feedback, notify, record_lock, workflow
 from . import model as passport_model
 
 
@@ -48,9 +48,7 @@ def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     package = _package(data_dict)
     comment = (data_dict.get("comment") or "").strip()
     # Two reviewers acting at once must not both move the record from the same state.
-    model.Session.query(model.Package).filter(model.Package.id == package.id).with_for_update().one()
-    model.Session.expire(package)
-    source = workflow.state_of(package.extras)
+    source = workflow.state_of(record_lock.lock(package).extras)
     # The four-eyes rule once more, on what the lock shows: a submission by the same person that committed while
     # this request waited (submit and publish sent at once) was not there when authorization read the record.
     if not _exempt_from_auth(context):
@@ -81,8 +79,23 @@ def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, A
 
 
 @tk.side_effect_free
+def workflow_state(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """A record's editorial state and since when it holds it (its last transition, else its creation).
+    Whoever can read the record.
+
+    :param id: the dataset's id or name
+    """
+    tk.check_access("passport_workflow_state", context, data_dict)
+    package = _package(data_dict)
+    event = passport_model.last_event(package.id)
+    since = event.created if event is not None else package.metadata_created
+    return {"id": package.id, "state": workflow.state_of(package.extras), "since": since.isoformat()}
+
+
+@tk.side_effect_free
 def workflow_history(context: dict, data_dict: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every transition of a record, oldest first.
+    """Every transition of a record, oldest first, with who took it and their comment. The record's curators
+    and the editors only.
 
     :param id: the dataset's id or name
     """
@@ -164,9 +177,11 @@ def feedback_list(context: dict, data_dict: dict[str, Any]) -> list[dict[str, An
 def actions() -> dict[str, Callable]:
     return {
         "passport_workflow_transition": workflow_transition,
+        "passport_workflow_state": workflow_state,
         "passport_workflow_history": workflow_history,
         "passport_workflow_queue": workflow_queue,
         "passport_feedback_create": feedback_create,
         "passport_feedback_list": feedback_list,
+        "package_update": record_lock.package_update,
     }
 

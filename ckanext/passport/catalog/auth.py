@@ -62,12 +62,24 @@ def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     return {"success": True}
 
 
+def _curator_or_editor(context: dict, package: model.Package) -> bool:
+    user = context.get("user")
+    return workflow.is_curator(user, package) or workflow.is_editor(user)
+
+
 @tk.auth_allow_anonymous_access
-def workflow_history(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
-    """Whoever can read the record can read how it got there."""
+def workflow_state(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """Whoever can read the record can read its state and since when it holds it."""
     if _can_read(context, _package(data_dict)):
         return {"success": True}
     return _refused(tk._("Not authorized to read this dataset"))
+
+
+def workflow_history(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """How the record got there (who reviewed it, what they asked for) is its curators' and the editors' matter."""
+    if _curator_or_editor(context, _package(data_dict)):
+        return {"success": True}
+    return _refused(tk._("Only the record's curators and the editors may read its workflow history"))
 
 
 @tk.auth_allow_anonymous_access
@@ -79,9 +91,7 @@ def feedback_create(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
 
 
 def feedback_list(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
-    package = _package(data_dict)
-    user = context.get("user")
-    if workflow.is_curator(user, package) or workflow.is_editor(user):
+    if _curator_or_editor(context, _package(data_dict)):
         return {"success": True}
     return _refused(tk._("Only the record's curators and the editors may read its feedback"))
 
@@ -95,6 +105,7 @@ def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
 def auth_functions() -> dict[str, Callable]:
     return {
         "passport_workflow_transition": workflow_transition,
+        "passport_workflow_state": workflow_state,
         "passport_workflow_history": workflow_history,
         "passport_feedback_create": feedback_create,
         "passport_feedback_list": feedback_list,

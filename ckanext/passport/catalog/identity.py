@@ -3,7 +3,8 @@
 An identifier is what ``/opendata/<identifier>/`` and the permanent links resolve, so two active records
 (private ones included: they may be published tomorrow) must never hold the same one. The harvester asks
 :func:`holders` before it lets an object claim an identifier (and answers with its own object error); every
-other edit path meets :func:`identifier_unique`. The identifier lives in the field the site names
+write, a harvest's included, then meets :func:`identifier_unique`, which checks a claim under the identifier's
+lock (:func:`claim_lock`). The identifier lives in the field the site names
 (``ckanext.passport.identifier_field``, ``mr_identifier`` by default): a scheming field (stored as an extra) or a
 core dataset column such as ``version``.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.sql.expression import ColumnElement
 
 import ckan.model as model
@@ -19,8 +20,6 @@ import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import missing
 
 from ckanext.passport import settings
-
-from .validators import harvesting
 
 
 def holders(identifier: str, excluding: Optional[str] = None, field: Optional[str] = None) -> list[model.Package]:
@@ -58,11 +57,11 @@ def identifier_unique(key: tuple, data: dict, errors: dict, context: dict) -> No
 
     It runs on the whole record because the identifier's field is the site's choice. Only a claim is
     checked: a record that keeps the identifier it already has is left alone, so a duplicate made before this
-    check never blocks its records' other edits.
+    check never blocks its records' other edits. Every path that writes a record meets this check (the form,
+    the API and a harvest import alike), under the identifier's claim lock held until the write commits: two
+    writers claiming one identifier at once take turns, and the second sees the first's record. A harvest has
+    checked its claim already, per source (harvest.identifier_taken); here it meets what committed since.
     """
-    if harvesting(context):
-        # A harvest checks the identifiers it claims itself, per source (harvest.identifier_taken).
-        return
     field = (settings.identifier_field(),)
     value = data.get(field)
     if value is missing or not isinstance(value, str) or not value.strip():
@@ -73,6 +72,7 @@ def identifier_unique(key: tuple, data: dict, errors: dict, context: dict) -> No
     )
     if package is not None and stored_identifier(package) == value:
         return
+    claim_lock(field[0], value)
     taken = holders(value, excluding=package.id if package is not None else None)
     if taken:
         errors.setdefault(field, []).append(
@@ -80,6 +80,17 @@ def identifier_unique(key: tuple, data: dict, errors: dict, context: dict) -> No
                 identifier=value.strip(), name=taken[0].name
             )
         )
+
+
+def claim_lock(field: str, identifier: str) -> None:
+    """Wait for the lock of claims on ``identifier`` in ``field``, then hold it until the transaction ends.
+
+    A PostgreSQL advisory lock keyed by a 64-bit hash of both: a collision only makes two claims take turns.
+    """
+    model.Session.execute(
+        text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
+        {"key": f"ckanext.passport.identifier:{field}:{identifier.strip()}"},
+    )
 
 
 def stored_identifier(package: model.Package) -> Optional[str]:

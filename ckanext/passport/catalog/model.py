@@ -97,13 +97,16 @@ def history(package_id: str) -> list[WorkflowEvent]:
     )
 
 
+def last_event(package_id: str, to_state: Optional[str] = None) -> Optional[WorkflowEvent]:
+    """The record's latest transition (into ``to_state`` when given)."""
+    query = model.Session.query(WorkflowEvent).filter(WorkflowEvent.package_id == package_id)
+    if to_state is not None:
+        query = query.filter(WorkflowEvent.to_state == to_state)
+    return query.order_by(WorkflowEvent.created.desc()).first()
+
+
 def last_submission(package_id: str) -> Optional[WorkflowEvent]:
-    return (
-        model.Session.query(WorkflowEvent)
-        .filter(WorkflowEvent.package_id == package_id, WorkflowEvent.to_state == SUBMITTED)
-        .order_by(WorkflowEvent.created.desc())
-        .first()
-    )
+    return last_event(package_id, SUBMITTED)
 
 
 def last_submissions(package_ids: list[str]) -> dict[str, WorkflowEvent]:

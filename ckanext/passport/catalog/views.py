@@ -117,6 +117,7 @@ def workflow_panel(pkg_dict: dict[str, Any]) -> dict[str, Any]:
     return {
         "state": state,
         "state_label": workflow.state_label(state),
+        "since": tk.get_action("passport_workflow_state")(_context(), {"id": pkg_dict["id"]})["since"],
         "unreviewed": visibility.unreviewed(pkg_dict),
         "transitions": transitions,
         "history": tk.get_action("passport_workflow_history")(_context(), {"id": pkg_dict["id"]})

@@ -200,9 +200,11 @@ def editorial_state_guard(key: tuple, data: dict, errors: dict, context: dict) -
     """Keep the editorial state out of the ordinary dataset actions.
 
     An update (any user, package_update and package_patch alike) keeps the stored state whatever it is
-    sent. A new record starts as draft; a sysadmin (harvesters run as the site user, a sysadmin) may give
-    it one of ``ckanext.passport.initial_states``. The workflow action alone sets a new state.
-    Must not follow ``ignore_missing``: an update that omits the field would otherwise drop the state.
+    sent, read under the record's row lock that package_update takes first (record_lock): a transition that
+    committed while the update was on its way is kept. A new record starts as draft; a sysadmin (harvesters
+    run as the site user, a sysadmin) may give it one of ``ckanext.passport.initial_states``. The workflow
+    action alone sets a new state. Must not follow ``ignore_missing``: an update that omits the field would
+    otherwise drop the state.
     """
     requested = data.get(key)
     if context.get(TRANSITION_FLAG):
