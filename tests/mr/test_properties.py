@@ -212,15 +212,8 @@ def escaped_json(draw) -> bytes:
 
 @pytest.mark.parametrize("name", sorted(PARSERS))
 @FUZZ
-@given(data=deep_json())
-def test_deep_json_never_breaks_a_parser(name, data):
-    assert_well_behaved(name, data)
-
-
-@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
-@FUZZ
-@given(data=escaped_json())
-def test_json_escapes_of_unstorable_characters_never_leave_a_reader(name, data):
+@given(data=st.one_of(deep_json(), escaped_json()))
+def test_deep_json_and_escapes_of_unstorable_characters_never_break_a_parser(name, data):
     assert_well_behaved(name, data)
 
 
