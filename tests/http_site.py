@@ -19,7 +19,8 @@ class Fault:
     """What a path answers instead of its file: a status, a delay, a redirect or given bytes.
 
     ``hold`` keeps the answer back until the test sets the event (or ``delay`` seconds pass, as a cap), so a
-    test can watch a client mid-request on a machine of any speed.
+    test can watch a client mid-request on a machine of any speed. ``headers`` are sent besides (a
+    ``Set-Cookie``, say).
     """
 
     status: int = 200
@@ -28,17 +29,20 @@ class Fault:
     location: Optional[str] = None
     body: Optional[bytes] = None
     content_type: str = "text/plain; charset=utf-8"
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 class _Handler(SimpleHTTPRequestHandler):
     faults: dict[str, Fault] = {}
     hits: list[str]
+    cookies: list[tuple[str, str]]
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: the test output is for the tests."""
 
     def do_GET(self) -> None:
         self.hits.append(self.path)
+        self.cookies.append((self.path, self.headers.get("Cookie", "")))
         fault = self.faults.get(self.path.split("?", 1)[0])
         if fault is None:
             super().do_GET()
@@ -52,6 +56,8 @@ class _Handler(SimpleHTTPRequestHandler):
             self.send_header("Location", fault.location)
         body = fault.body or b""
         self.send_header("Content-Type", fault.content_type)
+        for name, value in fault.headers:
+            self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         try:
@@ -64,7 +70,10 @@ class Site:
     def __init__(self, root: Path, faults: Optional[dict[str, Fault]] = None) -> None:
         self.root = root
         self.hits: list[str] = []
-        handler = type("SiteHandler", (_Handler,), {"faults": dict(faults or {}), "hits": self.hits})
+        # (path, the request's Cookie header or "") of every request, in order.
+        self.cookies: list[tuple[str, str]] = []
+        handler = type("SiteHandler", (_Handler,),
+                       {"faults": dict(faults or {}), "hits": self.hits, "cookies": self.cookies})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from typing import Any, Callable, Optional, TypeVar
-from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
+from urllib.parse import unquote, urlunsplit
 
+from . import urls
 from .dates import format_basic, parse_date
 from .fields import file_format, identifier_from_link, newest_first
 from .inn import is_valid_inn
@@ -255,10 +256,9 @@ def _link(source: str, name: str, own_format: str, identifier: str, format_: str
     The site is everything before the link's ``opendata`` folder, or the ``opendata.<host>`` host itself
     (MR's other place for the folder), or else the link's host. Without a format there is no file name.
     """
-    absolute = urljoin(url, source) if url and "://" not in source else source
-    try:
-        parts = urlsplit(absolute.strip())
-    except ValueError:
+    absolute = urls.join(url, source) if url and "://" not in source else source
+    parts = urls.split(absolute.strip())
+    if parts is None:
         return source
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         return source

@@ -12,8 +12,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple, Optional, Sequence
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlunsplit
 
+from . import urls
 from .model import STANDARD_2_3, STANDARD_3_0, Problem, Severity
 from .problems import N_, define, problem
 
@@ -133,11 +134,8 @@ def canonical_standard(text: str) -> str:
     for standard in (STANDARD_3_0, STANDARD_2_3):
         if value.rstrip("/").casefold() == standard.casefold():
             return standard
-    try:
-        parts = urlsplit(value)
-    except ValueError:
-        return value
-    if not parts.netloc:
+    parts = urls.split(value)
+    if parts is None or not parts.netloc:
         return value
     return urlunsplit(parts._replace(scheme=parts.scheme.lower(), netloc=parts.netloc.lower()))
 

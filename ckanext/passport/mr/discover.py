@@ -13,10 +13,11 @@ import ipaddress
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
-from urllib.parse import quote, unquote, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlunsplit
 
 import idna
 
+from . import urls
 from .fetch import FetchPolicy, FetchResult, fetch
 from .limits import DEFAULT_LIMITS, ReadLimits
 from .model import ParseResult, Problem, Registry, Severity
@@ -232,12 +233,11 @@ def _split(site_url: str) -> Optional[tuple[str, str, str, str, str]]:
         return None
     if "://" not in text:
         text = "http://" + text
-    try:
-        parts = urlsplit(text)
-        port = parts.port
-        host = parts.hostname
-    except ValueError:
+    parts = urls.split(text)
+    if parts is None:
         return None
+    port = parts.port
+    host = parts.hostname
     if not host:
         return None
     try:

@@ -15,8 +15,9 @@ from dataclasses import replace
 from functools import lru_cache
 from itertools import islice
 from typing import Iterable, Literal, NamedTuple, Optional, Protocol, TypeVar
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote
 
+from . import urls
 from .csvrows import canonical_standard, compact
 from .dates import parse_date
 from .jsontext import JSON_STRING
@@ -68,7 +69,7 @@ def resolve(link: str, base: str = "") -> str:
     link = (link or "").strip()
     if not base or not link or link.startswith(ABSOLUTE_LINK) or link.lower().startswith(_NOT_JOINED):
         return link
-    return urljoin(base, link)
+    return urls.join(base, link)
 
 
 # Already absolute: kept exactly as published (urljoin would re-split and re-join them, dropping an empty
@@ -77,10 +78,17 @@ ABSOLUTE_LINK = ("http://", "https://")
 _NOT_JOINED = ("www.", "mailto:", "tel:")
 
 
+def _link_path(link: str) -> str:
+    """The path of a URL, or of a bare path (its query and fragment cut); ``""`` for a URL that cannot be split."""
+    if "://" not in link:
+        return link.strip().split("?")[0].split("#")[0]
+    parts = urls.split(link.strip())
+    return parts.path if parts is not None else ""
+
+
 def last_segment(link: str) -> str:
     """The last non-empty path segment of a URL (or path), percent-decoded."""
-    path = urlsplit(link.strip()).path if "://" in link else link.strip().split("?")[0].split("#")[0]
-    segments = [s for s in path.split("/") if s]
+    segments = [s for s in _link_path(link).split("/") if s]
     return unquote(segments[-1]) if segments else ""
 
 
@@ -188,8 +196,7 @@ def identifier_from_link(link: str) -> str:
     ``…/opendata/<id>`` and ``…/opendata/<id>/`` name it directly; a passport, data or structure file names
     its folder (``…/<id>/meta.json``); an MR 2.3 passport file is named after the dataset (``…/<id>.csv``).
     """
-    path = urlsplit(link.strip()).path if "://" in link else link.strip().split("?")[0].split("#")[0]
-    segments = [unquote(s) for s in path.split("/") if s]
+    segments = [unquote(s) for s in _link_path(link).split("/") if s]
     if not segments:
         return ""
     name = segments[-1]

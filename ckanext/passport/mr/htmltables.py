@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Optional, Union
-from urllib.parse import urljoin
 from xml.dom.minidom import Document, Element, Node, getDOMImplementation
 
 from lxml import etree
 
+from . import urls
 from .model import Problem, Severity
 from .problems import N_, define, problem
 
@@ -207,7 +207,7 @@ def _base(dom: Document, url: str) -> str:
     for element in elements(dom, "base"):
         href = element.getAttribute("href").strip()
         if href:
-            return urljoin(url, href)
+            return urls.join(url, href)
     return url
 
 
@@ -280,10 +280,7 @@ def _resolved(href: str, base: str) -> str:
     href = href.strip()
     if not href or href.startswith("#") or href.lower().startswith(("javascript:", "mailto:", "tel:")):
         return href
-    try:
-        return urljoin(base, href) if base else href
-    except ValueError:
-        return href
+    return urls.join(base, href) if base else href
 
 
 def _tidy(text: str) -> str:

@@ -14,13 +14,14 @@ import warnings
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Optional, Union
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urlunsplit
 from xml.dom.minidom import Document
 
 from pyRdfa import pyRdfa
 from pyRdfa.options import Options
 from rdflib import BNode, Graph, Namespace, URIRef
 
+from . import urls
 from .decode import decode_bytes
 from .htmltables import elements, parse_html, text_content
 from .model import Problem, Severity
@@ -31,6 +32,11 @@ PARSE_FAILED = define(
     Severity.ERROR,
     N_("The RDFa parser failed on the page: {detail}"),
 )
+UNREADABLE_LINK = define(
+    "rdfa.unreadable_link",
+    Severity.WARNING,
+    N_("The page links to '{link}' ({attribute}), which is not a valid URL; the link was left out"),
+)
 
 Node = Union[URIRef, BNode]
 
@@ -38,6 +44,9 @@ DC_TERMS = Namespace("http://purl.org/dc/terms/")
 # Open namespaces: rdflib's closed DC/DCTERMS raise on names they do not list.
 DC_ELEMENTS = Namespace("http://purl.org/dc/elements/1.1/")
 
+# The attributes pyRdfa resolves against the page's address (``href`` of ``<base>`` too): one that urllib cannot
+# split would fail the whole page, every other entry of a registry with it.
+_LINK_ATTRIBUTES = ("about", "resource", "href", "src", "xml:base")
 _RDFA_1_0_DOCTYPE = re.compile(r"<!DOCTYPE[^>]*XHTML\+RDFa\s+1\.0", re.I)
 _DOCTYPE_WINDOW = 2048
 
@@ -80,6 +89,7 @@ def read_page(data: bytes, url: str = "") -> RdfaPage:
     dom = parsed.dom
     if dom is None:
         return RdfaPage(Graph(), None, decoded.encoding, problems + parsed.problems)
+    problems += _drop_unreadable_links(dom, url)
     reading = _READING.set(True)
     try:
         with warnings.catch_warnings():
@@ -92,6 +102,19 @@ def read_page(data: bytes, url: str = "") -> RdfaPage:
     finally:
         _READING.reset(reading)
     return RdfaPage(graph, dom, decoded.encoding, problems)
+
+
+def _drop_unreadable_links(dom: Document, url: str) -> list[Problem]:
+    """Remove the link attributes that cannot be split once joined with the page's address, each a finding."""
+    found = []
+    for element in elements(dom):
+        for attribute in _LINK_ATTRIBUTES:
+            value = element.getAttribute(attribute).strip()
+            if value and urls.split(urls.join(url, value)) is None:
+                element.removeAttribute(attribute)
+                found.append(problem(UNREADABLE_LINK, url=url or None, element=element.tagName, link=value,
+                                     attribute=attribute))
+    return found
 
 
 def _no_io_options() -> Options:
@@ -119,9 +142,8 @@ def standard_link(graph: Graph, subject: Node) -> str:
 
 def resource_key(uri: str) -> str:
     """A resource name for comparison: ``/opendata`` and ``/opendata/`` are one resource (MR 2.3 validator 7.1.2)."""
-    try:
-        parts = urlsplit(str(uri).strip())
-    except ValueError:
+    parts = urls.split(str(uri).strip())
+    if parts is None:
         return str(uri).strip()
     path = parts.path.rstrip("/") or "/"
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, parts.fragment))
@@ -136,7 +158,7 @@ def link_texts(dom: Optional[Document], base: str = "") -> dict[str, str]:
         href = anchor.getAttribute("href")
         text = " ".join(text_content(anchor).split())
         if href and text:
-            texts.setdefault(resource_key(urljoin(base, href)), text)
+            texts.setdefault(resource_key(urls.join(base, href)), text)
     return texts
 
 
@@ -152,5 +174,5 @@ def document_order(dom: Optional[Document], base: str = "") -> dict[str, int]:
         for attribute in ("about", "resource", "href"):
             value = element.getAttribute(attribute)
             if value:
-                order.setdefault(resource_key(urljoin(base, value)), len(order))
+                order.setdefault(resource_key(urls.join(base, value)), len(order))
     return order

@@ -20,8 +20,9 @@ import re
 from dataclasses import fields, replace
 from importlib import import_module
 from typing import Optional
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urlunsplit
 
+from .. import urls
 from ..fields import (
     file_format,
     identifier_from_link,
@@ -182,9 +183,9 @@ def passport_locations(link: str) -> list[tuple[str, str]]:
         return []
     name = last_segment(link)
     if is_passport_file_name(link):
-        folder = urljoin(link, "./")
+        folder = urls.join(link, "./")
         linked = (name.lower(), link)
-        return [linked] + [(form, urljoin(folder, form)) for form in MR30_FILES if form != name.lower()] + [
+        return [linked] + [(form, urls.join(folder, form)) for form in MR30_FILES if form != name.lower()] + [
             ("rdfa", folder)
         ]
     extension = file_format(link)
@@ -194,8 +195,9 @@ def passport_locations(link: str) -> list[tuple[str, str]]:
     if extension in ("xml", "json") and name.lower() != f"meta.{extension}":
         return [("rdfa", _without_extension(link))]
     folder = _as_folder(link)
-    files = [(form, urljoin(folder, form)) for form in MR30_FILES]
-    if urlsplit(link).path.endswith("/"):
+    files = [(form, urls.join(folder, form)) for form in MR30_FILES]
+    parts = urls.split(link)
+    if parts is None or parts.path.endswith("/"):
         return files + [("rdfa", link)]
     # MR 2.3 links name the dataset page; its file passport sits beside it as <page>.csv or inside it.
     return [("rdfa", link)] + files + [("mr23.csv", _with_path_suffix(link, ".csv"))]
@@ -233,17 +235,23 @@ def passport_from_entry(entry: RegistryEntry, url: str = "") -> ParseResult[Pass
 
 
 def _as_folder(link: str) -> str:
-    parts = urlsplit(link)
+    parts = urls.split(link)
+    if parts is None:
+        return link
     path = parts.path if parts.path.endswith("/") else parts.path + "/"
     return urlunsplit(parts._replace(path=path, query="", fragment=""))
 
 
 def _with_path_suffix(link: str, suffix: str) -> str:
-    parts = urlsplit(link)
+    parts = urls.split(link)
+    if parts is None:
+        return link
     return urlunsplit(parts._replace(path=parts.path.rstrip("/") + suffix, query="", fragment=""))
 
 
 def _without_extension(link: str) -> str:
-    parts = urlsplit(link)
+    parts = urls.split(link)
+    if parts is None:
+        return link
     path = parts.path
     return urlunsplit(parts._replace(path=path[: path.rfind(".")] if "." in path.rsplit("/", 1)[-1] else path))

@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlunsplit
 
+from .. import urls
 from ..characteristics import (
     APPENDIX_1, CREATED, CREATOR, DATA, DESCRIPTION, FORMAT, IDENTIFIER, LINK_ROWS, MBOX, MODIFIED, PERIODICITY,
     PHONE, PREVIOUS_DATA, PREVIOUS_STRUCTURES, PROVENANCE, PUBLISHER, ROW_NAMES, STANDARD_VERSION, STRUCTURE,
@@ -415,8 +416,8 @@ def _dataset_folder(url: str) -> str:
 
     Links (``href``) keep a browser's reading, relative to the page's own folder.
     """
-    parts = urlsplit(url)
-    if not parts.path or parts.path.endswith("/") or "." in parts.path.rsplit("/", 1)[-1]:
+    parts = urls.split(url)
+    if parts is None or not parts.path or parts.path.endswith("/") or "." in parts.path.rsplit("/", 1)[-1]:
         return url
     return urlunsplit(parts._replace(path=parts.path + "/", query="", fragment=""))
 

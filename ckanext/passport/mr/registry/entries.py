@@ -8,6 +8,7 @@ from __future__ import annotations
 from array import array
 from typing import Optional
 
+from .. import urls
 from ..fields import ABSOLUTE_LINK as _ABSOLUTE, identifier_from_link, resolve
 from ..model import Problem, RegistryEntry, Severity
 from ..problems import N_, define, problem
@@ -16,6 +17,11 @@ MISSING_LINK = define(
     "registry.entry_missing_link",
     Severity.WARNING,
     N_("Registry entry '{name}' has no passport link; it was skipped"),
+)
+UNREADABLE_LINK = define(
+    "registry.entry_unreadable_link",
+    Severity.WARNING,
+    N_("Registry entry '{name}' links to '{link}', which is not a valid URL; it was skipped"),
 )
 MISSING_IDENTIFIER = define(
     "registry.entry_missing_identifier",
@@ -51,7 +57,7 @@ class EntryChecker:
         link = entry.link
         if not link.startswith(_ABSOLUTE):
             link = entry.link = resolve(link, self.url)
-        if link and entry.identifier and self.seen.add(entry.identifier):
+        if link and entry.identifier and urls.split(link) is not None and self.seen.add(entry.identifier):
             return True
         return self._refuse_or_repair(entry, problems, line)
 
@@ -60,6 +66,10 @@ class EntryChecker:
         if not entry.link:
             problems.append(problem(MISSING_LINK, url=url, line=line, element=entry.identifier or None,
                                     name=entry.title or entry.identifier))
+            return False
+        if urls.split(entry.link) is None:
+            problems.append(problem(UNREADABLE_LINK, url=url, line=line, element=entry.identifier or None,
+                                    name=entry.title or entry.identifier, link=entry.link))
             return False
         if not entry.identifier:
             entry.identifier = identifier_from_link(entry.link)
