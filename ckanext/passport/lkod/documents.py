@@ -9,6 +9,7 @@ whatever else a third party's bytes make a parser or the profile raise (its clas
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Optional
 
 import rdflib
@@ -21,7 +22,7 @@ from ckanext.passport.mr.limits import too_large
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
-from .context import MAX_DEPTH, RemoteContextRefused, TooDeep, parse_jsonld
+from .context import CONTEXT_URL, MAX_DEPTH, RemoteContextRefused, TooDeep, parse_jsonld
 from .graph_out import DCAT
 from .harvest_config import JSON_LD, TURTLE
 from .ownership import IRI_FIELD
@@ -95,6 +96,10 @@ def read_catalog(data: bytes, url: str, content_type: str, catalog_iri: str, rdf
     """The dataset IRIs the catalog document read from ``url`` lists, and the problems of its entries
     (:func:`listed_datasets`); the catalog is ``catalog_iri`` (the source's URL), else ``url``, else the only one
     (:func:`catalog_subject`). Raises :class:`DocumentRefused`."""
+    if (limit is None or len(data) <= limit) and syntax(data, content_type, rdf_format) == JSON_LD:
+        listed = _plain_catalog_list(data, (catalog_iri, url))
+        if listed is not None:
+            return listed, []
     graph = read_graph(data, url, content_type, rdf_format, limit=limit)
     try:
         catalog = catalog_subject(graph, catalog_iri, url)
@@ -105,6 +110,55 @@ def read_catalog(data: bytes, url: str, content_type: str, catalog_iri: str, rdf
         raise
     except Exception as error:  # noqa: BLE001 (a graph of a third party's making: its problem, not the job's)
         raise DocumentRefused(_refusal(error, url)) from None
+
+
+# What keeps a catalog document plain (:func:`_plain_catalog_list`): keys that name a node, make one, or bring
+# a context of its own, and any key that is an IRI (it could be dcat:dataset itself).
+_NODE_KEYS = frozenset({"iri", "@id", "typ", "@type", "datová_sada", "@graph", "@reverse", "@included", "@nest",
+                        "@context", "@base", "@vocab"})
+_PLAIN_CATALOG_KEYS = frozenset({"@context", "iri", "typ", "datová_sada"})
+_ABSOLUTE = ("https://", "http://")
+
+
+def _plain_catalog_list(data: bytes, candidates: tuple[str, str]) -> Optional[list[str]]:
+    """The dataset IRIs of a catalog document in the plain shape every LKOD writes, read without rdflib; ``None``
+    for any other shape (rdflib reads it then).
+
+    Plain: one object under the official context alone, ``iri`` one of the candidates, ``typ`` ``Katalog``,
+    ``datová_sada`` absolute http(s) IRIs, and no other node in it (no nested ``iri``, ``typ``, ``datová_sada``,
+    context or IRI-named key). Only ``datová_sada`` maps to ``dcat:dataset`` in that context and an absolute IRI
+    is taken as it is, so rdflib would find exactly these triples; an NKOD-size list (280,000 IRIs, 20 MB) costs
+    a second instead of a minute and 600 MB.
+    """
+    try:
+        document = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(document, dict) or document.get("@context") != CONTEXT_URL:
+        return None
+    if document.get("iri") not in candidates or document.get("typ") != "Katalog":
+        return None
+    listed = document.get("datová_sada", [])
+    listed = [listed] if isinstance(listed, str) else listed
+    if not isinstance(listed, list) or not all(isinstance(iri, str) and iri.startswith(_ABSOLUTE) for iri in listed):
+        return None
+    others = {key: value for key, value in document.items() if key not in _PLAIN_CATALOG_KEYS}
+    if any(key in _NODE_KEYS or ":" in key for key in others) or _nests_a_node(list(others.values())):
+        return None
+    return sorted({iri.strip() for iri in listed})
+
+
+def _nests_a_node(values: list[Any]) -> bool:
+    pending = list(values)
+    while pending:
+        value = pending.pop()
+        if isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, dict):
+            if any(key in _NODE_KEYS or ":" in key for key in value):
+                return True
+            pending.extend(value.values())
+    return False
 
 
 def catalog_subject(graph: Any, *candidates: str) -> Optional[rdflib.URIRef]:
