@@ -13,32 +13,11 @@ import json
 import pytest
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject, HarvestSource
-from fault_passports import valid_passport
+from poisoned_site import BAD_LINK, GOOD, HUGE, poisoned_site
 
 pytestmark = [pytest.mark.stack]
 
-INN = "7701234560"
-GOOD = [f"{INN}-good{n}" for n in range(4)]
-BAD_LINK = f"{INN}-badlink"
-HUGE = f"{INN}-hugetitle"
 ALLOW = {"allow_private_addresses": True}
-
-
-def poisoned_site(root) -> None:
-    """``root`` as an MR site: a list.json registry of the good passports and the two poisoned entries."""
-    entries = []
-    for identifier in GOOD + [HUGE]:
-        folder = root / "opendata" / identifier
-        folder.mkdir(parents=True)
-        passport = valid_passport(identifier, f"Набор {identifier}")
-        if identifier == HUGE:
-            passport["title"] = "Очень длинное название " * 3000  # ~130 KB: Solr keeps at most 32,766 bytes a term
-        (folder / "meta.json").write_text(json.dumps(passport, ensure_ascii=False), "utf-8")
-        entries.append({"identifier": identifier, "title": passport["title"][:80],
-                        "link": f"/opendata/{identifier}/meta.json", "format": "json"})
-    entries.insert(2, {"identifier": BAD_LINK, "title": "Ссылка", "link": "http://[x/meta.json", "format": "json"})
-    registry = {"standardversion": "http://opendata.gosmonitor.ru/standard/3.0", "meta": entries}
-    (root / "opendata" / "list.json").write_text(json.dumps(registry, ensure_ascii=False), "utf-8")
 
 
 @pytest.fixture(scope="module")
