@@ -149,3 +149,17 @@ def test_reading_a_document_leaves_the_local_context_as_shipped() -> None:
     context.parse_jsonld(json.dumps(document))
     rdflib.Graph().parse(data=json.dumps(document), format="json-ld")
     assert context.local_context() == shipped
+
+
+def test_rdflibs_rdf_xml_parser_requests_no_dtd_nor_entity_and_reads_no_file(recorder, hostile_file) -> None:
+    """No reader hands RDF/XML to rdflib; were one to, its parser (expat) loads no DTD and expands no external
+    entity, from a server or a file."""
+    recorder.hits.clear()
+    document = (f'<?xml version="1.0"?><!DOCTYPE rdf:RDF SYSTEM "{recorder.url}/dtd" ['
+                f'<!ENTITY remote SYSTEM "{recorder.url}/entity"><!ENTITY local SYSTEM "{hostile_file}">]>'
+                '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="https://x.cz/">'
+                '<rdf:Description rdf:about="https://x.cz/a"><ex:p>&remote;&local;</ex:p></rdf:Description>'
+                '</rdf:RDF>')
+    graph = rdflib.Graph().parse(data=document, format="xml")
+    assert "attacker" not in " ".join(str(value) for value in graph.objects())
+    assert recorder.hits == []
