@@ -30,12 +30,15 @@ def harvest_context() -> dict:
     return {"user": site_user, "ignore_auth": True, "passport_harvest": True}
 
 
+# Each update sends the whole record as its writer read it, published, as the dataset form and a harvest import
+# do (package_patch reads the record under the row lock: CKAN's own for_update).
+
+
 def curators_save(people: People, record: dict) -> Writer:
-    return lambda: act(people.curator, "package_patch", id=record["id"], notes=CORRECTED_NOTES)
+    return lambda: act(people.curator, "package_update", **{**record, "notes": CORRECTED_NOTES})
 
 
 def harvest_import(people: People, record: dict) -> Writer:
-    """A re-harvest writing back the whole record as it read it: published."""
     context = harvest_context()
     return lambda: call_action("package_update", context=context, **{**record, "notes": CORRECTED_NOTES})
 
