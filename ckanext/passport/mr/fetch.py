@@ -197,7 +197,7 @@ class _WatchedConnectionMixin:
         last_error: OSError = OSError(f"{name} has no address")
         for address in addresses:
             if watchdog is not None and watchdog.remaining() <= 0:
-                raise LookupTimeout(name, watchdog.deadline.seconds)
+                break  # the fetch reports its timeout
             self._dns_host = address
             try:
                 sock = super()._new_conn()  # type: ignore[misc]
@@ -411,7 +411,7 @@ def _get(
         raise _Failure(problem(INVALID_URL, url=url, detail=_describe(error)))
     except requests.RequestException as error:
         # The watchdog's shutdown surfaces as whatever the interrupted read makes of a closed socket.
-        if clock.watchdog.fired:
+        if clock.remaining() <= 0:
             raise clock.timeout(url)
         raise _Failure(problem(CONNECTION_ERROR, url=url, detail=_describe(error)))
 
