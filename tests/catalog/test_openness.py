@@ -2,6 +2,8 @@
 real ``ckan jobs worker`` runs against files served by a real local HTTP server, with the site check's address rule."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from ckan import model
 from ckan.logic import NotAuthorized
@@ -240,3 +242,31 @@ def test_results_are_shown_beside_the_conditions_checklist(app, record, curator,
     results = page.index("passport-openness-results")
     assert checklist < results
     assert "UTF-8 encoding" in page and "the text is in windows-1251" in page
+
+
+@pytest.mark.stack
+@stack
+def test_a_curator_starts_the_check_from_the_dataset_page_and_sees_it_pending(app, record, curator):
+    headers = {"Authorization": factories.APIToken(user=curator["name"])["token"]}
+    client = app.test_client()  # one visitor, one cookie jar: the form's CSRF token is its session's
+    page = client.get(f"/en/dataset/{record['name']}", headers=headers).body
+    token = re.search(r'class="passport-openness-start[^>]*>\s*<input[^>]*name="_csrf_token" value="([^"]+)"',
+                      page).group(1)
+    answer = client.post(f"/dataset/{record['name']}/passport/openness-check", headers=headers,
+                      data={"_csrf_token": token}, follow_redirects=False)
+    assert answer.status_code == 302
+    assert {name: result["pending"] for name, result in _stored(record).items()} == {"OKVED 2": True, "Obce": True}
+    assert app.get(f"/en/dataset/{record['name']}", headers=headers).body.count("passport-openness-pending") == 2
+
+
+@pytest.mark.stack
+@stack
+def test_a_visitor_who_may_not_run_the_check_may_not_post_it(app, record):
+    outsider = {"Authorization": factories.APIToken(user=factories.User()["name"])["token"]}
+    client = app.test_client()
+    page = client.get("/passport/check", headers=outsider).body
+    token = re.search(r'name="_csrf_token" value="([^"]+)"', page).group(1)
+    answer = client.post(f"/dataset/{record['name']}/passport/openness-check", headers=outsider,
+                         data={"_csrf_token": token})
+    assert answer.status_code == 403
+    assert _stored(record) == {"OKVED 2": None, "Obce": None}

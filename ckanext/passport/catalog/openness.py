@@ -24,6 +24,7 @@ import ckan.lib.search as search
 import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import missing
+from flask import Blueprint, current_app
 
 from ckanext.passport import settings
 from ckanext.passport.conformance.site_check_actions import private_addresses_allowed
@@ -267,6 +268,27 @@ def openness_check(context: dict, data_dict: dict) -> dict[str, Any]:
     job = tk.enqueue_job(run_checks, [package.id, resource_ids, allow_private],
                          title=f"openness check {package.name}")
     return {"job_id": job.id, "queued": True, "resources": resource_ids}
+
+
+blueprint = Blueprint("passport_openness", __name__)
+
+
+@blueprint.route("/dataset/<id>/passport/openness-check", methods=["POST"])
+def start(id: str) -> Any:
+    """The dataset page's button: queue the check of every resource, then show the page (the resources pending)."""
+    # CKAN 2.11 checks CSRF only for sessions it knows (see catalog.views._require_csrf).
+    current_app.extensions["csrf"].protect()
+    try:
+        tk.get_action("passport_openness_check")({"user": tk.g.user}, {"id": id})
+    except tk.ObjectNotFound:
+        return tk.abort(404, tk._("Dataset not found"))
+    except tk.NotAuthorized as error:
+        return tk.abort(403, str(error) or tk._("Not authorized"))
+    return tk.redirect_to(tk.url_for("dataset.read", id=id) + "#passport-openness-results")
+
+
+def blueprints() -> list[Blueprint]:
+    return [blueprint]
 
 
 def openness_check_auth(context: dict, data_dict: dict) -> dict[str, Any]:

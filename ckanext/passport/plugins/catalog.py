@@ -41,7 +41,7 @@ from .shared import PassportTranslation, declaration_file
     | openness.validators()
 )
 @tk.blanket.helpers(vocab.helpers() | display.helpers() | visibility.helpers() | views.helpers())
-@tk.blanket.blueprints(views.blueprints())
+@tk.blanket.blueprints(views.blueprints() + openness.blueprints())
 class PassportPlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
