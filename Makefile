@@ -31,9 +31,6 @@ PYTEST_ARGS ?=
 # ckan_test<suffix>_gwN, Solr core <core>-gwN and site id (tests/workers.py derives them from the names below).
 WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -ge 2 ] || n=2; echo $$n)
 WORKER_IDS := $(addprefix gw,$(shell seq 0 $$(($(WORKERS) - 1))))
-# Test files go to workers whole (their module fixtures, a harvest or a server, are built once); modules that
-# start the same live server share it within a worker. The 25 slowest tests are printed at the end of every run.
-PYTEST_OPTIONS := -n $(WORKERS) --dist loadfile --durations=25
 # test.ini names the default version's database and core; CKAN reads these variables over it.
 DB_URL := postgresql://ckan:ckan@127.0.0.1:5433
 TEST_DB := ckan_test$(DB_SUFFIX)
@@ -78,7 +75,7 @@ db-demo: default-version services
 	@CKAN_INI=$(DEMO_INI) $(CKAN) db pending-migrations --apply >/dev/null
 
 test: db-test
-	$(TEST_ENV) $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) $(PYTEST_OPTIONS) tests $(PYTEST_ARGS)
+	$(TEST_ENV) $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) -n $(WORKERS) tests $(PYTEST_ARGS)
 
 # The quick loop: the MR formats library alone, no services, no CKAN.
 test-fast: $(STAMP)

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import plugin_state
 import pytest
 import workers
 from demo_site import DEMO_SITE
+from resets import reset_with_plugin_tables
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REAL = FIXTURES / "real"
@@ -35,37 +37,47 @@ def read_real():
     return read
 
 
-# Plugins whose tables live in their own migrations: CKAN's reset drops every table and recreates only core's.
-MIGRATED_PLUGINS = ("activity", "harvest", "passport")
-
-
-def _reset_with_plugin_tables(reset_db, migrate_db_for) -> None:
-    """CKAN's reset, with the plugins' migrations re-applied when it dropped the tables.
-
-    Only the session's first reset drops tables; later ones delete rows (plugin tables share CKAN's
-    metadata, so theirs too), and re-running alembic then would cost seconds per test for nothing.
-    """
-    from ckan import model
-
-    dropping = not model.repo.tables_created_and_initialised
-    reset_db()
-    if dropping:
-        for plugin in MIGRATED_PLUGINS:
-            migrate_db_for(plugin)
-
-
 @pytest.fixture
 def clean_db(reset_db, migrate_db_for):
     """CKAN's ``clean_db``, plus the migrations of the plugins the suite runs with."""
-    _reset_with_plugin_tables(reset_db, migrate_db_for)
+    reset_with_plugin_tables(reset_db, migrate_db_for)
 
 
-def _unload_plugins() -> None:
-    """What CKAN's own ``with_plugins`` does after a test: CKAN 2.11 keeps its system plugins loaded
-    (``unload_non_system_plugins``); CKAN 2.12 has none and unloads them all."""
-    import ckan.plugins
+@pytest.fixture
+def with_plugins(ckan_config):
+    """CKAN's ``with_plugins`` (every plugin of ``ckan.plugins`` loaded for the test), loaded once for a run of tests
+    asking with the same configuration (plugin_state)."""
+    plugin_state.load_all()
+    yield
 
-    getattr(ckan.plugins, "unload_non_system_plugins", ckan.plugins.unload_all)()
+
+@pytest.fixture
+def make_app(ckan_config):
+    """CKAN's ``make_app`` (behind ``app``): the app made once for a run of tests with the same configuration
+    (plugin_state), a new test client for each test."""
+    from ckan.lib.app_globals import _CONFIG_CACHE
+
+    _CONFIG_CACHE.clear()  # values app_globals cached in an earlier test would hide this test's ckan_config marks
+    return _test_app
+
+
+def _test_app():
+    from ckan.common import config
+    from ckan.config.middleware import make_app
+    from ckan.tests.helpers import CKANTestApp
+
+    config["testing"] = True
+    return CKANTestApp(plugin_state.app(lambda: make_app(config)))
+
+
+# Fixtures that load the plugins: a test that asks for none of them runs without, as after CKAN's with_plugins.
+PLUGIN_FIXTURES = frozenset({"with_plugins", "make_app", "stack_once"})
+
+
+@pytest.fixture(autouse=True)
+def _plugins_only_where_asked(request: pytest.FixtureRequest) -> None:
+    if not PLUGIN_FIXTURES.intersection(request.fixturenames):
+        plugin_state.unload()
 
 
 @pytest.fixture(scope="module")
@@ -77,10 +89,10 @@ def stack_once(reset_db, migrate_db_for, reset_index):
     import ckan.plugins
 
     ckan.plugins.load_all()
-    _reset_with_plugin_tables(reset_db, migrate_db_for)
+    reset_with_plugin_tables(reset_db, migrate_db_for)
     reset_index()
     yield
-    _unload_plugins()
+    plugin_state.unload()
 
 
 @pytest.fixture(scope="module")

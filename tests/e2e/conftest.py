@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -12,6 +11,8 @@ from typing import Iterator
 import pytest
 import requests
 from browser_walk import EDITORS_ORG
+from resets import ensure_tables
+from workers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,12 +32,6 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
             "--no-first-run",
         ],
     }
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _live_ini(path: Path, port: int) -> Path:
@@ -68,36 +63,67 @@ format = %(asctime)s %(levelname)-5.5s [%(name)s] %(message)s
     return path
 
 
-@pytest.fixture
-def live_ckan(clean_db, clean_index, tmp_path: Path) -> Iterator[str]:
-    """A CKAN server on a free port over the test database and Solr site id (started after they are reset)."""
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = (tmp_path / "ckan.log").open("wb")
-    server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "ckan"), "-c", str(_live_ini(tmp_path / "live.ini", port)),
-         "run", "--host", "127.0.0.1", "--port", str(port), "--disable-reloader"],
-        env=dict(os.environ),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
+class _LiveServer:
+    """One ``ckan run`` on a port of this worker's own, over the worker's database, index and site id."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = folder / "ckan.log"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [str(Path(sys.executable).parent / "ckan"), "-c", str(_live_ini(self.folder / "live.ini", self.port)),
+                 "run", "--host", "127.0.0.1", "--port", str(self.port), "--disable-reloader"],
+                env=dict(os.environ),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 90
-        while True:
-            try:
-                if requests.get(f"{url}/api/3/action/status_show", timeout=2).ok:
-                    break
-            except requests.ConnectionError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("CKAN did not start:\n" + (tmp_path / "ckan.log").read_text(errors="replace"))
+        while not self.answers():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("CKAN did not start:\n" + self.log_path.read_text(errors="replace"))
             time.sleep(0.5)
-        yield url
-    finally:
-        server.terminate()
+
+    def answers(self) -> bool:
         try:
-            server.wait(timeout=20)
+            return requests.get(f"{self.url}/api/3/action/status_show", timeout=5).ok
+        except requests.RequestException:
+            return False
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture(scope="session")
+def _live_server(tmp_path_factory: pytest.TempPathFactory, reset_db, migrate_db_for) -> Iterator[_LiveServer]:
+    """The worker's one CKAN server, started by the first walk that needs it and kept for the session: starting
+    one costs seconds to a minute on a loaded machine, and every walk reads the same configuration."""
+    ensure_tables(reset_db, migrate_db_for)  # the first reset of a session drops every table: not under a server
+    server = _LiveServer(tmp_path_factory.mktemp("live-ckan"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def live_ckan(_live_server: _LiveServer, clean_db, clean_index) -> str:
+    """The worker's CKAN server over a freshly reset database and index: the server keeps no state of its own
+    between requests (sessions are the browser's, each walk has its own context), so a reset is a fresh portal."""
+    if not _live_server.running() or not _live_server.answers():
+        _live_server.stop()
+        _live_server.start()
+    return _live_server.url

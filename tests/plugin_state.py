@@ -1,0 +1,136 @@
+"""CKAN's plugins loaded and its test app made once for a run of tests with the same configuration.
+
+CKAN's ``with_plugins`` loads every plugin of ``ckan.plugins`` before a test and unloads them after it, and its
+``app`` makes a new app, which loads them all again: three passes of every plugin's ``update_config`` and a Flask
+app built, one to ten seconds a test on a loaded machine, for a suite where most tests run with the same plugins
+and configuration. Here what a test's plugins and app left stays after it: the next test that asks for them gets
+them back when it asks with the configuration they were made with (its marks and fixtures' settings included) and
+nothing has loaded or unloaded a plugin since (every ``update_config`` is counted); the configuration they made is
+put back as it was, and the per-load steps that read the database are run again (the site user, app globals). Any
+other configuration loads and makes them afresh, as CKAN's fixtures do; a test that asks for neither runs without
+the plugins, as after CKAN's ``with_plugins``. A test client is new for every test (no cookie outlives a test).
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+@dataclass
+class _Made:
+    """What one load (and maybe one app) left, and the configuration each was asked with."""
+
+    updates: int  # the update_config count once made: any later load or unload makes this stale
+    plugins: tuple[str, ...]
+    loaded_with: dict[str, Any] | None = None
+    after_load: dict[str, Any] | None = None
+    app_with: dict[str, Any] | None = None
+    after_app: dict[str, Any] | None = None
+    app: Any = None
+    request_context: Any = None
+
+
+_made: _Made | None = None
+_updates = 0
+_counting = False
+
+
+def _count_updates() -> None:
+    """Count every ``update_config`` (each plugin load or unload, each app made, a CLI command's too)."""
+    global _counting
+    if _counting:
+        return
+    import ckan.config.environment as environment
+
+    original = environment.update_config
+
+    def counted() -> None:
+        global _updates
+        _updates += 1
+        original()
+
+    environment.update_config = counted
+    _counting = True
+
+
+def _plugins() -> tuple[str, ...]:
+    from ckan.plugins import core
+
+    return tuple(core._PLUGINS)
+
+
+def _current() -> _Made | None:
+    if _made is not None and _made.updates == _updates and _made.plugins == _plugins():
+        return _made
+    return None
+
+
+def _restore(config_after: dict[str, Any]) -> None:
+    """The configuration a load left, and the load's steps that read the database or cache the configuration."""
+    from ckan import authz, logic
+    from ckan.common import config
+    from ckan.lib import app_globals
+
+    config.clear()
+    config.update(config_after)
+    app_globals.app_globals._init()
+    logic.clear_actions_cache()
+    logic.clear_validators_cache()
+    authz.clear_auth_functions_cache()
+    logic.get_action("get_site_user")({"ignore_auth": True}, {})
+
+
+def load_all() -> None:
+    """Every plugin of ``ckan.plugins`` loaded for the configuration now, as ``ckan.plugins.load_all`` leaves them."""
+    global _made
+    import ckan.plugins
+    from ckan.common import config
+
+    _count_updates()
+    asked = dict(config)
+    made = _current()
+    if made is not None and made.loaded_with == asked and made.after_load is not None:
+        _restore(made.after_load)
+        return
+    ckan.plugins.load_all()
+    _made = _Made(_updates, _plugins(), loaded_with=asked, after_load=dict(config))
+
+
+def app(make: Callable[[], Any]) -> Any:
+    """The app ``make()`` makes for the configuration now (``ckan.config.middleware.make_app``, which loads every
+    plugin), made once while the configuration and the plugins stay as it left them."""
+    global _made
+    from ckan.common import config
+    from ckan.config import middleware
+    from ckan.lib import app_globals
+
+    _count_updates()
+    asked = dict(config)
+    made = _current()
+    if made is not None and made.app_with == asked and made.app is not None:
+        _restore(made.after_app)
+        app_globals.reset()
+        middleware._internal_test_request_context = made.request_context
+        return made.app
+    made_app = make()
+    # make_app loaded the plugins again: what an earlier with_plugins left stands if it was asked the same way.
+    previous = made if made is not None and made.loaded_with is not None else None
+    _made = _Made(_updates, _plugins(), app_with=asked, after_app=dict(config), app=made_app,
+                  request_context=middleware._internal_test_request_context)
+    if previous is not None and previous.after_load is not None and previous.after_load.items() <= asked.items():
+        _made.loaded_with, _made.after_load = previous.loaded_with, previous.after_load
+    return made_app
+
+
+def unload() -> None:
+    """No plugin of ``ckan.plugins`` loaded, as CKAN's own ``with_plugins`` leaves them after a test: CKAN 2.11 keeps
+    its system plugins loaded (``unload_non_system_plugins``); CKAN 2.12 has none and unloads them all."""
+    if "ckan.plugins" not in sys.modules:
+        return  # CKAN never imported (the MR library's tests): nothing loaded, nothing to import
+    import ckan.plugins
+    from ckan.common import config
+
+    names = config.get("ckan.plugins") or []
+    if any(ckan.plugins.plugin_loaded(name) for name in (names.split() if isinstance(names, str) else names)):
+        getattr(ckan.plugins, "unload_non_system_plugins", ckan.plugins.unload_all)()
