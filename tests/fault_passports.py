@@ -1,5 +1,9 @@
-"""A valid MR 3.0 passport (meta.json) of the fault sites the harvest and conformance tests serve beside broken ones."""
+"""A valid MR 3.0 passport (meta.json) of the fault sites the harvest and conformance tests serve beside broken ones,
+and a site of one such passport."""
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 
 def valid_passport(identifier: str, title: str) -> dict:
@@ -19,3 +23,14 @@ def valid_passport(identifier: str, title: str) -> dict:
         "structure": [{"source": f"/opendata/{identifier}/structure-20240101T0000.csv", "created": "20240101T0000"}],
         "publisher": {"name": "Иванов Иван", "phone": "+7 (495) 000-00-00", "mbox": "opendata@example.ru"},
     }
+
+
+def one_passport_site(root: Path, passport: dict) -> None:
+    """``root`` as an MR site of one dataset: ``passport`` as its meta.json, listed by /opendata/list.csv."""
+    identifier = passport["identifier"]
+    folder = root / "opendata" / identifier
+    folder.mkdir(parents=True)
+    (folder / "meta.json").write_text(json.dumps(passport, ensure_ascii=False), "utf-8")
+    (root / "opendata" / "list.csv").write_text(
+        "property,title,value,format\nstandardversion,Версия,http://opendata.gosmonitor.ru/standard/3.0,\n"
+        f"{identifier},{passport['title']},/opendata/{identifier}/meta.json,json\n", "utf-8")

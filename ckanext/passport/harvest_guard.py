@@ -61,9 +61,9 @@ def gather_stage(job: Any, work: Callable[[], list[str]]) -> list[str]:
         failure = type(error).__name__
         model.Session.rollback()
         log.exception("Harvest job %s: unexpected %s in gather", job.id, failure)
-    model.Session.query(HarvestObject).filter(HarvestObject.harvest_job_id == job.id).delete(
-        synchronize_session=False
-    )
+    # One by one, as ckanext-harvest does: the ORM deletes their extras with them (the tables have no cascade).
+    for harvest_object in model.Session.query(HarvestObject).filter(HarvestObject.harvest_job_id == job.id):
+        model.Session.delete(harvest_object)
     save_gather_error(problem(codes.GATHER_UNEXPECTED, error=failure), job)
     model.Session.commit()
     return []

@@ -3,12 +3,10 @@ files are all missing is a thousand ``fetch.not_found`` errors, written by its f
 """
 from __future__ import annotations
 
-import json
-
 import pytest
 from ckan import model
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectError, HarvestSource
-from fault_passports import valid_passport
+from fault_passports import one_passport_site, valid_passport
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
@@ -23,15 +21,10 @@ STRUCTURES = 1000
 @pytest.fixture
 def missing_structures_site(tmp_path, serve_site):
     """A passport listing STRUCTURES structure files, none of which the site has."""
-    folder = tmp_path / "opendata" / IDENTIFIER
-    folder.mkdir(parents=True)
     passport = valid_passport(IDENTIFIER, "Тысяча структур")
     passport["structure"] = [{"source": f"/opendata/{IDENTIFIER}/structure-{n}.csv", "created": "20240101T0000"}
                              for n in range(STRUCTURES)]
-    (folder / "meta.json").write_text(json.dumps(passport, ensure_ascii=False), "utf-8")
-    (tmp_path / "opendata" / "list.csv").write_text(
-        "property,title,value,format\nstandardversion,Версия,http://opendata.gosmonitor.ru/standard/3.0,\n"
-        f"{IDENTIFIER},Тысяча структур,/opendata/{IDENTIFIER}/meta.json,json\n", "utf-8")
+    one_passport_site(tmp_path, passport)
     return serve_site(tmp_path)
 
 

@@ -3,11 +3,9 @@ timeout, the object's fetches together end by ``ckanext.passport.harvest_object_
 """
 from __future__ import annotations
 
-import json
-
 import pytest
 from ckanext.harvest.model import HarvestObject
-from fault_passports import valid_passport
+from fault_passports import one_passport_site, valid_passport
 from http_site import Fault
 
 pytestmark = [
@@ -27,18 +25,13 @@ BOUND = 12.0
 @pytest.fixture
 def slow_site(tmp_path, serve_site):
     """A passport whose data and structure files all answer only after HELD seconds."""
-    folder = tmp_path / "opendata" / IDENTIFIER
-    folder.mkdir(parents=True)
     passport = valid_passport(IDENTIFIER, "Медленные файлы")
     stamps = [f"2024010{n + 1}T0000" for n in range(VERSIONS)]
     passport["data"] = [{"source": f"/opendata/{IDENTIFIER}/data-{stamp}-structure-{stamp}.csv", "created": stamp,
                          "provenance": "Обновление", "structure": stamp} for stamp in stamps]
     passport["structure"] = [{"source": f"/opendata/{IDENTIFIER}/structure-{stamp}.csv", "created": stamp}
                              for stamp in stamps]
-    (folder / "meta.json").write_text(json.dumps(passport, ensure_ascii=False), "utf-8")
-    (tmp_path / "opendata" / "list.csv").write_text(
-        "property,title,value,format\nstandardversion,Версия,http://opendata.gosmonitor.ru/standard/3.0,\n"
-        f"{IDENTIFIER},Медленные файлы,/opendata/{IDENTIFIER}/meta.json,json\n", "utf-8")
+    one_passport_site(tmp_path, passport)
     slow = Fault(delay=HELD, body=b"field,description\nid,Identifier\n", content_type="text/csv")
     faults = {version["source"]: slow for version in passport["data"] + passport["structure"]}
     return serve_site(tmp_path, faults)

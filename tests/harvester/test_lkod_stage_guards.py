@@ -1,0 +1,50 @@
+"""An ``lkod`` source's stages run inside the harvest's guard too: a dataset the portal fails to store (a title far
+beyond what Solr keeps in one term, so CKAN raises out of ``package_create``) is that object's coded error, and
+the catalog's other datasets land; a stored config that no longer loads is a coded gather error.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from ckan.tests.helpers import call_action
+from ckanext.harvest.model import HarvestSource
+from lkod_site import BAD, GOOD
+from test_lkod_harvest import lkod, lkod_source, organization, run_lkod  # noqa: F401 (fixtures)
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+
+ALLOW = {"allow_private_addresses": True}
+
+
+def codes_of(messages) -> set[str]:
+    return {message.split("]", 1)[0].lstrip("[") for message in messages}
+
+
+def test_a_dataset_the_search_index_refuses_is_an_unexpected_error_and_the_others_land(lkod, lkod_source, run_lkod):
+    document = json.loads(lkod.dataset_text("hvd"))
+    document["název"] = {"cs": "Velmi dlouhý název " * 4000}  # ~80 KB: Solr keeps at most 32,766 bytes a term
+    lkod.write_dataset("hvd", json.dumps(document, ensure_ascii=False))
+
+    results, job = run_lkod(lkod_source(lkod.catalog_url, ALLOW))
+
+    assert job["status"] == "Finished"
+    refused = results[lkod.dataset_iri("hvd")]
+    assert refused["report_status"] == "errored"
+    assert "harvest.unexpected" in codes_of(e.message for e in refused["errors"])
+    landed = {name for name in GOOD if results[lkod.dataset_iri(name)]["report_status"] == "added"}
+    assert landed == set(GOOD) - {"hvd"}
+    assert len(results) == len(GOOD) + len(BAD)
+
+
+def test_an_lkod_source_whose_stored_config_no_longer_loads_fails_its_gather_with_a_code(lkod, lkod_source, run_lkod):
+    source = lkod_source(lkod.catalog_url, ALLOW)
+    stored = HarvestSource.get(source["id"])
+    stored.config = json.dumps({"timeout": "soon"})  # as stored before its option's rule, with no validation
+    stored.save()
+
+    results, job = run_lkod(source)
+
+    assert results == {}
+    gather = call_action("harvest_job_report", id=job["id"])["gather_errors"]
+    assert "harvest.gather_unexpected" in codes_of(e["message"] for e in gather)
