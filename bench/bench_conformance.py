@@ -135,7 +135,7 @@ def main() -> int:
             figures = measure(server.url)
         finally:
             server.stop()
-    print(f"site: " + ", ".join(f"{n} {form}" for form, n in site.forms.items()))
+    print("site: " + ", ".join(f"{n} {form}" for form, n in site.forms.items()))
     print(f"p50 of {SAMPLES} calls each, in-process actions as a sysadmin")
     print()
     print(f"{'figure':<62}{'ours, s':>10}{'baseline, s':>13}{'ratio':>8}")

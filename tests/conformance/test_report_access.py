@@ -11,7 +11,6 @@ import pytest
 from ckan.plugins import toolkit
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import complete_record
 from demo_site import DEMO_SITE
 
 pytestmark = [

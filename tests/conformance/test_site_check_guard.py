@@ -115,8 +115,8 @@ def test_a_user_may_not_check_a_private_address_although_harvests_may(user, home
     # test.ini lets harvests read loopback servers (ckanext.passport.allow_private_addresses = true).
     with pytest.raises(ValidationError) as raised:
         act(user, "passport_site_check", url=home_site.url + "/opendata/")
-    assert refusal(raised) == (f"url: [site_check.private_address] 127.0.0.1 is on a private, local or "
-                               f"special-purpose network (127.0.0.1): the site check reads only public sites.")
+    assert refusal(raised) == ("url: [site_check.private_address] 127.0.0.1 is on a private, local or "
+                               "special-purpose network (127.0.0.1): the site check reads only public sites.")
     with pytest.raises(ValidationError, match="site_check.private_address"):
         act(user, "passport_site_check", url="http://localhost:8080/opendata/")
     assert model.Session.query(SiteCheck).count() == 0

@@ -8,7 +8,7 @@ pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_
 
 
 def test_a_visitor_reads_a_public_harvest_source_page(app, harvest_source):
-    source = harvest_source("http://127.0.0.1:9/opendata/", name="public-mr-site", title="Public MR site")
+    harvest_source("http://127.0.0.1:9/opendata/", name="public-mr-site", title="Public MR site")
     response = app.get("/harvest/public-mr-site")
     assert response.status_code == 200
     assert "Public MR site" in response.body

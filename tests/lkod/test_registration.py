@@ -1,7 +1,6 @@
 """``ckan passport lkod registration``: the document an operator submits to NKOD, from the site's options."""
 from __future__ import annotations
 
-import json
 
 import pytest
 import rdflib

@@ -16,7 +16,6 @@ from typing import Any, Callable
 
 import ckan.authz as authz
 import ckan.model as model
-import ckan.plugins.toolkit as tk
 
 from ckanext.passport import settings
 
