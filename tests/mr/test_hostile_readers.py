@@ -16,6 +16,7 @@ from lxml import etree
 
 from ckanext.passport.mr import datacheck, structure
 from ckanext.passport.mr.corrections import corrected_file
+from ckanext.passport.mr.csvrows import MAX_CELLS, MAX_ROWS
 from ckanext.passport.mr.decode import decode_bytes, recode
 from ckanext.passport.mr.fetch import FetchPolicy
 from ckanext.passport.mr.jsontext import MAX_DEPTH
@@ -245,8 +246,33 @@ def test_findings_of_one_code_are_capped_with_one_finding_counting_the_rest():
     assert time.monotonic() - started < READ_SECONDS
     assert codes(result).count("passport.csv_unknown_property") == 20
     more = [p for p in result.problems if p.code == "findings.more"]
-    assert [dict(p.params) for p in more] == [{"kind": "passport.csv_unknown_property", "count": 99_980}]
-    assert "99980" in more[0].message() and "passport.csv_unknown_property" in more[0].message()
+    # The header, standardversion and identifier rows, then unknown rows up to the 100,000 records read.
+    assert [dict(p.params) for p in more] == [{"kind": "passport.csv_unknown_property", "count": 99_977}]
+    assert "99977" in more[0].message() and "passport.csv_unknown_property" in more[0].message()
+    assert "csv.too_many_rows" in codes(result)
+
+
+def test_a_csv_file_is_read_up_to_its_record_limit():
+    data = b"".join(b"%d;http://opendata.example.ru/opendata/7712345678-set%d/;Set %d;csv\n" % (n, n, n)
+                    for n in range(MAX_ROWS + 5))
+
+    result = parse_registry(data, "http://opendata.example.ru/opendatalist.csv")
+
+    assert len(result.value.entries) == MAX_ROWS
+    assert [(p.code, p.params, p.location.line) for p in result.problems if p.code == "csv.too_many_rows"] == [
+        ("csv.too_many_rows", {"limit": MAX_ROWS}, MAX_ROWS + 1)]
+    # The entries after it may be withdrawn or not: a harvest must not take them as gone.
+    assert "registry.incomplete" in codes(result)
+
+
+def test_a_csv_record_wider_than_the_limit_is_cut():
+    data = b"property,value\r\nidentifier,7712345678-showrooms\r\ntitle," + b"a," * (MAX_CELLS + 10) + b"\r\n"
+
+    result = parse_passport(data, "http://opendata.example.ru/opendata/7712345678-showrooms/meta.csv")
+
+    assert [(p.params, p.location.line) for p in result.problems if p.code == "csv.row_too_wide"] == [
+        ({"cells": MAX_CELLS + 11, "limit": MAX_CELLS}, 3)]
+    assert result.value.identifier == "7712345678-showrooms"
 
 
 def test_a_typo_of_a_required_field_is_still_read_as_it_among_a_few_unknown_rows():

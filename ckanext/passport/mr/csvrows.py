@@ -10,6 +10,7 @@ import csv
 import io
 import re
 from collections import Counter
+from itertools import islice
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple, Optional, Sequence
 from urllib.parse import urlunsplit
@@ -35,7 +36,22 @@ MALFORMED_ROW = define(
     N_("The CSV record breaks RFC 4180 ({reason}); it was read as well as possible"),
 )
 
+ROW_TOO_WIDE = define(
+    "csv.row_too_wide", Severity.WARNING,
+    N_("The CSV record has {cells} cells; only the first {limit} were read"),
+)
+
+TOO_MANY_ROWS = define(
+    "csv.too_many_rows", Severity.ERROR,
+    N_("The CSV file has more than {limit} records; the records after that were not read"),
+)
+
 DELIMITERS = (",", ";", "\t")
+# Far wider than any passport, registry or structure row (and most data headers); a wider one is cut, so that
+# the work per row stays bounded whatever one line of a file holds.
+MAX_CELLS = 1000
+# Fifteen times the largest real registry (fedstat: 6,692 datasets); the work per file stays bounded.
+MAX_ROWS = 100_000
 _SNIFF_LINES = 50
 
 
@@ -68,7 +84,11 @@ def read_rows(text: str, url: str = "", delimiter: Optional[str] = None) -> Tabl
         return Table([], delimiter or ",", [problem(markup, url=location)])
     lines = _physical_lines(text)
     chosen = delimiter or _delimiter_of(lines)
-    rows = [row for row in _records(lines, chosen, url, problems) if row.cells]
+    records = (row for row in _records(lines, chosen, url, problems) if row.cells)
+    rows = [_within_width(row, url, problems) for row in islice(records, MAX_ROWS)]
+    beyond = next(records, None)
+    if beyond is not None:
+        problems.append(problem(TOO_MANY_ROWS, url=location, line=beyond.line, limit=MAX_ROWS))
     if not rows:
         problems.append(problem(EMPTY, url=location))
     return Table(rows, chosen, problems)
@@ -161,6 +181,13 @@ def _records(lines: list[str], delimiter: str, url: str, problems: list[Problem]
             problems.append(problem(MALFORMED_ROW, url=url or None, line=start, reason=str(error)))
             yield from _salvage(lines[start - 1:reader.line_num], start, delimiter)
             consumed = reader.line_num
+
+
+def _within_width(row: Row, url: str, problems: list[Problem]) -> Row:
+    if len(row.cells) <= MAX_CELLS:
+        return row
+    problems.append(problem(ROW_TOO_WIDE, url=url or None, line=row.line, cells=len(row.cells), limit=MAX_CELLS))
+    return Row(row.line, row.cells[:MAX_CELLS])
 
 
 def _salvage(lines: list[str], start: int, delimiter: str) -> Iterator[Row]:

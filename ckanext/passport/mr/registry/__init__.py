@@ -51,9 +51,10 @@ INCOMPLETE = define(
     N_("The registry could not be read whole ({cause}): entries after the damage may be lost"),
 )
 # Findings a passport can live with but a registry cannot: a record whose broken quoting swallowed the lines
-# after it, or lines that are not in the file's encoding (a file cut mid-character, bytes appended to it). The
+# after it, lines that are not in the file's encoding (a file cut mid-character, bytes appended to it), or more
+# records than a file is read for (csvrows.MAX_ROWS). The
 # entries read may then not be all there are, and a harvest must not take the missing ones as withdrawn.
-_DAMAGE = frozenset({"csv.malformed_row", "decode.mixed_encoding", "decode.undecodable_bytes"})
+_DAMAGE = frozenset({"csv.malformed_row", "csv.too_many_rows", "decode.mixed_encoding", "decode.undecodable_bytes"})
 Item = Union[RegistryEntry, Problem]
 
 

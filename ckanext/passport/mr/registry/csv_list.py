@@ -99,8 +99,8 @@ class EntryCollector:
 def is_standard_version_key(key: str) -> bool:
     """``standardversion`` and its spellings (``"standard version"``, ``standart_version``)."""
     name = compact(key)
-    # At ratio 0.85 a spelling is at most 1.35 times as long as the 15 letters of "standardversion".
-    return len(name) <= 20 and bool(difflib.get_close_matches(name, ("standardversion",), n=1, cutoff=0.85))
+    # A ratio 2M/(a+b) of 0.85 to the 15 letters of "standardversion" needs 11 to 20 letters.
+    return 11 <= len(name) <= 20 and bool(difflib.get_close_matches(name, ("standardversion",), n=1, cutoff=0.85))
 
 
 def standard_from_row(row: Row, url: str, problems: list[Problem]) -> str:
