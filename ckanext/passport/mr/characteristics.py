@@ -79,12 +79,23 @@ _BY_NAME: tuple[tuple[Callable[[str], bool], int], ...] = (
 _BY_PROPERTY = {name: number for number, name in ROW_NAMES.items() if number not in (PREVIOUS_DATA, PREVIOUS_STRUCTURES)}
 
 # What pages wrap names in: a trailing colon or asterisk, a leading "1." left in the name cell.
-_DECORATION = re.compile(r"^(?:\d{1,2}[.)]?(?=\D))?|[:*.]+$")
+_ROW_NUMBER_PREFIX = re.compile(r"\d{1,2}[.)]?(?=\D)")
+_TRAILING_DECORATION = ":*."
 
 
 def row_by_name(name: str) -> Optional[int]:
     """The row a characteristic name stands for (Appendix 1's number, or a later one), ``None`` when none."""
-    return _row_by_compact_name(_DECORATION.sub("", compact(name).replace("ё", "е")))
+    return _row_by_compact_name(_undecorated(compact(name).replace("ё", "е")))
+
+
+def _undecorated(name: str) -> str:
+    """A compacted name (no white space left) without its row number and its trailing colons, asterisks, dots.
+
+    Stripped, not searched for: a regular expression's search for a trailing run tries every position of a
+    long run that is not trailing.
+    """
+    number = _ROW_NUMBER_PREFIX.match(name)
+    return name[number.end() if number else 0:].rstrip(_TRAILING_DECORATION)
 
 
 # Publishers copy Appendix 1's wording, so the same few names come back passport after passport.

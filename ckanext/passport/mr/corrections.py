@@ -78,7 +78,9 @@ Fixed = Callable[..., None]
 # <INN>-<name>: digits, then one word of latin letters and digits (check.py judges the same form).
 _IDENTIFIER = re.compile(r"^(?P<inn>\d{10}|\d{12})-(?P<name>[A-Za-z0-9]+)$")
 # What publishers put between the INN and the name instead of a hyphen ("7703092752_terorg", "… terorg").
-_LOOSE_IDENTIFIER = re.compile(r"^(?P<inn>\d{10}|\d{12})\s*[-_.\s]\s*(?P<name>[A-Za-z0-9]+)$")
+# The separator read in one pass (white space, one of "-_.", white space; at least one character): "\s*[-_.\s]\s*"
+# splits a long run of spaces every way before failing.
+_LOOSE_IDENTIFIER = re.compile(r"^(?P<inn>\d{10}|\d{12})(?=[-_.\s])\s*+(?:[-_.]\s*+)?(?P<name>[A-Za-z0-9]+)$")
 _OPENDATA_FOLDERS = ("opendata", "открытыеданные")
 
 

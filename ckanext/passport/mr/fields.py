@@ -20,7 +20,7 @@ from urllib.parse import unquote
 from . import urls
 from .csvrows import canonical_standard, compact
 from .dates import parse_date
-from .jsontext import JSON_STRING
+from .jsontext import JSON_STRING, JSON_STRING_OPENED
 from .model import MRDate, Passport, Problem, Severity
 from .problems import N_, define, problem
 
@@ -40,13 +40,18 @@ VERSION_WITHOUT_SOURCE = define(
     N_("A data version without a file link was skipped"),
 )
 
-_DATA_NAME = re.compile(r"^data[-_](?P<version>.+?)[-_]structure[-_](?P<structure>.+)$", re.I)
+# No line break but a final one, checked first: with one inside, each "-structure-" of the name would be
+# followed by a read of the rest that fails at the line break.
+_DATA_NAME = re.compile(r"^(?=[^\n]*+\n?\Z)data[-_](?P<version>.+?)[-_]structure[-_](?P<structure>.+)$", re.I)
 _STRUCTURE_NAME = re.compile(r"^structure[-_](?P<structure>.+)$", re.I)
 _WORD = re.compile(r"[a-z]{6,11}", re.IGNORECASE)
-_SEPARATORS = re.compile(r"[-_\s]*-[-_\s]*|\s+")
+# A run of separators holding a dash is one dash, else each run of white space is: the run is read once, from
+# its start (a position inside a run never starts the first branch), so a long run without a dash stays linear.
+_SEPARATORS = re.compile(r"(?<![-_\s])(?:[_\s]*+-)++[-_\s]*+|\s++")
 _NUMBERED = re.compile(r"^(?P<number>\d+)[-_](?P<rest>.+)$")
 # Extensions start with a letter, so that version names such as "1.5" are not taken for one.
-_EXTENSIONS = re.compile(r"(?:\.[A-Za-z][A-Za-z0-9]{0,7})+$")
+_TRAILING_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}\Z")
+_LONGEST_EXTENSION = 9
 _LAST_EXTENSION = re.compile(r"\.([A-Za-z][A-Za-z0-9]{0,7})$")
 _PASSPORT_FILE = re.compile(r"^meta\.(?:csv|xml|json)$", re.I)
 _KEY_ALIASES = {"email": "mbox", "mail": "mbox", "strucrure": "structure", "standartversion": "standardversion"}
@@ -114,7 +119,7 @@ def read_version_name(name: str) -> Optional[VersionName]:
     (``data-20130601T0000-structure-20130401T0000``, ``data_20140930_structure_1_20140930``,
     ``data 1 strucrure 1``, ``structure-1-2013-07-15.csv``); tokens are read by :func:`version_parts`.
     """
-    stem = _EXTENSIONS.sub("", _spelled_out(last_segment(name)))
+    stem = without_extensions(_spelled_out(last_segment(name)))
     data = _DATA_NAME.match(stem)
     if data:
         version, created = version_parts(data.group("version"))
@@ -202,7 +207,7 @@ def identifier_from_link(link: str) -> str:
     name = segments[-1]
     if len(segments) > 1 and (_PASSPORT_FILE.match(name) or read_version_name(name) is not None):
         return segments[-2]
-    return _EXTENSIONS.sub("", name) or name
+    return without_extensions(name) or name
 
 
 def plain_text(value: object) -> str:
@@ -298,8 +303,12 @@ def _as_datetime(value: dt.date) -> dt.datetime:
 
 SALVAGED_PAIRS = 100_000
 _LENIENT_JSON = json.JSONDecoder(strict=False)
+# A pair, else a string that starts none, taken up to its closing quote (the next search starts there: every quote
+# inside it starts a string ending where it ends, so no pair; an unterminated one runs to the end, and no later
+# string closes). Searching for pairs alone would read a long string again from each of its quotes.
 _JSON_PAIR = re.compile(
-    rf'({JSON_STRING})\s*+:\s*+({JSON_STRING}|\[|\{{|-?\d[\d.eE+\-]*+|true|false|null)', re.S
+    rf'({JSON_STRING})\s*+:\s*+({JSON_STRING}|\[|\{{|-?\d[\d.eE+\-]*+|true|false|null)'
+    rf'|{JSON_STRING_OPENED}(?="|\\?\Z)', re.S
 )
 
 
@@ -315,7 +324,7 @@ def salvage_json(text: str, sections: dict[str, tuple[str, frozenset[str]]]) -> 
     result: dict = {}
     section: Optional[str] = None
     current: Optional[dict] = None
-    for match in islice(_JSON_PAIR.finditer(text), SALVAGED_PAIRS):
+    for match in islice((found for found in _JSON_PAIR.finditer(text) if found.group(1)), SALVAGED_PAIRS):
         key, raw = field_key(_unquote_json(match.group(1))), match.group(2)
         if raw in "[{" and key in sections:
             kind, _ = sections[key]
@@ -348,3 +357,18 @@ def _unquote_json(quoted: str) -> str:
         return _LENIENT_JSON.decode(quoted)
     except ValueError:
         return quoted[1:-1]
+
+
+def without_extensions(name: str) -> str:
+    """``name`` less its trailing extensions (``.csv.zip``, each a letter and up to 7 letters or digits).
+
+    Read from the end one extension at a time, in a window of its longest: a search for the whole chain
+    anchored at the end would try every position of a name of a thousand dots.
+    """
+    end = len(name) - name.endswith("\n")  # "$" also matched before a final newline, which stays
+    start = end
+    while True:
+        found = _TRAILING_EXTENSION.search(name, max(0, start - _LONGEST_EXTENSION), start)
+        if found is None:
+            return name[:start] + name[end:]
+        start = found.start()

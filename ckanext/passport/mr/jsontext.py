@@ -27,8 +27,13 @@ TOO_DEEP = define(
 # A JSON string: its quote, runs of plain characters and escapes, its quote, each run taken whole (possessive),
 # so that matching never backtracks: an unterminated 50 MB string costs one linear scan and no memory per
 # character (the alternation ``(?:[^"\\]|\\.)*`` keeps a backtracking entry per character: gigabytes).
-JSON_STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
-_STRING = re.compile(JSON_STRING, re.S)
+JSON_STRING_OPENED = r'"[^"\\]*+(?:\\.[^"\\]*+)*+'
+JSON_STRING = JSON_STRING_OPENED + '"'
+# A string, or an unterminated one to the end of the text (a lone backslash may end it), kept as group 1. A
+# search for strings alone would start again at each later quote of an unterminated string, each read to the
+# end: quadratic in a run of quote-backslash pairs. No string after an unterminated one can close (each of its
+# quotes is escaped in the first one's reading).
+_STRING = re.compile(rf'{JSON_STRING}|({JSON_STRING_OPENED}\\?)\Z', re.S)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]++")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
@@ -47,7 +52,7 @@ def nesting_depth(text: str) -> int:
     Where brackets close more than they opened a parser has stopped already, so the running sum is not
     clamped. An unterminated string hides nothing: what follows its quote is counted, as damage is.
     """
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    brackets = _NOT_BRACKET.sub("", _STRING.sub(r"\1", text))
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 

@@ -65,9 +65,12 @@ _ROW_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2})?\.?$")
 _HEADER_WORDS = ("характеристик", "значени", "№", "п/п", "property", "value", "параметр")
 _VALUE_HEADERS = ("значени", "value")
 _NO_LINK = frozenset({"null", "нет", "-", "—", "отсутствует", "отсутствуют"})
-_TEXT_LINK = re.compile(r"(?:https?://|www\.)\S+|\S+/\S+|[\w.\-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b")
+# Used with fullmatch only. White space is ruled out once, up front: "\S+/\S+" alone would try every slash of a
+# long cell with a space at its end, each to the end.
+_TEXT_LINK = re.compile(r"(?=\S*+\Z)(?:(?:https?://|www\.).+|.+/.+|[\w.\-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b)")
 _DATE_IN_TEXT = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}|\d{4}-\d{2}-\d{2}")
-_YEAR_SUFFIX = re.compile(r"\s*(?:г\.?|года)$", re.I)
+# From the start of a run of white space only (never inside one), so a long run is read once.
+_YEAR_SUFFIX = re.compile(r"(?<!\s)\s*+(?:г\.?|года)$", re.I)
 _STANDARD_NUMBER = re.compile(r"(?<![\d.])([23]\.\d)(?![\d.])")
 
 

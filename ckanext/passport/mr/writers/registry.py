@@ -21,8 +21,10 @@ STANDARD_VERSION_TITLE = "Версия методических рекоменд
 # the first plain text after the number as the title still do.
 OPENDATALIST_HEADER = ("№", "Наименование набора данных", "Ссылка на паспорт", "Идентификатор", "Формат")
 
-# MR 2.3 forbids ";" and line breaks inside opendatalist.csv fields.
-_MR23_FORBIDDEN = re.compile(r"\s*[\r\n]+\s*|;")
+# MR 2.3 forbids ";" and line breaks inside opendatalist.csv fields: a run of white space holding a line break
+# becomes one space. The run is read from its start only (never from inside it), so a long run of spaces
+# without a line break is read once.
+_MR23_FORBIDDEN = re.compile(r"(?<!\s)(?:[^\S\r\n]*+[\r\n])++\s*+|;")
 
 
 def iter_list_csv(entries: Iterable[RegistryEntry], standard_version: str = STANDARD_3_0) -> Iterator[str]:
