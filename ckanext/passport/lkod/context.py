@@ -66,7 +66,7 @@ def with_local_context(document: Any) -> Any:
         value = container[key]
         if in_context:
             value = container[key] = _resolved(value)
-            if value is None or isinstance(value, str):  # null, or the official context's URL
+            if value is None or value is local_context():  # nothing to walk: null, or our own definitions
                 continue
         if not isinstance(value, (dict, list)):
             continue
