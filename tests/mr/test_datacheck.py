@@ -71,6 +71,16 @@ def test_only_the_head_of_the_data_file_is_read_and_the_structure_file_whole(che
     assert structure_name.startswith("structure-") and (structure_head, structure.truncated) == (None, False)
 
 
+def test_a_structure_file_over_its_cap_is_never_downloaded_whole(check):
+    big_structure = STRUCTURE_CSV + b"".join(b"field%d;Field %d;string\r\n" % (n, n) for n in range(120_000))
+
+    found = check(DATA_CSV, big_structure)
+
+    assert [(p.code, p.params) for p in found] == [("fetch.too_large", {"limit": 2 * 1024 * 1024})]
+    _data, (_name, _head, structure) = check.reader.calls
+    assert structure.content == b""
+
+
 def test_missing_extra_and_renamed_fields_are_each_found_with_their_column(check):
     data = "NAME;adres;phone\r\n1;2;3\r\n".encode("utf-8")
 
