@@ -21,14 +21,14 @@ CONTROL_CHARACTERS = define(
 )
 
 REPLACEMENT = "\ufffd"
-_UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 T = TypeVar("T")
 
 
 def storable(text: str) -> tuple[str, int]:
     """``text`` with every character storage refuses replaced, and how many there were."""
-    return _UNSTORABLE.subn(REPLACEMENT, text)
+    return UNSTORABLE.subn(REPLACEMENT, text)
 
 
 def storable_json(value: Any) -> tuple[Any, int]:

@@ -3,16 +3,14 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from typing import Iterable, Iterator, Sequence
 
-# Characters XML 1.0 cannot carry at all (not even as references); lxml refuses them.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
+from ..storable import UNSTORABLE
 
 def xml_text(value: str) -> str:
-    """``value`` without the characters XML cannot represent, so that any parsed text can be written."""
-    return _NOT_XML.sub("", value)
+    """``value`` without the characters XML cannot represent (not even as references; lxml refuses them), so
+    that any text can be written: the readers replace them (``mr.storable``), a record's own text may hold them."""
+    return UNSTORABLE.sub("", value)
 
 
 def csv_lines(rows: Iterable[Sequence[str]], delimiter: str = ",") -> Iterator[str]:
