@@ -52,13 +52,16 @@ def never_raising_stream(items: Iterable[Union[T, Problem]], failed: Failed,
     """A streaming reader's ``items`` as they come, each storable, the problems within budget (:func:`capped`);
     whatever breaks the stream ends it with the ``failed`` problem."""
     budget = _Budget()
+    replaced = 0
     try:
         for item in items:
             if not isinstance(item, Problem) or budget.keeps(item):
-                yield storable_value(item)[0]
+                storable, count = storable_value(item)
+                replaced += count
+                yield storable
     except Exception as error:  # noqa: BLE001 (as never_raising)
         yield _failure(error, failed, url)
-    yield from budget.more()
+    yield from budget.more() + replaced_finding(replaced, url)
 
 
 def capped(problems: Iterable[Problem], limit: int = MAX_PER_CODE) -> list[Problem]:
