@@ -312,6 +312,27 @@ def test_a_passport_file_over_its_cap_is_refused_and_a_page_has_a_cap_of_its_own
     assert "fetch.too_large" not in codes(parse_passport(page, URL.rsplit("/", 1)[0] + "/", limits=limits))
 
 
+def test_an_rdfa_registry_page_over_the_page_cap_is_refused_though_under_the_registry_cap():
+    page = (Path(__file__).parents[2] / "dev" / "demo-site" / "opendata" / "index.html").read_bytes()
+    limits = ReadLimits(registry_bytes=10 * MIB, page_bytes=len(page) - 1)
+
+    result = parse_registry(page, "http://opendata.example.ru/opendata/", limits=limits)
+    streamed = list(iter_registry(page, "http://opendata.example.ru/opendata/", limits=limits))
+
+    assert (codes(result), [item.code for item in streamed]) == (["fetch.too_large"], ["fetch.too_large"])
+    assert parse_registry(page, "http://opendata.example.ru/opendata/", limits=ReadLimits()).value.entries
+
+
+def test_the_default_page_cap_refuses_a_5_mb_page_unread():
+    row = "<tr><td>характеристика</td><td>" + "значение " * 20 + "</td></tr>"
+    page = f"<html><body><table>{row * (5 * MIB // len(row.encode()))}</table></body></html>".encode()
+
+    started = time.monotonic()
+    result = parse_passport(page, "http://opendata.example.ru/opendata/7712345678-showrooms/")
+
+    assert (codes(result), time.monotonic() - started < 1) == (["fetch.too_large"], True)
+
+
 def test_a_structure_file_over_its_cap_is_refused():
     result = read_structure_fields(b"name;title\r\n" * 100, "http://opendata.example.ru/structure-1.csv",
                                    max_bytes=100)

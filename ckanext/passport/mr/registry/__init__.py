@@ -114,7 +114,7 @@ def _parse_registry(data: bytes, url: str, form: Optional[str], limits: ReadLimi
     form = form or detect_registry_form(data, url)
     if not data.strip():
         return ParseResult(None, [problem(EMPTY, url=url or None)], form=form or "")
-    refused = too_large(len(data), limits.registry_bytes, url)
+    refused = too_large(len(data), limits.registry_limit(form or ""), url)
     if refused is not None:
         return ParseResult(None, [refused], form=form or "")
     if form not in FORMS:
@@ -143,7 +143,7 @@ def iter_registry(source: Union[bytes, BinaryIO], url: str = "", form: Optional[
     """
     data, stream = (source, None) if isinstance(source, (bytes, bytearray)) else _opened(source)
     form = form or detect_registry_form(data if stream is None else _head(stream), url)
-    refused = too_large(len(data) if stream is None else _remaining(stream), limits.registry_bytes, url)
+    refused = too_large(len(data) if stream is None else _remaining(stream), limits.registry_limit(form or ""), url)
     if refused is not None:
         return RegistryStream(iter([refused]), form or "", lambda: "")
     if form == "list.xml":
