@@ -183,3 +183,10 @@ def test_the_dataset_page_shows_reviewers_and_their_comments_to_curators_and_edi
     assert 'class="passport-state-since"' in page
     assert ('class="table table-sm passport-history"' in page) is HISTORY_READERS[role]
     assert (RETURN_COMMENT in page) is HISTORY_READERS[role]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_activity_stream_of_a_reviewed_record_names_no_reviewer(people, role):
+    record = reviewed_record(people)
+    activities = act(person(people, role), "package_activity_list", id=record["id"])
+    assert people.editor["id"] not in {activity["user_id"] for activity in activities}
