@@ -140,6 +140,13 @@ def nested(tag: str, depth: int) -> bytes:
     return (f"<html><body>{tag * depth}x</body></html>").encode()
 
 
+def packed_page(element: str, count: int) -> bytes:
+    return f"<html><body>{element * count}</body></html>".encode()
+
+
+CROWDED_SPAN = "<span " + " ".join(f'a{n}="v"' for n in range(250)) + ">x</span>"
+
+
 def unterminated_json_string() -> bytes:
     return b'{"standardversion": "http://opendata.gosmonitor.ru/standard/3.0", "title": "' + b"a" * (50 * MB)
 
@@ -275,6 +282,10 @@ CASES: list[Case | DripCase] = [
          fixture(TABLE_PAGE)),
     Case("20k attributes on one tag (200 KB)", read_passport, f"{SITE}/a/", lambda _: many_attributes(),
          fixture(PAGE)),
+    Case("2 MB of 250-attribute tags (under the page cap)", read_passport, f"{SITE}/a/",
+         lambda _: packed_page(CROWDED_SPAN, 2 * MB // len(CROWDED_SPAN) - 1), fixture(PAGE)),
+    Case("300k small elements (under the page cap)", read_passport, f"{SITE}/a/",
+         lambda _: packed_page("<b></b>", 290_000), fixture(PAGE)),
     Case("5k nested <div>", read_passport, f"{SITE}/a/", lambda _: nested("<div>", 5000), fixture(PAGE)),
     Case("3k nested tables", read_passport, f"{SITE}/a/", lambda _: nested("<table><tr><td>", 3000),
          fixture(PAGE)),

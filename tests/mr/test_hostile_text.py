@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ckanext.passport.mr.htmltables import MAX_ATTRIBUTES, MAX_DEPTH
+from ckanext.passport.mr.htmltables import MAX_ATTRIBUTES, MAX_DEPTH, MAX_NODES
 from ckanext.passport.mr.model import ParseResult, Registry, RegistryEntry
 from ckanext.passport.mr.passport import parse_passport, passport_locations
 from ckanext.passport.mr.registry import parse_registry
@@ -52,6 +52,13 @@ def attributes(count: int) -> bytes:
 
 def nested(opening: bytes, closing: bytes, depth: int) -> bytes:
     return b"<html><body>" + opening * depth + b"x" + closing * depth + b"</body></html>"
+
+
+def packed(element: bytes, count: int) -> bytes:
+    return b"<html><body>" + element * count + b"</body></html>"
+
+
+CROWDED_SPAN = b"<span " + b" ".join(b'a%d="v"' % index for index in range(250)) + b">x</span>"
 
 
 # --- regular expressions ------------------------------------------------------------------------------------
@@ -119,7 +126,10 @@ def test_an_opendatalist_title_of_40_kb_of_spaces_is_written_quickly():
     (attributes(20000), "html.too_many_attributes"),
     (nested(b"<div>", b"</div>", 5000), "html.too_deep"),
     (nested(b"<table><tr><td>", b"</td></tr></table>", 3000), "html.too_deep"),
-], ids=["20k attributes on one tag", "5k nested divs", "3k nested tables"])
+    (packed(CROWDED_SPAN, 500), "html.too_many_nodes"),
+    (packed(b"<b>x</b>", MAX_NODES + 1), "html.too_many_nodes"),
+], ids=["20k attributes on one tag", "5k nested divs", "3k nested tables", "125k attributes on 500 tags",
+        "60k small elements"])
 @pytest.mark.parametrize("read", [parse_passport, parse_registry], ids=["passport", "registry"])
 def test_a_page_past_the_html_limits_is_refused_with_its_code_quickly(read, data, code):
     result, seconds = timed(lambda: read(data, PAGE_URL))
@@ -136,6 +146,13 @@ def test_a_page_within_the_html_limits_is_read():
     result, seconds = timed(lambda: parse_passport(data, PAGE_URL))
 
     assert not codes(result) & {"html.too_deep", "html.too_many_attributes", "passport.unreadable"}
+    assert seconds < SECONDS
+
+
+def test_a_page_of_as_many_elements_as_the_node_limit_is_read():
+    result, seconds = timed(lambda: parse_passport(packed(b"<b>x</b>", MAX_NODES - 10), PAGE_URL))
+
+    assert not codes(result) & {"html.too_many_nodes", "passport.unreadable"}
     assert seconds < SECONDS
 
 

@@ -4,8 +4,9 @@ Pages are parsed by libxml2's HTML parser through lxml (C, linear in the page, n
 network), into the DOM the RDFa reader hands to pyRdfa. lxml's own tree is not kept: libxml2 appends each
 attribute by walking the element's list of them, so a tag with 20,000 attributes costs seconds; a parser target
 builds the DOM instead, with an explicit stack. A page nesting elements deeper than :data:`MAX_DEPTH`
-(``html.too_deep``: pyRdfa walks the DOM recursively) or with an element of more than :data:`MAX_ATTRIBUTES`
-attributes (``html.too_many_attributes``: pyRdfa scans an element's attributes in quadratic time) is refused.
+(``html.too_deep``: pyRdfa walks the DOM recursively), with an element of more than :data:`MAX_ATTRIBUTES`
+attributes (``html.too_many_attributes``: pyRdfa scans an element's attributes in quadratic time) or with more
+than :data:`MAX_NODES` elements and attributes in all (``html.too_many_nodes``) is refused.
 Every walk here is iterative.
 
 A cell's text is what a reader sees: ``<br>`` and block elements break lines, no-break spaces are spaces, runs
@@ -34,6 +35,11 @@ MAX_ATTRIBUTES = 256
 """The most attributes one element may carry. Real elements carry a handful; pyRdfa lists an element's
 attributes anew for each one it looks at (minidom's ``NamedNodeMap.item``), so 20,000 on one tag cost minutes."""
 
+MAX_NODES = 60_000
+"""The most elements and attributes one page may hold together. Real pages hold a few thousand; building the DOM
+and pyRdfa's walk cost some 20 µs per node, so a page packed with small elements or attributes within the page
+cap would otherwise take tens of seconds."""
+
 TOO_DEEP = define(
     "html.too_deep",
     Severity.ERROR,
@@ -44,7 +50,12 @@ TOO_MANY_ATTRIBUTES = define(
     Severity.ERROR,
     N_("An element of the page has more than {limit} attributes; the page was not read"),
 )
-REFUSALS = frozenset({TOO_DEEP, TOO_MANY_ATTRIBUTES})
+TOO_MANY_NODES = define(
+    "html.too_many_nodes",
+    Severity.ERROR,
+    N_("The page has more than {limit} elements and attributes; it was not read"),
+)
+REFUSALS = frozenset({TOO_DEEP, TOO_MANY_ATTRIBUTES, TOO_MANY_NODES})
 
 _XHTML = "http://www.w3.org/1999/xhtml"
 _BLOCKS = frozenset({
@@ -111,6 +122,7 @@ class _DomBuilder:
         self.document = getDOMImplementation().createDocument(None, None, None)
         self._open: list[Node] = [self.document]
         self._text: list[str] = []
+        self._nodes = 0
 
     def doctype(self, name: Optional[str], public_id: Optional[str], system_id: Optional[str]) -> None:
         self._flush()
@@ -124,6 +136,9 @@ class _DomBuilder:
             raise _Refused(TOO_DEEP, MAX_DEPTH)
         if len(attributes) > MAX_ATTRIBUTES:
             raise _Refused(TOO_MANY_ATTRIBUTES, MAX_ATTRIBUTES)
+        self._nodes += 1 + len(attributes)
+        if self._nodes > MAX_NODES:
+            raise _Refused(TOO_MANY_NODES, MAX_NODES)
         self._flush()
         element = self.document.createElementNS(_XHTML, tag)
         for name, value in attributes.items():
