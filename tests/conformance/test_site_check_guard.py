@@ -122,6 +122,24 @@ def test_a_user_may_not_check_a_private_address_although_harvests_may(user, home
     assert model.Session.query(SiteCheck).count() == 0
 
 
+def test_a_host_lookup_that_does_not_answer_does_not_hold_the_request_that_starts_a_check(user, monkeypatch):
+    from ckanext.passport.mr import addresses
+
+    real = addresses.socket.getaddrinfo
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        if host == "slow-dns.test":
+            time.sleep(10)
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(addresses.socket, "getaddrinfo", getaddrinfo)
+    started = time.monotonic()
+    check = act(user, "passport_site_check", url="http://slow-dns.test/opendata/")
+
+    assert set(check) == {"id"}
+    assert time.monotonic() - started < 8
+
+
 def test_only_a_sysadmin_may_ask_for_private_addresses(user, home_site):
     with pytest.raises(NotAuthorized, match="site_check.private_sysadmin_only"):
         act(user, "passport_site_check", url=home_site.url + "/opendata/", allow_private_addresses=True)

@@ -19,6 +19,7 @@ import ckan.plugins.toolkit as tk
 
 from ckanext.passport import rate_limits, settings
 from ckanext.passport.language import reader_translate
+from ckanext.passport.mr.addresses import LookupTimeout
 from ckanext.passport.mr.fetch import refused_address, resolve
 from ckanext.passport.mr.model import Problem, Translate
 from ckanext.passport.mr.problems import from_dict, problem
@@ -30,6 +31,9 @@ from .site_check_model import FAILED, SiteCheck, add, now
 from .site_report import FixedUrl, restored, site_document
 
 MAX_URL_LENGTH = 2000
+# The web request that starts a check looks the host up at once; a resolver that does not answer in this time
+# lets the check be queued (its job's fetches have their own deadlines) rather than hold the request.
+_LOOKUP_SECONDS = 3.0
 
 
 def _refusal(found: Problem) -> str:
@@ -99,13 +103,14 @@ def checked_url(value: Any) -> tuple[str, str]:
 def _refuse_private(url: str, host: str) -> None:
     """Refuse at once a host on a private network: the job's fetch guard would refuse it anyway, later.
 
-    ``host`` is the host's key (ASCII, an IP literal as itself). A host that does not resolve now is let
-    through: the report will say the site could not be reached.
+    ``host`` is the host's key (ASCII, an IP literal as itself). A host that does not resolve now (or not
+    within :data:`_LOOKUP_SECONDS`) is let through: the report will say the site could not be reached.
     """
     parts = urlsplit(url)
     try:
-        addresses = resolve(host, parts.port or (443 if parts.scheme.lower() == "https" else 80))
-    except (socket.gaierror, UnicodeError):
+        addresses = resolve(host, parts.port or (443 if parts.scheme.lower() == "https" else 80),
+                            timeout=_LOOKUP_SECONDS)
+    except (socket.gaierror, UnicodeError, LookupTimeout):
         return
     refused = refused_address(host, addresses)
     if refused is not None:
