@@ -45,14 +45,21 @@ def cut_mid_character(data: bytes) -> bytes:
     return data[: data.index("Аптеки".encode("utf-8")) + 3]
 
 
+def unreadable_link(data: bytes) -> bytes:
+    """The third entry's link is one no URL parser reads: the entry is skipped, its record not withdrawn."""
+    return data.replace(b",/opendata/2618017120-politicaldivisions/meta.json,", b",http://[x/opendata/meta.json,", 1)
+
+
 @pytest.mark.parametrize(
     ("registry", "damage", "cause"),
     [
         ("list.xml", cut_list_xml, "xml.not_well_formed"),
         ("list.csv", unclosed_quote, "registry.incomplete"),
         ("list.csv", cut_mid_character, "registry.incomplete"),
+        ("list.csv", unreadable_link, "registry.entry_unreadable_link"),
     ],
-    ids=["list.xml-cut-mid-element", "list.csv-broken-row-structure", "list.csv-undecodable-tail"],
+    ids=["list.xml-cut-mid-element", "list.csv-broken-row-structure", "list.csv-undecodable-tail",
+         "list.csv-unreadable-link"],
 )
 def test_a_registry_damaged_part_way_deletes_nothing_and_says_why(
     demo_site, harvest_source, run_harvest, registry, damage, cause

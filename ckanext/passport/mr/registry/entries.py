@@ -18,9 +18,11 @@ MISSING_LINK = define(
     Severity.WARNING,
     N_("Registry entry '{name}' has no passport link; it was skipped"),
 )
+# An error, not a warning: the entry is not read, so the registry is not read whole and a harvest must not take
+# that entry's record as withdrawn (the deletion guard counts the errors met reading a registry).
 UNREADABLE_LINK = define(
     "registry.entry_unreadable_link",
-    Severity.WARNING,
+    Severity.ERROR,
     N_("Registry entry '{name}' links to '{link}', which is not a valid URL; it was skipped"),
 )
 MISSING_IDENTIFIER = define(
