@@ -1,27 +1,37 @@
 """The editorial workflow in a real browser (Debian's Chromium) against a live CKAN server.
 
 A curator creates a record through the dataset form and submits it, an editor returns it with a comment,
-the curator fixes and resubmits it, the editor publishes it, and an anonymous visitor leaves feedback.
+the curator fixes and resubmits it, the editor publishes it, and an anonymous visitor leaves feedback. On a record
+reviewed that way, a visitor reads in Czech its state and since when, but not who reviewed it nor what they wrote
+(neither on the page nor in its activity stream); its curator reads both on the same page.
 """
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+import re
+
 import pytest
 from browser_walk import EDITORS_ORG, PASSWORD, save_dataset_form, sign_in
+from catalog_records import complete_record
 from ckan.tests import factories
+from ckan.tests.helpers import call_action
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
     pytest.mark.usefixtures("with_plugins"),
+    # The transitions a walk takes in-process, before the browser reads the record, by the live server's editors.
+    pytest.mark.ckan_config("ckanext.passport.editors_organization", EDITORS_ORG),
 ]
+
+RETURN_COMMENT = "Doplňte odkaz na licenci"
 
 @pytest.fixture
 def cast() -> dict:
-    curator = factories.User(name="kurator", password=PASSWORD)
-    editor = factories.User(name="redaktor", password=PASSWORD)
+    curator = factories.User(name="kurator", fullname="Karel Kurátor", password=PASSWORD)
+    editor = factories.User(name="redaktor", fullname="Eva Redaktorová", password=PASSWORD)
     publisher = factories.Organization(
         name="csu", title="Český statistický úřad", users=[{"name": curator["name"], "capacity": "editor"}]
     )
@@ -75,11 +85,11 @@ def test_a_record_goes_from_draft_to_published_and_gets_public_feedback(browser:
     editor = sign_in(browser, live_ckan, cast["editor"])
     editor.goto("/passport/queue")
     editor.get_by_role("link", name="Obyvatelstvo obcí").click()
-    take_transition(editor, "returned", "Doplňte odkaz na licenci")
+    take_transition(editor, "returned", RETURN_COMMENT)
     expect_state(editor, "returned")
 
     curator.goto(record)
-    expect(curator.locator(".passport-history")).to_contain_text("Doplňte odkaz na licenci")
+    expect(curator.locator(".passport-history")).to_contain_text(RETURN_COMMENT)
     curator.goto(record.replace("/dataset/", "/dataset/edit/"))
     curator.fill("#field-license_url", "https://creativecommons.org/licenses/by/4.0/")
     save_dataset_form(curator)
@@ -114,3 +124,64 @@ def test_a_record_goes_from_draft_to_published_and_gets_public_feedback(browser:
     history = curator.locator(".passport-history tbody tr")
     expect(history).to_have_count(4)
     expect(history.nth(3)).to_contain_text(cast["editor"]["fullname"])
+
+
+@pytest.fixture
+def reviewed(cast) -> dict:
+    """A record its curator submitted, the editor returned with a comment, the curator resubmitted and the editor
+    published: each step through the workflow action, as the transition forms post it."""
+    record = factories.Dataset(**complete_record(owner_org=cast["publisher"]["id"]), user=cast["curator"])
+    for who, target, comment in [("curator", "submitted", "Prosím o kontrolu"),
+                                 ("editor", "returned", RETURN_COMMENT),
+                                 ("curator", "submitted", "Odkaz doplněn"),
+                                 ("editor", "published", "")]:
+        call_action("passport_workflow_transition", {"user": cast[who]["name"], "ignore_auth": False},
+                    id=record["id"], to=target, comment=comment)
+    return record
+
+
+def test_a_visitor_reads_in_czech_a_published_record_s_state_and_since_when_but_not_its_reviewers(
+        browser: Browser, live_ckan: str, cast, reviewed):
+    visitor = browser.new_context(base_url=live_ckan, locale="cs-CZ").new_page()
+    visitor.goto(f"/cs/dataset/{reviewed['name']}")
+    expect(visitor.locator(".passport-state .badge")).to_have_text("Zveřejněno")
+    workflow = visitor.locator("#passport-workflow")
+    expect(workflow.locator("h3")).to_have_text("Redakční zpracování")
+    expect(workflow).to_contain_text("Stav: Zveřejněno")
+    expect(workflow.locator(".passport-state-since")).to_have_text(re.compile(r"^\(od .+\d{1,2}:\d{2}.*\)$"))
+    expect(visitor.locator(".passport-history")).to_have_count(0)
+    expect(visitor.locator("form.passport-transition")).to_have_count(0)
+    text = visitor.locator("body").inner_text()
+    for private in (cast["editor"]["fullname"], cast["editor"]["name"], RETURN_COMMENT, "Prosím o kontrolu",
+                    "Odkaz doplněn"):
+        assert private not in text
+
+
+def test_a_visitor_reads_in_the_activity_stream_no_reviewer_of_a_published_record(
+        browser: Browser, live_ckan: str, cast, reviewed):
+    # The curator's edit after publication is an activity every visitor reads, named for its author as CKAN names
+    # every author; the transitions before it name nobody.
+    call_action("package_patch", {"user": cast["curator"]["name"]}, id=reviewed["id"],
+                notes="Počet obyvatel obcí k 1. lednu 2025")
+    visitor = browser.new_context(base_url=live_ckan, locale="cs-CZ").new_page()
+    visitor.goto(f"/cs/dataset/activity/{reviewed['name']}")
+    stream = visitor.locator("ul.activity")
+    expect(stream).to_contain_text(cast["curator"]["fullname"])
+    text = visitor.locator("body").inner_text()
+    assert cast["editor"]["fullname"] not in text and cast["editor"]["name"] not in text
+
+
+def test_the_curator_reads_the_reviewers_and_their_comments_on_the_same_page(
+        browser: Browser, live_ckan: str, cast, reviewed):
+    curator = sign_in(browser, live_ckan, cast["curator"], locale="cs-CZ")
+    curator.goto(f"/cs/dataset/{reviewed['name']}")
+    expect(curator.locator(".passport-state .badge")).to_have_text("Zveřejněno")
+    history = curator.locator(".passport-history")
+    expect(history.locator("caption")).to_have_text("Historie")
+    expect(history.locator("thead th")).to_have_text(["Kdy", "Kdo", "Ze stavu", "Do stavu", "Komentář"])
+    rows = history.locator("tbody tr")
+    expect(rows).to_have_count(4)
+    expect(history).to_contain_text(RETURN_COMMENT)
+    who = rows.locator("td:nth-child(2)")
+    expect(who).to_have_text([cast["curator"]["fullname"], cast["editor"]["fullname"],
+                              cast["curator"]["fullname"], cast["editor"]["fullname"]])
