@@ -275,11 +275,13 @@ blueprint = Blueprint("passport_openness", __name__)
 
 @blueprint.route("/dataset/<id>/passport/openness-check", methods=["POST"])
 def start(id: str) -> Any:
-    """The dataset page's button: queue the check of every resource, then show the page (the resources pending)."""
+    """The dataset page's button: queue the check of every resource, then show the page (the resources pending).
+    A sysadmin may tick private addresses, as on the site check's form."""
     # CKAN 2.11 checks CSRF only for sessions it knows (see catalog.views._require_csrf).
     current_app.extensions["csrf"].protect()
     try:
-        tk.get_action("passport_openness_check")({"user": tk.g.user}, {"id": id})
+        tk.get_action("passport_openness_check")(
+            {"user": tk.g.user}, {"id": id, "allow_private_addresses": tk.request.form.get("allow_private_addresses")})
     except tk.ObjectNotFound:
         return tk.abort(404, tk._("Dataset not found"))
     except tk.NotAuthorized as error:
