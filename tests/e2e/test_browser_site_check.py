@@ -2,12 +2,15 @@
 
 A sysadmin opens the Czech form under /cs/, checks the local demo site (on loopback, so with private addresses
 allowed: a user who is not a sysadmin is refused it, in Czech, first), watches the check's page wait for the
-worker, count the passports read, and end with the report; then downloads its CSV.
+worker, count the passports read, and end with the report; then downloads its CSV. A check of a site publishing a
+passport far past what a report keeps reads, in Czech, its cut title and why it was cut and why it has no corrected
+files, beside a small passport whose corrected files are offered.
 """
 from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import signal
 import subprocess
@@ -19,9 +22,10 @@ import pytest
 from browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
 from demo_site import IDENTIFIERS
+from fault_passports import valid_passport
 from http_site import Fault
 from local_demo_site import local_demo_site
-from site_check_support import clean_site_checks, worker  # noqa: F401
+from site_check_support import clean_site_checks, run_worker_burst, worker  # noqa: F401
 from playwright.sync_api import Browser, expect
 
 from ckanext.passport.conformance.shape import CSV_COLUMNS
@@ -116,3 +120,50 @@ def test_a_sysadmin_checks_a_site_in_czech_watches_it_run_and_downloads_the_csv(
     assert {row[0] for row in rows[1:]} == IDENTIFIERS
     assert any(row[5] and row[7] for row in rows[1:])  # findings with their code and Czech message
     assert "fetch.connection_error" not in {row[5] for row in rows[1:]}  # every file read was on the local site
+
+
+INN = "7701234560"
+LONG_TITLE = "Набор " * 2000  # 12,000 characters: a report keeps 1,000 of a text
+BIG_DESCRIPTION = "x" * 1_300_000  # past the 1,000,000 characters kept for corrected files, within the 2 MiB read
+
+
+@pytest.fixture
+def big_passport_site(tmp_path: Path, serve_site):
+    """A registry of two passports: one of 1.3 MB with a 12,000-character title, one small."""
+    entries = []
+    for identifier, passport in [
+            (f"{INN}-big", {**valid_passport(f"{INN}-big", LONG_TITLE), "description": BIG_DESCRIPTION}),
+            (f"{INN}-small", valid_passport(f"{INN}-small", "Малый"))]:
+        folder = tmp_path / "opendata" / identifier
+        folder.mkdir(parents=True)
+        (folder / "meta.json").write_text(json.dumps(passport, ensure_ascii=False), "utf-8")
+        entries.append(f"{identifier},{passport['title']},/opendata/{identifier}/meta.json,json")
+    (tmp_path / "opendata" / "list.csv").write_text(
+        "property,title,value,format\nstandardversion,Версия,http://opendata.gosmonitor.ru/standard/3.0,\n"
+        + "\n".join(entries) + "\n", "utf-8")
+    return serve_site(tmp_path)
+
+
+def test_the_report_of_a_huge_passport_shows_in_czech_its_cut_title_and_why_it_has_no_corrected_files(
+        browser: Browser, live_ckan: str, big_passport_site, clean_site_checks):
+    admin = sign_in(browser, live_ckan, factories.Sysadmin(password=PASSWORD), locale="cs-CZ")
+    admin.goto("/cs/passport/check")
+    admin.fill("input[name=url]", big_passport_site.url + "/opendata/list.csv")
+    admin.check("input[name=allow_private_addresses]")
+    admin.get_by_role("button", name="Zkontrolovat web").click()
+    admin.wait_for_url("**/cs/passport/check/*")
+    run_worker_burst()
+    admin.reload()
+    expect(admin.locator(".passport-site-check-status")).to_have_text("Dokončeno")
+
+    big = admin.locator(f".passport-site-check-passport[data-identifier='{INN}-big']")
+    title = big.locator("h3").inner_text()
+    assert title.startswith(f"{INN}-big: Набор Набор") and title.endswith("…") and len(title) < 1_100
+    expect(big).to_contain_text("Z tohoto protokolu bylo vynecháno")
+    expect(big).to_contain_text("z každého textu se uchovává prvních 1000 znaků a pak končí znakem …")
+    expect(big).to_contain_text("Opravené soubory se pro tento pasport nenabízejí")
+    expect(big.locator(".passport-site-check-fixed")).to_have_count(0)
+    assert BIG_DESCRIPTION[:2000] not in admin.content()
+
+    small = admin.locator(f".passport-site-check-passport[data-identifier='{INN}-small']")
+    expect(small.locator(".passport-site-check-fixed-files a")).to_have_count(3)
