@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+import plugin_state
 import pytest
 import requests
 from browser_walk import EDITORS_ORG
@@ -112,7 +113,10 @@ class _LiveServer:
 def _live_server(tmp_path_factory: pytest.TempPathFactory, reset_db, migrate_db_for) -> Iterator[_LiveServer]:
     """The worker's one CKAN server, started by the first walk that needs it and kept for the session: starting
     one costs seconds to a minute on a loaded machine, and every walk reads the same configuration."""
-    ensure_tables(reset_db, migrate_db_for)  # the first reset of a session drops every table: not under a server
+    # The first reset of a session drops every table, which must not happen under a server; the plugins' migrations
+    # need the plugins loaded.
+    plugin_state.load_all()
+    ensure_tables(reset_db, migrate_db_for)
     server = _LiveServer(tmp_path_factory.mktemp("live-ckan"))
     server.start()
     yield server
