@@ -80,9 +80,15 @@ def _raises(error: type[BaseException]):
 def test_an_unexpected_exception_in_a_passport_reader_is_passport_unreadable_naming_its_class(
         monkeypatch, caplog, error):
     monkeypatch.setattr(meta_json, "parse", _raises(error))
+    # Caught at the guard's own logger: a CKAN config (the whole suite) stops ckanext's records reaching the root.
+    guard_log = logging.getLogger("ckanext.passport.mr.guarded")
+    guard_log.addHandler(caplog.handler)
 
-    with caplog.at_level(logging.ERROR):
-        result = parse_passport(b'{"identifier": "7712345678-showrooms"}', URL)
+    try:
+        with caplog.at_level(logging.ERROR, logger=guard_log.name):
+            result = parse_passport(b'{"identifier": "7712345678-showrooms"}', URL)
+    finally:
+        guard_log.removeHandler(caplog.handler)
 
     assert (result.value, codes(result), result.problems[0].params) == (
         None, ["passport.unreadable"], {"error": error.__name__})

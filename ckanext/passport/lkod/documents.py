@@ -10,6 +10,7 @@ whatever else a third party's bytes make a parser or the profile raise (its clas
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Optional
 
 import rdflib
@@ -117,7 +118,9 @@ def read_catalog(data: bytes, url: str, content_type: str, catalog_iri: str, rdf
 _NODE_KEYS = frozenset({"iri", "@id", "typ", "@type", "datová_sada", "@graph", "@reverse", "@included", "@nest",
                         "@context", "@base", "@vocab"})
 _PLAIN_CATALOG_KEYS = frozenset({"@context", "iri", "typ", "datová_sada"})
-_ABSOLUTE = ("https://", "http://")
+# An absolute http(s) IRI with nothing rdflib would read otherwise: no white space, no control character, none
+# of the characters RFC 3987 leaves out of IRIs. Anything else goes through rdflib, whose reading is the rule.
+_PLAIN_IRI = re.compile(r"https?://[^\s\x00-\x1f\x7f<>\"{}|\\^`]++")
 
 
 def _plain_catalog_list(data: bytes, candidates: tuple[str, str]) -> Optional[list[str]]:
@@ -140,12 +143,12 @@ def _plain_catalog_list(data: bytes, candidates: tuple[str, str]) -> Optional[li
         return None
     listed = document.get("datová_sada", [])
     listed = [listed] if isinstance(listed, str) else listed
-    if not isinstance(listed, list) or not all(isinstance(iri, str) and iri.startswith(_ABSOLUTE) for iri in listed):
+    if not isinstance(listed, list) or not all(isinstance(iri, str) and _PLAIN_IRI.fullmatch(iri) for iri in listed):
         return None
     others = {key: value for key, value in document.items() if key not in _PLAIN_CATALOG_KEYS}
     if any(key in _NODE_KEYS or ":" in key for key in others) or _nests_a_node(list(others.values())):
         return None
-    return sorted({iri.strip() for iri in listed})
+    return sorted(set(listed))
 
 
 def _nests_a_node(values: list[Any]) -> bool:
