@@ -80,8 +80,10 @@ def _raises(error: type[BaseException]):
 def test_an_unexpected_exception_in_a_passport_reader_is_passport_unreadable_naming_its_class(
         monkeypatch, caplog, error):
     monkeypatch.setattr(meta_json, "parse", _raises(error))
-    # Caught at the guard's own logger: a CKAN config (the whole suite) stops ckanext's records reaching the root.
+    # Caught at the guard's own logger: once a CKAN config is loaded (the whole suite), ckanext's records no longer
+    # reach the root, and loggers made before it are disabled by logging.config.
     guard_log = logging.getLogger("ckanext.passport.mr.guarded")
+    monkeypatch.setattr(guard_log, "disabled", False)
     guard_log.addHandler(caplog.handler)
 
     try:
