@@ -19,6 +19,8 @@ from typing import Any, Optional
 import rdflib
 from rdflib.plugins.shared.jsonld import context as rdflib_context
 
+from ckanext.passport.mr.jsontext import nesting_depth
+
 CONTEXT_URL = (
     "https://ofn.gov.cz/dcat-ap-cz-rozhraní-katalogů-otevřených-dat/2024-05-28/kontexty/"
     "rozhraní-katalogů-otevřených-dat.jsonld"
@@ -54,31 +56,29 @@ def local_context() -> dict[str, Any]:
 def with_local_context(document: Any) -> Any:
     """The document with every context reference resolved to the local definitions, in place.
 
-    Raises :class:`RemoteContextRefused` for a reference to any other context, :class:`ContextInvalid` for a
-    context value JSON-LD does not allow and :class:`TooDeep` past :data:`MAX_DEPTH` levels. The walk is
-    iterative: a hostile nesting cannot exhaust the stack before it is measured.
+    Raises :class:`RemoteContextRefused` for a reference to any other context and :class:`ContextInvalid` for a
+    context value JSON-LD does not allow. The walk is iterative, over a document whose depth
+    :func:`parse_jsonld` measured before decoding it.
     """
     root = [document]
-    # (container, key or index, depth, whether the value sits where JSON-LD reads a context)
-    pending: list[tuple[Any, Any, int, bool]] = [(root, 0, 1, False)]
+    # (container, key or index, whether the value sits where JSON-LD reads a context)
+    pending: list[tuple[Any, Any, bool]] = [(root, 0, False)]
     while pending:
-        container, key, depth, in_context = pending.pop()
+        container, key, in_context = pending.pop()
         value = container[key]
         if in_context:
             value = container[key] = _resolved(value)
             if value is None or value is local_context():  # nothing to walk: null, or our own definitions
                 continue
-        if not isinstance(value, (dict, list)):
-            continue
-        if depth > MAX_DEPTH:
-            raise TooDeep(MAX_DEPTH)
         if isinstance(value, list):
-            pending.extend((value, index, depth + 1, in_context) for index in range(len(value)))
+            pending.extend((value, index, in_context) for index in range(len(value)))
+            continue
+        if not isinstance(value, dict):
             continue
         names = [name for name in value if not (in_context and name == _IMPORT)]
         if in_context and _IMPORT in value:
             value = container[key] = _imported(value)
-        pending.extend((value, name, depth + 1, name == _CONTEXT) for name in names)
+        pending.extend((value, name, name == _CONTEXT) for name in names)
     return root[0]
 
 
@@ -126,11 +126,15 @@ guard_rdflib()
 def parse_jsonld(data: str | bytes, base: Optional[str] = None, graph: Optional[rdflib.Graph] = None) -> rdflib.Graph:
     """Parse a JSON-LD document into ``graph`` (a new one by default), never reaching the network or a file.
 
-    Raises ``ValueError`` for text that is not JSON, :class:`RemoteContextRefused` for a reference to a context
-    other than the official one, :class:`ContextInvalid` and :class:`TooDeep` (see :func:`with_local_context`);
-    ``RecursionError`` from the JSON decoder for nesting far past :data:`MAX_DEPTH`.
+    Raises ``ValueError`` for text that is not JSON (or not UTF-8), :class:`TooDeep` for a document nesting deeper
+    than :data:`MAX_DEPTH` (measured by the MR readers' linear bracket scan before anything recurses),
+    :class:`RemoteContextRefused` for a reference to a context other than the official one and
+    :class:`ContextInvalid` (see :func:`with_local_context`).
     """
-    document = json.loads(data)
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    if nesting_depth(text) > MAX_DEPTH:
+        raise TooDeep(MAX_DEPTH)
+    document = json.loads(text)
     if not isinstance(document, (dict, list)):
         raise ContextInvalid("a JSON-LD document is an object or an array")
     document = with_local_context(document)
