@@ -1,5 +1,5 @@
 """``ckan passport …`` commands: thin wrappers over :mod:`ckanext.passport.mr.report` (and, for ``lkod
- registration``, :mod:`ckanext.passport.lkod.registration`).
+ registration``, :mod:`ckanext.passport.lkod.registration`; for ``check-index``, :mod:`ckanext.passport.index_check`).
 
 The fetch limits come from the site's options (:mod:`ckanext.passport.settings`), as for a harvest; the
 command's own options override them. ``check --format json`` prints the document the portal's site check shows
@@ -17,7 +17,8 @@ from . import settings
 from .conformance.site_report import site_document
 from .mr import report
 from .mr.datacheck import DEFAULT_HEAD_BYTES
-from .mr.model import Severity
+from .mr.model import Severity, Translate
+from .mr.problems import N_
 from .mr.translation import LANGUAGES, translator
 
 # The language of a report: its findings and its frame; codes, URLs and field names stay as they are.
@@ -103,3 +104,55 @@ def registration() -> None:
         raise click.ClickException("Set " + ", ".join(dict.fromkeys(unset)) + " in the CKAN config first.")
     document = registration_document(catalog, iris.catalog_iri())
     click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+
+
+@passport.command("check-index")
+@click.option("--source", "source_name", metavar="NAME", help="Only the records of this harvest source (name or id).")
+@click.option("--recent", type=click.IntRange(min=1), metavar="MINUTES",
+              help="Only the records changed in the last MINUTES, in the database or in the index.")
+@click.option("--repair", is_flag=True, help="Index each differing record again from the database.")
+@LANG_OPTION
+def check_index(source_name: Optional[str], recent: Optional[int], repair: bool, lang: str) -> None:
+    """Compare every record's database state with its search index document (its metadata_modified).
+
+    Prints one line per record that differs and a count. Exits with status 1 while records differ unrepaired.
+    """
+    import datetime
+
+    from . import index_check
+    from .index_commits import INDEX_ERRORS
+
+    translate = translator(lang)
+    source_id = _harvest_source_id(source_name, translate) if source_name else None
+    since = datetime.datetime.utcnow() - datetime.timedelta(minutes=recent) if recent else None
+    try:
+        found = index_check.differences(source_id=source_id, since=since)
+        failed = index_check.repair(found) if repair else found
+    except INDEX_ERRORS as error:
+        raise click.ClickException(translate(N_("The search index could not be read: {error}")).format(
+            error=type(error).__name__)) from None
+    for difference in found:
+        click.echo(translate(N_("{name} ({id}): {kind}; database {database}, index {index}")).format(
+            name=difference.name or "-", id=difference.package_id, kind=translate(index_check.KINDS[difference.kind]),
+            database=_moment(difference.database), index=_moment(difference.index)))
+    click.echo(translate(N_("{count} differ.")).format(count=len(found)))
+    if repair:
+        click.echo(translate(N_("{count} repaired, {failed} could not be.")).format(
+            count=len(found) - len(failed), failed=len(failed)))
+    raise SystemExit(1 if failed else 0)
+
+
+def _harvest_source_id(name: str, translate: Translate) -> str:
+    from ckanext.harvest.model import HarvestSource
+    from ckan import model
+
+    found = model.Session.query(model.Package.id).filter(
+        model.Package.type == "harvest", model.Package.state != "deleted",
+        (model.Package.name == name) | (model.Package.id == name)).first()
+    if found is None or HarvestSource.get(found.id) is None:
+        raise click.ClickException(translate(N_("There is no harvest source {name}.")).format(name=name))
+    return found.id
+
+
+def _moment(value: Optional[Any]) -> str:
+    return value.isoformat(timespec="milliseconds") if value is not None else "-"

@@ -110,6 +110,24 @@ REGISTRY_UNEXPECTED = define(
        "and nothing was deleted"),
 )
 
+# The two stores a record lives in, the database and the search index (index_commits, index_check), and the
+# objects a dead consumer or connection left mid-stage (harvest_recovery).
+INDEX_FAILED = define(
+    "harvest.index_failed", Severity.ERROR,
+    N_("The record was saved, but the search index did not take it ({error}): search, the source page, /opendata/ "
+       "and the LKOD catalog show its previous state until the next harvest of this source indexes it again"),
+)
+INDEX_CHECK_FAILED = define(
+    "harvest.index_check_failed", Severity.ERROR,
+    N_("The search index could not be compared with the database before this harvest ({error}); records it "
+       "holds out of date stay so until a later harvest or `ckan passport check-index --repair`"),
+)
+OBJECT_STALLED = define(
+    "harvest.object_stalled", Severity.ERROR,
+    N_("The harvest of this entry did not finish within {seconds} seconds (its consumer or its database connection "
+       "died midway); what it had not saved was dropped, and the next harvest reads the entry again"),
+)
+
 # An ``lkod`` source (another Czech catalog, DCAT-AP-CZ documents): its catalog document and its dataset documents.
 LKOD_NOT_RDF = define(
     "harvest.lkod_not_rdf", Severity.ERROR,

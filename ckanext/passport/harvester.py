@@ -22,12 +22,12 @@ from ckan import authz
 from ckanext.harvest.harvesters.base import HarvesterBase
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra
 
-from ckanext.passport import harvest_guard, mapping, settings
+from ckanext.passport import harvest_guard, index_check, mapping, settings
 from ckanext.passport import harvest_problems as codes
 from ckanext.passport.catalog import identity, workflow
 from ckanext.passport.harvest_config import HarvestConfig, above_site_limits, config_errors, load_config
 from ckanext.passport.harvest_findings import line, save_gather_error, save_object_error
-from ckanext.passport.index_commits import harvest_indexing
+from ckanext.passport.index_commits import import_indexed
 from ckanext.passport.language import reader_translate, site_translate
 from ckanext.passport.mr import serialize, urls
 from ckanext.passport.mr.check import check_passport, score
@@ -101,6 +101,7 @@ class PassportHarvester(HarvesterBase):
 
     def _gather(self, harvest_job: Any) -> list[str]:
         source = harvest_job.source
+        index_check.converge(harvest_job)
         config = self._config(source)
         fetched, items = _open_registry(source.url, config, source.id)
         previous = self._current_objects(source.id)
@@ -255,12 +256,9 @@ class PassportHarvester(HarvesterBase):
     # -- import -----------------------------------------------------------------------------------------
 
     def import_stage(self, harvest_object: Any) -> Any:
-        return harvest_guard.object_stage(harvest_object, "Import", lambda: self._indexed_import(harvest_object))
-
-    def _indexed_import(self, harvest_object: Any) -> Any:
-        config = self._config(harvest_object.source)
-        with harvest_indexing(config.index_commit):
-            return self._import(harvest_object, config)
+        source = harvest_object.source
+        return import_indexed(harvest_object, _index_commit(source),
+                              lambda: self._import(harvest_object, self._config(source)))
 
     def _import(self, harvest_object: Any, config: HarvestConfig) -> Any:
         # The flag lets a harvested record land without the curator's part of the catalog record.
@@ -615,6 +613,15 @@ def _deletion_refusal(kept: int, largest: int, gone: int, max_ratio: float, dama
     if lost / largest > max_ratio:
         return problem(codes.MASS_DELETION, gone=gone, kept=kept, largest=largest, max_ratio=max_ratio)
     return None
+
+
+def _index_commit(source: Any) -> str:
+    """The source's ``index_commit``; a stored config that no longer loads is the import stage's own error (inside
+    its guard), and its writes are indexed the default way."""
+    try:
+        return PassportHarvester._config(source).index_commit
+    except (ValueError, TypeError, AttributeError):
+        return "soft"
 
 
 def _status(harvest_object: Any) -> str:

@@ -1,63 +1,47 @@
-"""How a harvest import makes its datasets searchable: each dataset indexed once per database commit, then one
-soft Solr commit.
+"""How a harvest import reaches the search index: after the database kept it, and only as the database keeps it.
 
-CKAN 2.11 indexes a dataset created with resources twice in the same commit (its model observer sees it as new,
-and as changed through its new resources), each time reading the dataset back and validating it; CKAN 2.12
-indexes once, in the action. Either asks Solr for a hard commit on every index write: a segment flush and a new
-searcher, about 20 ms apiece. Under :func:`harvest_indexing` a dataset's first index update in a database commit
-is its only one (a second would send the same state: both read it after the same flush), each index write goes
-to Solr without a commit, and a soft commit follows it at once. The dataset is searchable before the action
-returns, as with CKAN's own commits, so the activity stream's read of it is answered from the index; durability
-is Solr's (its update log and ``autoCommit``, on in CKAN's Solr configurations).
+CKAN writes a dataset to Solr before its database commit (2.11: a model observer at ``before_commit``; 2.12: the
+action, just before its commit). A commit that then fails leaves Solr holding a state the database never kept, and
+an index write that fails after the commit leaves the object COMPLETE while search shows the old record. So inside
+:func:`import_indexed` CKAN's index writes only record which dataset they were for. Once the stage's transaction
+has ended, committed or rolled back, each recorded dataset is indexed from what the database holds then (CKAN's own
+``search.rebuild`` of those ids; a dataset the database no longer has is removed), with no commit per write, and one
+commit follows: soft (a source's ``index_commit: "soft"``, the default: searchable at once, durable through Solr's
+update log) or CKAN's hard commit (``"hard"``). A site that turned ``ckan.search.solr_commit`` off gets no commit.
 
-A site that turned ``ckan.search.solr_commit`` off relies on Solr's auto-commits: its datasets are still indexed
-once, with no commit. A source with ``index_commit: "hard"`` keeps CKAN's indexing as it is.
+An index write that fails makes the object an error, ``harvest.index_failed``, and the record stays as the database
+kept it: the next harvest's index check (:mod:`ckanext.passport.index_check`) writes it again, unchanged passport or
+not. This module also repairs what that check finds, through :func:`index_from_database`.
 """
 from __future__ import annotations
 
+import logging
 from contextlib import ExitStack, contextmanager
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, TypeVar, Union
 
 import ckan.plugins.toolkit as tk
 import pysolr
 from ckan import model
-from ckan.lib.search.common import SearchIndexError, make_connection
+from ckan.lib import search
+from ckan.lib.search.common import SearchError, SearchIndexError, make_connection
 from ckan.lib.search.index import PackageSearchIndex
+
+from ckanext.passport import harvest_guard
+from ckanext.passport import harvest_problems as codes
+from ckanext.passport.harvest_findings import save_object_error
+from ckanext.passport.mr.problems import problem
 
 try:  # CKAN 2.11 indexes through a model observer, the system plugin
     from ckan.lib.search import SynchronousSearchPlugin
-except ImportError:  # CKAN 2.12 indexes once, in the dataset actions themselves
+except ImportError:  # CKAN 2.12 indexes in the dataset actions themselves
     SynchronousSearchPlugin = None
 
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 _OPTION = "ckan.search.solr_commit"
-
-
-class _OncePerCommit:
-    """CKAN 2.11's search observer, indexing each dataset once per database commit."""
-
-    def __init__(self, notify: Callable[[Any, str], None]) -> None:
-        self._notify = notify
-        self._commit: Optional[dict] = None
-        self._indexed: set[str] = set()
-
-    def __call__(self, entity: Any, operation: str) -> None:
-        if not isinstance(entity, model.Package):
-            return
-        # CKAN gathers a commit's changed objects in the session's object cache, made anew for each commit.
-        commit = getattr(model.Session(), "_object_cache", None)
-        if commit is not self._commit:
-            self._commit, self._indexed = commit, set()
-        if entity.id in self._indexed:
-            return
-        self._indexed.add(entity.id)
-        self._notify(entity, operation)
-
-
-def _soft_commit() -> None:
-    try:
-        make_connection().commit(softCommit=True)
-    except pysolr.SolrError as error:
-        raise SearchIndexError(f"Solr soft commit failed: {error}") from error
+# What a refused or unreachable index raises: CKAN's own errors, pysolr's, and a socket's.
+INDEX_ERRORS = (SearchIndexError, SearchError, pysolr.SolrError, OSError)
 
 
 @contextmanager
@@ -74,49 +58,75 @@ def _replaced(owner: Any, name: str, replacement: Any) -> Iterator[None]:
 
 
 @contextmanager
-def _soft_commit_after_each_write() -> Iterator[None]:
-    """Each index write of the block followed by one soft commit. A write nested in another (``index_package``
-    removing a deleted dataset through ``delete_package``) commits once, when the outer write ends."""
-    depth = 0
+def held_index_writes() -> Iterator[list[str]]:
+    """Inside the block CKAN's index writes reach no index: the list yielded collects the ids of the datasets they
+    were for, in order, repeats included.
 
-    def then_soft_commit(write: Callable[..., None]) -> Callable[..., None]:
-        def written(index: PackageSearchIndex, *args: Any, **kwargs: Any) -> None:
-            nonlocal depth
-            depth += 1
-            try:
-                write(index, *args, **kwargs)
-            finally:
-                depth -= 1
-            if depth == 0:
-                _soft_commit()
-        return written
-
-    with ExitStack() as stack:
-        for name in ("index_package", "delete_package"):
-            stack.enter_context(_replaced(PackageSearchIndex, name, then_soft_commit(getattr(PackageSearchIndex, name))))
-        yield
-
-
-@contextmanager
-def harvest_indexing(mode: str) -> Iterator[None]:
-    """Run one harvest object's dataset changes with each dataset indexed once per database commit and each index
-    write made searchable by one soft commit (``mode`` ``"soft"``), or with CKAN's indexing as it is (``"hard"``).
-
-    The option, the index writes and the observer are switched for the block only; import stages run one object
-    at a time per process (the fetch consumer, ``run-test``), never beside web requests.
+    Import stages run one object at a time per process (the fetch consumer, ``run-test``), never beside web
+    requests, so replacing CKAN's index methods for the block holds back no one else's writes.
     """
-    if mode != "soft":
-        yield
-        return
-    commits = bool(tk.config.get(_OPTION))
+    held: list[str] = []
+
+    def record(index: PackageSearchIndex, pkg_dict: dict[str, Any], *args: Any, **kwargs: Any) -> None:
+        held.append(pkg_dict["id"])
+
+    def observe(entity: Any, operation: str) -> None:
+        # 2.11's observer reads the whole dataset before it indexes; recording its id here spares that read.
+        if isinstance(entity, model.Package):
+            held.append(entity.id)
+
     with ExitStack() as stack:
         if SynchronousSearchPlugin is not None:
-            observer = SynchronousSearchPlugin()  # the system plugin's one instance
-            stack.enter_context(_replaced(observer, "notify", _OncePerCommit(type(observer).notify.__get__(observer))))
-        if commits:
-            stack.enter_context(_soft_commit_after_each_write())
-        tk.config[_OPTION] = False
-        try:
-            yield
-        finally:
-            tk.config[_OPTION] = commits
+            stack.enter_context(_replaced(SynchronousSearchPlugin(), "notify", observe))  # the plugin's one instance
+        for name in ("index_package", "delete_package"):
+            stack.enter_context(_replaced(PackageSearchIndex, name, record))
+        yield held
+
+
+def index_from_database(package_ids: Iterable[str], mode: str = "soft") -> None:
+    """Index each dataset as the database holds it now (CKAN removes a deleted one, as its own indexing does; one the
+    database has not got is removed), then one commit, ``"soft"`` or ``"hard"``. Raises one of
+    :data:`INDEX_ERRORS` when the index refuses a write or its commit."""
+    ids = list(dict.fromkeys(package_ids))
+    if not ids:
+        return
+    stored = {row.id for row in model.Session.query(model.Package.id).filter(model.Package.id.in_(ids))}
+    commits = bool(tk.config.get(_OPTION))
+    # CKAN's removal of a deleted dataset commits by this option; the one commit below stands for every write.
+    tk.config[_OPTION] = False
+    try:
+        for package_id in ids:
+            if package_id in stored:
+                search.rebuild(package_ids=[package_id], defer_commit=True)
+            else:
+                search.index_for(model.Package).remove_dict({"id": package_id})
+    finally:
+        tk.config[_OPTION] = commits
+    if not commits:
+        return
+    if mode == "soft":
+        make_connection().commit(softCommit=True)
+    else:
+        search.commit()
+
+
+def import_indexed(harvest_object: Any, mode: str, work: Callable[[], T]) -> Union[T, bool]:
+    """``work()`` run as a harvest object's import stage (:func:`harvest_guard.object_stage`), its datasets indexed
+    once its transaction has ended; False, with ``harvest.index_failed`` on the object, when the index refused them
+    (the database keeps what the stage committed)."""
+    with held_index_writes() as held:
+        outcome = harvest_guard.object_stage(harvest_object, "Import", work)
+    try:
+        index_from_database(held, mode)
+    except INDEX_ERRORS as error:
+        model.Session.rollback()
+        log.warning("Harvest object %s: the search index refused %s: %s", harvest_object.id, held, error)
+        save_object_error(problem(codes.INDEX_FAILED, error=failure_name(error)), harvest_object, "Import")
+        model.Session.commit()
+        return False
+    return outcome
+
+
+def failure_name(error: BaseException) -> str:
+    """The class of what failed: CKAN wraps Solr's and the socket's errors in its own, the cause names the kind."""
+    return type(error.__cause__ or error.__context__ or error).__name__

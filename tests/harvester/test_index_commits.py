@@ -1,9 +1,10 @@
-"""Harvest imports index each dataset once per database commit and make it searchable with one soft Solr commit,
-instead of CKAN's two index passes and two hard commits."""
+"""Harvest imports index each dataset after the database kept it, as the database keeps it: once per object, made
+searchable by one soft Solr commit, instead of CKAN's index passes and hard commits before the database commit."""
 from __future__ import annotations
 
 import pysolr
 import pytest
+from ckan import model
 from ckan.plugins import toolkit
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
@@ -12,7 +13,7 @@ from ckanext.harvest import queue
 from ckanext.harvest.model import HarvestObject, HarvestSource
 from ckanext.harvest.tests.factories import HarvestJobObj
 
-from ckanext.passport.index_commits import harvest_indexing
+from ckanext.passport.index_commits import held_index_writes, import_indexed, index_from_database
 from ckanext.passport.plugins.harvester import PassportHarvesterPlugin
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
@@ -81,52 +82,64 @@ def test_a_site_that_turned_solr_commits_off_gets_no_commits(demo_site, harvest_
     assert toolkit.config["ckan.search.solr_commit"] is False
 
 
-def test_a_failed_import_restores_ckans_commits_and_sends_no_commit(solr_updates):
-    with pytest.raises(toolkit.ValidationError):
-        with harvest_indexing("soft"):
-            assert toolkit.config["ckan.search.solr_commit"] is False
-            raise toolkit.ValidationError({"name": ["refused"]})
-    assert toolkit.config["ckan.search.solr_commit"] is True
-    assert solr_updates == []
-
-
-def test_an_object_that_changed_no_dataset_sends_no_commit(solr_updates):
-    with harvest_indexing("soft"):
-        assert toolkit.config["ckan.search.solr_commit"] is False
-    assert toolkit.config["ckan.search.solr_commit"] is True
-    assert solr_updates == []
-
-
-def test_an_unchanged_dataset_on_reharvest_sends_no_commit(demo_site, harvest_source, run_harvest, solr_updates):
-    source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW)
-    run_harvest(source)
-    # The passports' content hashes no longer match, but their datasets would stay the same.
-    for folder in ("7708234640-okvedva", "7703092752-terorg"):
-        path = demo_site.root / "opendata" / folder / "meta.csv"
-        path.write_bytes(path.read_bytes() + b"\n")
-    statuses = _fetch_and_import_all(source, solr_updates)
-    assert statuses == ["not modified"] * 6
-    assert "soft" not in solr_updates and "hard" not in solr_updates
-
-
-def test_a_dataset_written_in_two_commits_is_indexed_after_each(solr_updates):
-    with harvest_indexing("soft"):
-        sysadmin = {"user": factories.Sysadmin()["name"]}
+def test_inside_the_block_index_writes_only_name_their_datasets(solr_updates):
+    sysadmin = {"user": factories.Sysadmin()["name"]}
+    with held_index_writes() as held:
         dataset = call_action("package_create", dict(sysadmin), **complete_record(title="First title"))
         call_action("package_patch", dict(sysadmin), id=dataset["id"], title="Second title")
-    assert solr_updates == ["none", "soft", "none", "soft"]
+    assert solr_updates == []
+    assert set(held) == {dataset["id"]}
+    assert call_action("package_search", q=f"id:{dataset['id']}")["count"] == 0
+
+
+def test_held_datasets_are_indexed_as_the_database_holds_them_with_one_soft_commit(solr_updates):
+    sysadmin = {"user": factories.Sysadmin()["name"]}
+    with held_index_writes() as held:
+        dataset = call_action("package_create", dict(sysadmin), **complete_record(title="First title"))
+        call_action("package_patch", dict(sysadmin), id=dataset["id"], title="Second title")
+    index_from_database(held)
+    assert solr_updates == ["none", "soft"]
     assert call_action("package_search", q='title:"Second title"')["count"] == 1
 
 
-def test_a_dataset_deleted_in_the_block_costs_one_soft_commit(solr_updates):
+def test_a_dataset_deleted_in_the_block_leaves_the_index_with_one_soft_commit(solr_updates):
     sysadmin = {"user": factories.Sysadmin()["name"]}
     dataset = call_action("package_create", dict(sysadmin), **complete_record(name="to-be-deleted"))
     solr_updates.clear()
-    with harvest_indexing("soft"):
+    with held_index_writes() as held:
         call_action("package_delete", dict(sysadmin), id=dataset["id"])
-    # CKAN's index_package removes a deleted dataset through delete_package: the nested write commits once.
+    index_from_database(held)
     assert solr_updates == ["none", "soft"]
     assert call_action("package_search", q="name:to-be-deleted")["count"] == 0
+
+
+def test_a_dataset_the_database_never_kept_is_not_indexed(solr_updates):
+    sysadmin = {"user": factories.Sysadmin()["name"]}
+    with held_index_writes() as held:
+        call_action("package_create", {**sysadmin, "defer_commit": True}, **complete_record(name="rolled-back"))
+        model.Session.rollback()
+    index_from_database(held)
+    assert call_action("package_search", q="name:rolled-back")["count"] == 0
+    assert model.Package.get("rolled-back") is None
+
+
+def test_an_import_that_failed_after_its_commit_still_indexes_what_the_database_kept(solr_updates, an_object):
+    sysadmin = {"user": factories.Sysadmin()["name"]}
+    harvest_object = an_object
+
+    def work():
+        call_action("package_create", dict(sysadmin), **complete_record(name="committed-then-failed"))
+        raise RuntimeError("after the commit")
+
+    assert import_indexed(harvest_object, "soft", work) is False
+    assert call_action("package_search", q="name:committed-then-failed")["count"] == 1
+
+
+def test_an_object_that_changed_no_dataset_sends_nothing(solr_updates, an_object):
+    solr_updates.clear()  # the source's own dataset was indexed as it was made
+    assert import_indexed(an_object, "soft", lambda: "unchanged") == "unchanged"
+    assert solr_updates == []
+    assert toolkit.config["ckan.search.solr_commit"] is True
 
 
 def test_after_the_block_ckan_indexes_as_it_always_did(solr_updates):
@@ -134,8 +147,17 @@ def test_after_the_block_ckan_indexes_as_it_always_did(solr_updates):
     call_action("package_create", dict(sysadmin), **complete_record(name="before-the-block"))
     ckans_own = list(solr_updates)
     solr_updates.clear()
-    with harvest_indexing("soft"):
+    with held_index_writes():
         pass
     call_action("package_create", dict(sysadmin), **complete_record(name="after-the-block"))
     assert "hard" in ckans_own
     assert solr_updates == ckans_own
+
+
+@pytest.fixture
+def an_object(harvest_source) -> HarvestObject:
+    """A harvest object of a passport source, linked to no dataset."""
+    from ckanext.harvest.tests.factories import HarvestObjectObj
+
+    source = HarvestSource.get(harvest_source("http://127.0.0.1:9/opendata/list.csv")["id"])
+    return HarvestObjectObj(guid="an-entry", job=HarvestJobObj(source=source, run=False))

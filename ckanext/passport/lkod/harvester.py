@@ -31,7 +31,7 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckanext.dcat.harvesters.rdf import DCATRDFHarvester
 
-from ckanext.passport import harvest_guard, mapping, settings
+from ckanext.passport import harvest_guard, index_check, mapping, settings
 from ckanext.passport import harvest_problems as codes
 from ckanext.passport.catalog import identity
 from ckanext.passport.harvest_findings import save_gather_error, save_object_error
@@ -51,7 +51,7 @@ from ckanext.passport.harvester import (
     queue_deletions,
     store_record,
 )
-from ckanext.passport.index_commits import harvest_indexing
+from ckanext.passport.index_commits import import_indexed
 from ckanext.passport.mr.fetch import fetch
 from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import Problem
@@ -89,6 +89,7 @@ class LkodHarvester(DCATRDFHarvester):
         return harvest_guard.gather_stage(harvest_job, lambda: self._gather(harvest_job))
 
     def _gather(self, harvest_job: Any) -> list[str]:
+        index_check.converge(harvest_job)
         source = harvest_job.source
         config = self._config(source)
         listed = self._read_catalog(source.url, config, harvest_job)
@@ -174,12 +175,8 @@ class LkodHarvester(DCATRDFHarvester):
     # -- import -----------------------------------------------------------------------------------------
 
     def import_stage(self, harvest_object: Any) -> Any:
-        return harvest_guard.object_stage(harvest_object, "Import", lambda: self._indexed_import(harvest_object))
-
-    def _indexed_import(self, harvest_object: Any) -> Any:
-        config = self._config(harvest_object.source)
-        with harvest_indexing("soft"):
-            return self._import(harvest_object, config)
+        return import_indexed(harvest_object, "soft",
+                              lambda: self._import(harvest_object, self._config(harvest_object.source)))
 
     def _import(self, harvest_object: Any, config: LkodConfig) -> Any:
         # The flag lets a harvested record land without the curator's part, and write its guarded IRIs.

@@ -2,20 +2,21 @@
 
 It needs the base plugin ``passport``, which declares the harvest's options (fetch limits, User-Agent): its
 openness check fetches with them too. It chains ckanext-harvest's job actions so that our findings are shown
-in the reader's language (:mod:`ckanext.passport.harvest_findings`).
+in the reader's language (:mod:`ckanext.passport.harvest_findings`), and its job run so that no object of either
+source type stays mid-stage (:mod:`ckanext.passport.harvest_recovery`).
 """
 from __future__ import annotations
 
 import ckan.plugins as p
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport import harvest_findings
+from ckanext.passport import harvest_findings, harvest_recovery
 from ckanext.passport.harvester import PassportHarvester
 
 from .shared import PassportTranslation
 
 
-@tk.blanket.actions(harvest_findings.actions())
+@tk.blanket.actions(lambda: harvest_findings.actions() | harvest_recovery.actions())
 class PassportHarvesterPlugin(PassportTranslation, PassportHarvester):
     """ckanext-harvest finds harvesters as plugins implementing IHarvester: the plugin is the harvester."""
 

@@ -1,0 +1,81 @@
+"""No harvest object left mid-stage: what a dead consumer or a dropped database connection left in FETCH or IMPORT
+becomes an error, so that its job finishes and the next job can start.
+
+ckanext-harvest marks a job finished only once every object is COMPLETE or ERROR. An object whose consumer was
+killed, or whose import lost its database connection, keeps the state it had: RabbitMQ delivers its message again
+to the next consumer, but Redis only after three minutes (and not at all once Redis restarted without its queues),
+and a consumer that takes it again may be dead too. So ``harvest_jobs_run`` (what ``ckan harvester run`` calls from a
+portal's cron) first turns every object of a running job of our source types that has been in FETCH or IMPORT for
+longer than twice the object budget (``ckanext.passport.harvest_object_budget``: the fetches of one object end by
+then) into an error, ``harvest.object_stalled``. What its stage had not committed was rolled back with the
+connection; the next job reads the entry again (its content hash is the last current object's).
+"""
+from __future__ import annotations
+
+import datetime
+import logging
+from typing import Any, Optional
+
+import ckan.plugins.toolkit as tk
+import sqlalchemy as sa
+from ckan import model
+from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
+
+from ckanext.passport import harvest_problems as codes
+from ckanext.passport import settings
+from ckanext.passport.harvest_findings import save_object_error
+from ckanext.passport.mr.problems import problem
+
+log = logging.getLogger(__name__)
+
+# The source types whose stages run under the object budget: this extension's harvesters.
+SOURCE_TYPES = ("passport", "lkod")
+_STAGES = {"FETCH": "Fetch", "IMPORT": "Import"}
+
+
+def stalled_after() -> datetime.timedelta:
+    """How long an object may stay in one stage before it counts as stalled."""
+    return datetime.timedelta(seconds=2 * settings.harvest_object_budget())
+
+
+def release_stalled_objects(source_id: Optional[str] = None, now: Optional[datetime.datetime] = None) -> int:
+    """Every stalled object of a running job (of one source, or of all) made an ERROR with
+    ``harvest.object_stalled``; how many."""
+    limit = stalled_after()
+    cutoff = (now or datetime.datetime.utcnow()) - limit
+    started = sa.func.greatest(HarvestObject.fetch_started, HarvestObject.import_started)
+    stalled = (
+        model.Session.query(HarvestObject)
+        .join(HarvestJob, HarvestObject.harvest_job_id == HarvestJob.id)
+        .join(HarvestSource, HarvestJob.source_id == HarvestSource.id)
+        .filter(HarvestJob.status == "Running", HarvestSource.type.in_(SOURCE_TYPES),
+                HarvestObject.state.in_(list(_STAGES)), started < cutoff)
+    )
+    if source_id:
+        stalled = stalled.filter(HarvestJob.source_id == source_id)
+    count = 0
+    for harvest_object in stalled.with_for_update(of=HarvestObject, skip_locked=True):
+        stage = _STAGES[harvest_object.state]
+        log.warning("Harvest object %s stalled in %s since %s: made an error", harvest_object.id, stage,
+                    harvest_object.import_started or harvest_object.fetch_started)
+        save_object_error(problem(codes.OBJECT_STALLED, seconds=int(limit.total_seconds())),
+                          harvest_object, stage)
+        harvest_object.state = "ERROR"
+        harvest_object.report_status = "errored"
+        harvest_object.add()
+        count += 1
+    model.Session.commit()
+    return count
+
+
+@tk.chained_action
+def harvest_jobs_run(up: Any, context: dict, data_dict: dict) -> Any:
+    """ckanext-harvest's run, after the stalled objects of the running jobs were made errors (so that those jobs can
+    be marked finished by this very run)."""
+    tk.check_access("harvest_jobs_run", context, data_dict)
+    release_stalled_objects(data_dict.get("source_id"))
+    return up(context, data_dict)
+
+
+def actions() -> dict[str, Any]:
+    return {"harvest_jobs_run": harvest_jobs_run}

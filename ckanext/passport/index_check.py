@@ -1,0 +1,180 @@
+"""The database and the search index compared record by record, and put right from the database.
+
+A record is compared by ``metadata_modified``, which every write of a dataset moves on and CKAN indexes with it:
+Solr keeps it to the millisecond, so the database's value is cut to the millisecond first. Four differences:
+``missing`` (in the database, not in the index), ``stale`` (the index holds an older state), ``ahead`` (the index
+holds a state the database never kept: a write whose transaction was rolled back), ``orphan`` (in the index, but
+deleted or gone in the database). A repair indexes the record again from the database, which removes it from the
+index where the database no longer has it.
+
+Each harvest's gather runs the check over its source's records first (:func:`converge`), so what the last job
+failed to index is indexed by the next one even when no passport changed; ``ckan passport check-index`` runs it
+over a source, the recently changed records, or the whole catalog.
+"""
+from __future__ import annotations
+
+import datetime
+import logging
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional
+
+import ckan.plugins.toolkit as tk
+from ckan import model
+from ckan.lib.search.common import make_connection
+from ckan.lib.search.index import PACKAGE_TYPE, TYPE_FIELD
+from ckanext.harvest.model import HarvestObject
+
+from ckanext.passport import harvest_problems as codes
+from ckanext.passport.harvest_findings import save_gather_error
+from ckanext.passport.index_commits import INDEX_ERRORS, failure_name, index_from_database
+from ckanext.passport.mr.problems import N_, problem
+
+log = logging.getLogger(__name__)
+
+# Each kind's words for people (the CLI's lines), in the project's catalogs.
+KINDS = {
+    "missing": N_("missing from the search index"),
+    "stale": N_("older in the search index than in the database"),
+    "ahead": N_("newer in the search index than in the database (a write the database did not keep)"),
+    "orphan": N_("in the search index, but deleted or absent in the database"),
+}
+_PAGE = 1000
+_ID_BATCH = 200
+
+
+@dataclass(frozen=True)
+class Difference:
+    package_id: str
+    name: str
+    kind: str  # a key of KINDS
+    database: Optional[datetime.datetime]
+    index: Optional[datetime.datetime]
+
+
+@dataclass(frozen=True)
+class _Stored:
+    name: str
+    state: str
+    modified: Optional[datetime.datetime]
+
+
+def differences(source_id: Optional[str] = None, since: Optional[datetime.datetime] = None) -> list[Difference]:
+    """The records whose index document differs from the database: a harvest source's (its current objects' records
+    and the documents filed under it), those changed at or after ``since`` (UTC) on either side, or every one."""
+    index_filter = []
+    stored_query = model.Session.query(model.Package.id, model.Package.name, model.Package.state,
+                                       model.Package.metadata_modified)
+    if source_id:
+        index_filter.append(f'+harvest_source_id:"{source_id}"')
+        linked = model.Session.query(HarvestObject.package_id).filter(
+            HarvestObject.harvest_source_id == source_id, HarvestObject.current == True)  # noqa: E712
+        stored_query = stored_query.filter(model.Package.id.in_(linked.scalar_subquery()))
+    if since is not None:
+        index_filter.append(f"+metadata_modified:[{_solr_time(since)} TO *]")
+        stored_query = stored_query.filter(model.Package.metadata_modified >= since)
+    indexed = _indexed(index_filter)
+    stored = {row.id: _Stored(row.name, row.state, row.metadata_modified) for row in stored_query}
+    # A record one side selected and the other did not is looked up on the other side by its id.
+    stored.update(_stored_by_id(indexed.keys() - stored.keys()))
+    for ids in _batches(sorted(stored.keys() - indexed.keys())):
+        indexed.update(_indexed([_ids_filter(ids)]))
+    found = (_difference(package_id, stored.get(package_id), indexed.get(package_id))
+             for package_id in sorted(stored.keys() | indexed.keys()))
+    return [difference for difference in found if difference is not None]
+
+
+def repair(found: Iterable[Difference]) -> list[Difference]:
+    """Each record indexed again from the database, one at a time so that one refusal leaves the others repaired;
+    the differences that could not be repaired."""
+    # CKAN's session keeps the objects it loaded across commits: the database's state is read anew.
+    model.Session.expire_all()
+    failed = []
+    for difference in found:
+        try:
+            index_from_database([difference.package_id])
+        except INDEX_ERRORS as error:
+            log.warning("Index repair of %s refused: %s", difference.package_id, error)
+            failed.append(difference)
+    return failed
+
+
+def converge(job: Any) -> None:
+    """Before a gather: the source's records the index lacks or holds out of date are indexed again; when the index
+    cannot be read or written, the job gets ``harvest.index_check_failed`` and the gather goes on."""
+    try:
+        failed = repair(differences(source_id=job.source_id))
+    except INDEX_ERRORS as error:
+        log.warning("Harvest job %s: the index check failed: %s", job.id, error)
+        save_gather_error(problem(codes.INDEX_CHECK_FAILED, error=failure_name(error)), job)
+        return
+    if failed:
+        save_gather_error(problem(codes.INDEX_CHECK_FAILED, error="SearchIndexError"), job)
+
+
+def _difference(package_id: str, stored: Optional[_Stored], indexed: Optional[str]) -> Optional[Difference]:
+    expected = stored is not None and not (
+        stored.state == "deleted" and tk.asbool(tk.config.get("ckan.search.remove_deleted_packages")))
+    database = _to_millisecond(stored.modified) if stored is not None and stored.modified else None
+    index = _parsed(indexed)
+    name = stored.name if stored is not None else ""
+    if expected and indexed is None:
+        kind = "missing"
+    elif not expected and indexed is not None:
+        kind = "orphan"
+    elif not expected or database == index:
+        return None
+    elif index is None or (database is not None and database > index):
+        kind = "stale"
+    else:
+        kind = "ahead"
+    return Difference(package_id, name, kind, database, index)
+
+
+def _indexed(filters: list[str]) -> dict[str, Any]:
+    """id → ``metadata_modified`` (Solr's text: CKAN's date decoder would cut it to the second) of this site's dataset
+    documents matching every filter, paged by a cursor."""
+    connection = make_connection(decode_dates=False)
+    query = {"fq": [f"+{TYPE_FIELD}:{PACKAGE_TYPE}", f'+site_id:"{tk.config.get("ckan.site_id")}"', *filters],
+             "fl": "id,metadata_modified", "rows": _PAGE, "sort": "index_id asc", "cursorMark": "*"}
+    found: dict[str, Any] = {}
+    while True:
+        results = connection.search("*:*", **query)
+        found.update((doc["id"], doc.get("metadata_modified", "")) for doc in results.docs)
+        if not results.docs or results.nextCursorMark == query["cursorMark"]:
+            return found
+        query["cursorMark"] = results.nextCursorMark
+
+
+def _stored_by_id(ids: set[str]) -> dict[str, _Stored]:
+    stored: dict[str, _Stored] = {}
+    for batch in _batches(sorted(ids)):
+        rows = model.Session.query(model.Package.id, model.Package.name, model.Package.state,
+                                   model.Package.metadata_modified).filter(model.Package.id.in_(batch))
+        stored.update((row.id, _Stored(row.name, row.state, row.metadata_modified)) for row in rows)
+    return stored
+
+
+def _batches(ids: list[str]) -> Iterable[list[str]]:
+    return (ids[start:start + _ID_BATCH] for start in range(0, len(ids), _ID_BATCH))
+
+
+def _ids_filter(ids: list[str]) -> str:
+    return "+id:(" + " OR ".join(f'"{package_id}"' for package_id in ids) + ")"
+
+
+def _to_millisecond(moment: datetime.datetime) -> datetime.datetime:
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000, tzinfo=None)
+
+
+def _parsed(text: Optional[str]) -> Optional[datetime.datetime]:
+    """Solr's ``metadata_modified`` text (to the millisecond, in UTC) as a naive datetime."""
+    if not text:
+        return None
+    try:
+        return _to_millisecond(datetime.datetime.fromisoformat(text.replace("Z", "+00:00")))
+    except ValueError:
+        return None
+
+
+def _solr_time(moment: datetime.datetime) -> str:
+    return _to_millisecond(moment).isoformat(timespec="milliseconds") + "Z"
