@@ -4,6 +4,7 @@ indexes, unchanged passport or not; ``ckan passport check-index`` finds and repa
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 import sqlalchemy as sa
@@ -53,7 +54,10 @@ def one_passport(tmp_path, serve_site, harvest_source):
 
     def write(title: str) -> None:
         path = root / "opendata" / IDENTIFIER / "meta.json"
+        modified = path.stat().st_mtime
         path.write_text(json.dumps(valid_passport(IDENTIFIER, title), ensure_ascii=False), "utf-8")
+        # Last-Modified has whole seconds: a rewrite within the second of the last fetch would be "not modified".
+        os.utime(path, (modified + 60, modified + 60))
 
     return site, harvest_source(f"{site.url}/opendata/list.csv", CONFIG), write
 
