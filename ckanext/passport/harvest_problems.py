@@ -122,6 +122,11 @@ INDEX_CHECK_FAILED = define(
     N_("The search index could not be compared with the database before this harvest ({error}); records it "
        "holds out of date stay so until a later harvest or `ckan passport check-index --repair`"),
 )
+INDEX_REPAIR_REFUSED = define(
+    "harvest.index_repair_refused", Severity.ERROR,
+    N_("The search index refused again the records it holds out of date or lacks ({names}); search shows them as "
+       "they were until it takes them (the portal's log has the details)"),
+)
 OBJECT_STALLED = define(
     "harvest.object_stalled", Severity.ERROR,
     N_("The harvest of this entry did not finish within {seconds} seconds (its consumer or its database connection "

@@ -40,6 +40,7 @@ KINDS = {
 }
 _PAGE = 1000
 _ID_BATCH = 200
+_NAMED = 5  # records a refused repair names on the job page
 
 
 @dataclass(frozen=True)
@@ -99,8 +100,9 @@ def repair(found: Iterable[Difference]) -> list[Difference]:
 
 
 def converge(job: Any) -> None:
-    """Before a gather: the source's records the index lacks or holds out of date are indexed again; when the index
-    cannot be read or written, the job gets ``harvest.index_check_failed`` and the gather goes on."""
+    """Before a gather: the source's records the index lacks or holds out of date are indexed again. When the index
+    cannot be read the job gets ``harvest.index_check_failed``, when it refuses a record again
+    ``harvest.index_repair_refused``; the gather goes on."""
     try:
         failed = repair(differences(source_id=job.source_id))
     except INDEX_ERRORS as error:
@@ -108,7 +110,9 @@ def converge(job: Any) -> None:
         save_gather_error(problem(codes.INDEX_CHECK_FAILED, error=failure_name(error)), job)
         return
     if failed:
-        save_gather_error(problem(codes.INDEX_CHECK_FAILED, error="SearchIndexError"), job)
+        names = ", ".join(difference.name or difference.package_id for difference in failed[:_NAMED])
+        save_gather_error(problem(codes.INDEX_REPAIR_REFUSED,
+                                  names=names + (", …" if len(failed) > _NAMED else "")), job)
 
 
 def _difference(package_id: str, stored: Optional[_Stored], indexed: Optional[str]) -> Optional[Difference]:

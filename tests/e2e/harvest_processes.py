@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator, Optional
 
 import pytest
 
@@ -29,14 +29,21 @@ COMMANDS = {
 class HarvestProcesses:
     """The four processes, each leading a process group of its own so that stopping it stops its children too."""
 
-    def __init__(self, ini: Path, logs: Path) -> None:
+    def __init__(self, ini: Path, logs: Path, names: Iterable[str] = tuple(COMMANDS),
+                 env: Optional[dict[str, str]] = None) -> None:
+        """``names``: which of :data:`COMMANDS` to run; ``env``: variables over the test's own (CKAN reads
+        ``CKAN_*`` variables over its configuration file)."""
         self.ini = ini
         self.logs = logs
+        self.names = tuple(names)
+        self.env = env or {}
         self.groups: dict[str, subprocess.Popen] = {}
 
     def start(self) -> "HarvestProcesses":
-        env = {**os.environ, "CKAN_INI": str(self.ini), "CKAN": CKAN}  # CKAN: the command harvest-cron.sh runs
-        for name, command in COMMANDS.items():
+        # CKAN: the command harvest-cron.sh runs
+        env = {**os.environ, "CKAN_INI": str(self.ini), "CKAN": CKAN, **self.env}
+        for name in self.names:
+            command = COMMANDS[name]
             with (self.logs / f"{name}.log").open("wb") as log:
                 self.groups[name] = subprocess.Popen(
                     command, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,

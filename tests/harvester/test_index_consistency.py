@@ -133,6 +133,19 @@ def test_a_deletion_the_index_refused_is_taken_out_of_the_index_by_the_next_harv
     assert _indexed_title(package_id) is None
 
 
+def test_a_record_the_index_refuses_again_is_named_on_the_next_job(one_passport):
+    _, source, write = one_passport
+    write("Очень длинное название " * 3000)  # ~130 KB: Solr keeps at most 32,766 bytes a term
+    _, [refused] = _job_stages(source)
+    assert _error_codes(refused) == ["harvest.index_failed"]
+
+    job, [again] = _job_stages(source)
+    assert again.report_status == "not modified"
+    [gather_error] = [error.message for error in job.gather_errors]
+    assert gather_error.startswith("[harvest.index_repair_refused]")
+    assert model.Package.get(refused.package_id).name in gather_error
+
+
 def test_a_write_whose_commit_failed_never_reaches_the_index(one_passport, run_harvest):
     _, source, write = one_passport
     results, _ = run_harvest(source)

@@ -21,7 +21,7 @@ def codes_of(messages) -> set[str]:
     return {message.split("]", 1)[0].lstrip("[") for message in messages}
 
 
-def test_a_dataset_the_search_index_refuses_is_an_unexpected_error_and_the_others_land(lkod, lkod_source, run_lkod):
+def test_a_dataset_the_search_index_refuses_is_an_index_error_and_the_others_land(lkod, lkod_source, run_lkod):
     document = json.loads(lkod.dataset_text("hvd"))
     document["název"] = {"cs": "Velmi dlouhý název " * 4000}  # ~80 KB: Solr keeps at most 32,766 bytes a term
     lkod.write_dataset("hvd", json.dumps(document, ensure_ascii=False))
@@ -31,7 +31,7 @@ def test_a_dataset_the_search_index_refuses_is_an_unexpected_error_and_the_other
     assert job["status"] == "Finished"
     refused = results[lkod.dataset_iri("hvd")]
     assert refused["report_status"] == "errored"
-    assert "harvest.unexpected" in codes_of(e.message for e in refused["errors"])
+    assert "harvest.index_failed" in codes_of(e.message for e in refused["errors"])
     landed = {name for name in GOOD if results[lkod.dataset_iri(name)]["report_status"] == "added"}
     assert landed == set(GOOD) - {"hvd"}
     assert len(results) == len(GOOD) + len(BAD)

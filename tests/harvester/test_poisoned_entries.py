@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from ckan import model
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject, HarvestSource
 from poisoned_site import GOOD, HUGE, poisoned_site
@@ -43,12 +44,14 @@ def test_every_good_entry_lands_beside_the_poisoned_ones(harvested):
         assert results[identifier.lower()]["report_status"] == "added", results[identifier.lower()]
 
 
-def test_a_passport_the_search_index_refuses_is_an_unexpected_error_of_its_object(harvested):
+def test_a_passport_the_search_index_refuses_is_an_index_error_of_its_object_with_its_record_kept(harvested):
     results, _ = harvested
     result = results[HUGE.lower()]
     assert result["report_status"] == "errored"
-    assert "harvest.unexpected" in codes_of(e.message for e in result["errors"])
-    assert HarvestObject.get(result["obj_id"]).state == "ERROR"
+    assert "harvest.index_failed" in codes_of(e.message for e in result["errors"])
+    harvest_object = HarvestObject.get(result["obj_id"])
+    assert harvest_object.state == "ERROR"
+    assert model.Package.get(harvest_object.package_id).state == "active"
 
 
 def test_a_source_whose_stored_config_no_longer_loads_fails_its_gather_with_a_code(
