@@ -180,3 +180,29 @@ def own_org(org_admin):
     from ckan.tests import factories
 
     return factories.Organization(users=[{"name": org_admin["name"], "capacity": "admin"}])
+
+
+@pytest.fixture
+def solr_unreachable(ckan_config):
+    """A switch: inside ``with solr_unreachable:`` this process's CKAN sends every search index request to a closed
+    port (2.11 reads the address from SolrSettings, set at start-up; 2.12 from the config on each connection)."""
+    from ckan.lib.search import common
+
+    closed = "http://127.0.0.1:9/solr/closed"
+    settings = getattr(common, "SolrSettings", None)
+    saved = (settings.get() if settings else None, ckan_config.get("solr_url"))
+
+    def point_at(url: str, stored) -> None:
+        ckan_config["solr_url"] = url
+        if settings:
+            settings.init(url, *stored[1:])
+
+    class Switch:
+        def __enter__(self) -> None:
+            point_at(closed, saved[0])
+
+        def __exit__(self, *exc: object) -> None:
+            point_at(saved[1], saved[0])
+
+    yield Switch()
+    point_at(saved[1], saved[0])

@@ -9,7 +9,6 @@ import os
 import pytest
 import sqlalchemy as sa
 from ckan import model
-from ckan.lib.search.common import SolrSettings
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from catalog_records import complete_record
@@ -27,22 +26,6 @@ pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_
 # A source whose registry may lose its only entry: the deletion guard would keep it otherwise.
 CONFIG = {"allow_private_addresses": True, "max_delete_ratio": 1}
 IDENTIFIER = "7707329152-consistency"
-
-
-@pytest.fixture
-def solr_unreachable():
-    """While the test runs its body, this process's CKAN sends every search index request to a closed port."""
-    url, user, password = SolrSettings.get()
-
-    class Switch:
-        def __enter__(self) -> None:
-            SolrSettings.init("http://127.0.0.1:9/solr/closed", user, password)
-
-        def __exit__(self, *exc: object) -> None:
-            SolrSettings.init(url, user, password)
-
-    yield Switch()
-    SolrSettings.init(url, user, password)
 
 
 @pytest.fixture
