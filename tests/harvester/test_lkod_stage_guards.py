@@ -1,6 +1,7 @@
-"""An ``lkod`` source's stages run inside the harvest's guard too: a dataset the portal fails to store (a title far
-beyond what Solr keeps in one term, so CKAN raises out of ``package_create``) is that object's coded error, and
-the catalog's other datasets land; a stored config that no longer loads is a coded gather error.
+"""An ``lkod`` source's stages run inside the harvest's guards too: a dataset the search index refuses (a title far
+beyond what Solr keeps in one term) is stored and is that object's coded error, and the catalog's other datasets
+land; a stored config that no longer loads is a coded gather error; a dataset the index lost is indexed again by
+the next harvest.
 """
 from __future__ import annotations
 
@@ -48,3 +49,19 @@ def test_an_lkod_source_whose_stored_config_no_longer_loads_fails_its_gather_wit
     assert results == {}
     gather = call_action("harvest_job_report", id=job["id"])["gather_errors"]
     assert "harvest.gather_unexpected" in codes_of(e["message"] for e in gather)
+
+
+def test_a_dataset_missing_from_the_index_is_indexed_again_by_the_next_harvest(lkod, lkod_source, run_lkod):
+    from ckan import model
+    from ckan.lib.search import index_for
+
+    source = lkod_source(lkod.catalog_url, ALLOW)
+    results, _ = run_lkod(source)
+    package_id = results[lkod.dataset_iri("vld")]["dataset"]["id"]
+    # As an index write lost after the database commit leaves it (Solr down at that moment).
+    index_for(model.Package).delete_package({"id": package_id})
+    assert call_action("package_search", fq=f'id:"{package_id}"')["count"] == 0
+
+    again, _ = run_lkod(source)
+    assert again[lkod.dataset_iri("vld")]["report_status"] == "not modified"
+    assert call_action("package_search", fq=f'id:"{package_id}"')["count"] == 1
