@@ -32,6 +32,11 @@ class _Made:
 
 
 _made: _Made | None = None
+# Keys the test app sets on the configuration before making the app (conftest's ``_test_app``: Flask's testing
+# mode); no plugin reads them, so the plugins a test loaded are the app's even though the two configurations differ
+# by them. Compared, they made every test asking for both ``with_plugins`` and ``app`` load the plugins three times
+# and build a new app.
+_APP_OWN_KEYS = frozenset({"testing"})
 _updates = 0
 _counting = False
 
@@ -121,9 +126,15 @@ def app(make: Callable[[], Any]) -> Any:
     previous = made if made is not None and made.loaded_with is not None else None
     _made = _Made(_updates, _plugins(), app_with=asked, after_app=dict(config), app=made_app,
                   request_context=middleware._internal_test_request_context)
-    if previous is not None and previous.after_load is not None and previous.after_load.items() <= asked.items():
+    if previous is not None and previous.after_load is not None and _loaded_for(previous.after_load, asked):
         _made.loaded_with, _made.after_load = previous.loaded_with, previous.after_load
     return made_app
+
+
+def _loaded_for(after_load: dict[str, Any], asked: dict[str, Any]) -> bool:
+    """Whether the configuration a load left is the one an app is asked with, the app's own keys aside."""
+    missing = object()
+    return all(asked.get(key, missing) == value for key, value in after_load.items() if key not in _APP_OWN_KEYS)
 
 
 def unload() -> None:
