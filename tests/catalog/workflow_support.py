@@ -35,6 +35,12 @@ class People:
 
 @pytest.fixture
 def people() -> People:
+    return make_people()
+
+
+def make_people() -> People:
+    """The publisher, the editors organization, another organization and their people (the ``people`` fixture's;
+    a module whose tests only read them makes them once)."""
     curator, co_curator, editor, outsider = (factories.User() for _ in range(4))
     publisher = factories.Organization(
         users=[{"name": curator["name"], "capacity": "editor"}, {"name": co_curator["name"], "capacity": "admin"}]
