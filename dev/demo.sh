@@ -2,6 +2,7 @@
 # Serves the demo portal at http://127.0.0.1:5000 (services and database are prepared by `make demo`) with the
 # processes a portal runs: the CKAN server, ckanext-harvest's gather consumer and fetch consumer, the periodic
 # `ckan harvester run` (dev/harvest-cron.sh, a portal's cron) and `ckan jobs worker`; plus the bundled MR site.
+# The consumers and the worker run under dev/supervise.sh, which starts each again when it exits.
 # Each has a pid file and a log in dev/run; a process whose pid file names a live process is not started again.
 # `dev/demo.sh stop` stops them all (the services stay: `make stop` stops those too).
 set -euo pipefail
@@ -91,11 +92,13 @@ while IFS= read -r record; do
     || { echo "The demo record $name was refused:"; tail -n 20 "$RUN/demo-records.log"; exit 1; }
 done < "$ROOT/dev/demo-records.jsonl"
 
-start gather-consumer "$BIN/ckan" harvester gather-consumer
-start fetch-consumer "$BIN/ckan" harvester fetch-consumer
+# The consumers and the jobs worker under dev/supervise.sh, as a portal's supervisor keeps them: one that dies (its
+# broker, database or Solr gone) is started again 2 s later.
+start gather-consumer "$ROOT/dev/supervise.sh" "$BIN/ckan" harvester gather-consumer
+start fetch-consumer "$ROOT/dev/supervise.sh" "$BIN/ckan" harvester fetch-consumer
 start harvest-cron "$ROOT/dev/harvest-cron.sh" "$HARVEST_RUN_EVERY"
 # CKAN's default queue: the publishers' site checks (/passport/check) run here.
-start jobs-worker "$BIN/ckan" jobs worker
+start jobs-worker "$ROOT/dev/supervise.sh" "$BIN/ckan" jobs worker
 
 # One process with a stable pid: no reloader, no threads spawning children.
 start ckan "$BIN/ckan" run --host 127.0.0.1 --port "$PORT" --disable-reloader
@@ -132,7 +135,8 @@ fi
 cat <<TXT
 CKAN demo is running at http://127.0.0.1:$PORT
   harvested the demo MR site at http://127.0.0.1:$SITE_PORT/opendata/ ($datasets datasets): http://127.0.0.1:$PORT/harvest/$SOURCE
-  harvest processes: gather consumer, fetch consumer, \`ckan harvester run\` every 10 s, \`ckan jobs worker\`
+  harvest processes: gather consumer, fetch consumer, \`ckan jobs worker\` (each restarted by dev/supervise.sh when it exits),
+    \`ckan harvester run\` every 10 s and, every sixth run, \`ckan passport check-index --recent 10 --repair\`
   site check (as a sysadmin, tick "private addresses" to check the demo site): http://127.0.0.1:$PORT/passport/check
   local catalog for the national catalog (LKOD, DCAT-AP-CZ): http://127.0.0.1:$PORT/lkod/catalog (about it: /lkod/)
   sysadmin login: $ADMIN / $PASSWORD
