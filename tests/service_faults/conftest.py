@@ -1,0 +1,49 @@
+"""Fixtures of the service-fault tests: one MR site harvested once for the module, and a round of harvest processes
+with a fault injected mid-job for each test (fault_rounds.py).
+
+These tests kill and restart the suite's own PostgreSQL, Solr, Redis and RabbitMQ: `make test` runs them alone, in
+one process, after the parallel suite (``-m service_faults -n 0``).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+# The harvest processes' helper lives with the end-to-end tests; this folder runs on its own too.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+
+from brokers import BROKERS  # noqa: E402
+from fault_rounds import SOURCE_CONFIG, Harvested, PassportSite, Round, harvest_through  # noqa: E402
+from service_control import Fault, start_services  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def harvested(stack_once, tmp_path_factory: pytest.TempPathFactory, serve_site, harvest_source,
+              run_harvest) -> Iterator[Harvested]:
+    """The site served and its source harvested once, in process: each round then changes records that exist.
+    Afterwards every service is up again, even one a failed round left down, for whatever runs next."""
+    site = PassportSite(tmp_path_factory.mktemp("mr-site"))
+    site.publish("first harvest")
+    served = serve_site(site.root)
+    source = harvest_source(f"{served.url}/opendata/list.csv", SOURCE_CONFIG, name="service-faults")
+    results, job = run_harvest(source)
+    assert {result["report_status"] for result in results.values()} == {"added"}, job
+    yield Harvested(site, source)
+    start_services()
+
+
+@pytest.fixture
+def harvest_round(harvested: Harvested, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                  ckan_config) -> Callable[..., Round]:
+    """``harvest_round(fault, broker="redis")``: one round of fault_rounds.harvest_through on the module's site."""
+
+    def run(fault: Fault, broker: str = "redis") -> Round:
+        # The test process publishes the jobs: it names the broker the processes consume from.
+        for key, value in BROKERS[broker].items():
+            monkeypatch.setitem(ckan_config, key, value)
+        return harvest_through(fault, harvested.site, harvested.source, broker, tmp_path)
+
+    return run
