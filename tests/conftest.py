@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Callable, TypeVar
 
 import plugin_state
 import pytest
 import workers
 from demo_site import DEMO_SITE
 from resets import reset_with_plugin_tables
+
+T = TypeVar("T")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REAL = FIXTURES / "real"
@@ -93,6 +96,28 @@ def stack_once(reset_db, migrate_db_for, reset_index):
     reset_index()
     yield
     plugin_state.unload()
+
+
+@pytest.fixture(scope="module")
+def _built_once() -> dict[str, Any]:
+    return {}
+
+
+@pytest.fixture
+def built_once(stack_once, with_plugins, _built_once: dict[str, Any]) -> Callable[[str, Callable[[], T]], T]:
+    """``built_once(key, build)``: what ``build()`` made for the module's first test asking for ``key``, returned
+    to its later tests; on the module's one clean database and index (``stack_once``), for state they only read.
+
+    Built for a test rather than by a module fixture: the test's configuration (its marks) and plugins hold while it
+    is made, as they did when each test made its own (a record's index labels are computed from the configuration).
+    """
+
+    def once(key: str, build: Callable[[], T]) -> T:
+        if key not in _built_once:
+            _built_once[key] = build()
+        return _built_once[key]
+
+    return once
 
 
 @pytest.fixture(scope="module")

@@ -40,20 +40,13 @@ def people(stack_once) -> People:
     return make_people()
 
 
-@pytest.fixture(scope="module")
-def _shared_records() -> dict[str, dict]:
-    return {}
-
-
 @pytest.fixture
-def shared_record(people: People, _shared_records: dict[str, dict]) -> Callable[[str], dict]:
+def shared_record(people: People, built_once) -> Callable[[str], dict]:
     """``shared_record(kind)``: the module's one record of a kind (a state, or "reviewed") for tests that only read
-    it, made by the first test asking for it (so in a test's configuration: the editors organization is a mark)."""
+    it (built by the first test asking, in its configuration: the editors organization is a mark)."""
 
     def shared(kind: str) -> dict:
-        if kind not in _shared_records:
-            _shared_records[kind] = reviewed_record(people) if kind == "reviewed" else record_in_state(people, kind)
-        return _shared_records[kind]
+        return built_once(kind, lambda: reviewed_record(people) if kind == "reviewed" else record_in_state(people, kind))
 
     return shared
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import pytest
-from ckan.tests import factories
-from publish_shapes import SHAPES
+from publish_shapes import publish_shape, publisher
 
 
 @pytest.fixture
 def organization(with_plugins, clean_db, clean_index) -> dict[str, Any]:
-    return factories.Organization(title="Департамент транспорта")
+    return publisher()
 
 
 @pytest.fixture
@@ -21,8 +20,6 @@ def publish(organization) -> Callable[..., dict[str, Any]]:
     """``publish("harvested", **changes)`` creates a dataset of that shape and returns it as stored."""
 
     def create(shape: str, **changes: Any) -> dict[str, Any]:
-        data = SHAPES[shape](organization)
-        data.update(changes)
-        return factories.Dataset(**data)
+        return publish_shape(organization, shape, **changes)
 
     return create

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 import pytest
 from catalog_records import ALL_CONDITIONS_MET, EUROVOC_ECONOMICS, ROSSTAT_INN
+from ckan.tests import factories
 
 PUBLISH_CONFIG = (pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),)
 
@@ -156,3 +157,13 @@ SHAPES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "structures": structures_shape,
     "empty": empty_shape,
 }
+
+
+def publisher() -> dict[str, Any]:
+    """The organization the publish tests' datasets belong to."""
+    return factories.Organization(title="Департамент транспорта")
+
+
+def publish_shape(org: dict[str, Any], shape: str, **changes: Any) -> dict[str, Any]:
+    """A dataset of that shape (with ``changes``) created in ``org``, as stored."""
+    return factories.Dataset(**{**SHAPES[shape](org), **changes})
