@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
+from typing import Iterator, Mapping, Optional
 
 import pytest
 
@@ -29,21 +29,20 @@ COMMANDS = {
 class HarvestProcesses:
     """The four processes, each leading a process group of its own so that stopping it stops its children too."""
 
-    def __init__(self, ini: Path, logs: Path, names: Iterable[str] = tuple(COMMANDS),
+    def __init__(self, ini: Path, logs: Path, commands: Optional[Mapping[str, list[str]]] = None,
                  env: Optional[dict[str, str]] = None) -> None:
-        """``names``: which of :data:`COMMANDS` to run; ``env``: variables over the test's own (CKAN reads
-        ``CKAN_*`` variables over its configuration file)."""
+        """``commands``: name → command line to run (default :data:`COMMANDS`); ``env``: variables over the test's
+        own (CKAN reads ``CKAN_*`` variables over its configuration file)."""
         self.ini = ini
         self.logs = logs
-        self.names = tuple(names)
+        self.commands = dict(commands if commands is not None else COMMANDS)
         self.env = env or {}
         self.groups: dict[str, subprocess.Popen] = {}
 
     def start(self) -> "HarvestProcesses":
         # CKAN: the command harvest-cron.sh runs
         env = {**os.environ, "CKAN_INI": str(self.ini), "CKAN": CKAN, **self.env}
-        for name in self.names:
-            command = COMMANDS[name]
+        for name, command in self.commands.items():
             with (self.logs / f"{name}.log").open("wb") as log:
                 self.groups[name] = subprocess.Popen(
                     command, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
@@ -65,7 +64,7 @@ class HarvestProcesses:
     def running(self) -> list[str]:
         """`ps` lines of every live process in the machinery's groups (zombies are not running)."""
         groups = {process.pid for process in self.groups.values()}
-        listing = subprocess.run(["ps", "-e", "-o", "pgid=,pid=,stat=,args="], capture_output=True, text=True, check=True)
+        listing = subprocess.run(["ps", "-ww", "-e", "-o", "pgid=,pid=,stat=,args="], capture_output=True, text=True, check=True)
         return [
             line.strip()
             for line in listing.stdout.splitlines()

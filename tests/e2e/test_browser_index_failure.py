@@ -8,7 +8,7 @@ from typing import Iterator
 import pytest
 from browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
 from ckan.tests import factories
-from harvest_processes import ROOT, HarvestProcesses
+from harvest_processes import COMMANDS, ROOT, HarvestProcesses
 from playwright.sync_api import Browser, expect
 
 pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
@@ -23,7 +23,7 @@ def periodic_run(live_ckan: str, tmp_path: Path) -> Iterator[HarvestProcesses]:
     source, which this walk leaves to the index's own outage."""
     logs = tmp_path / "periodic"
     logs.mkdir()
-    processes = HarvestProcesses(ROOT / "test.ini", logs, names=("harvest-cron", "jobs-worker")).start()
+    processes = HarvestProcesses(ROOT / "test.ini", logs, commands=machinery("harvest-cron", "jobs-worker")).start()
     yield processes
     processes.stop()
 
@@ -31,7 +31,11 @@ def periodic_run(live_ckan: str, tmp_path: Path) -> Iterator[HarvestProcesses]:
 def consumers(tmp_path: Path, name: str, env: dict[str, str]) -> HarvestProcesses:
     logs = tmp_path / name
     logs.mkdir()
-    return HarvestProcesses(ROOT / "test.ini", logs, names=CONSUMERS, env=env).start()
+    return HarvestProcesses(ROOT / "test.ini", logs, commands=machinery(*CONSUMERS), env=env).start()
+
+
+def machinery(*names: str) -> dict[str, list[str]]:
+    return {name: COMMANDS[name] for name in names}
 
 
 def test_records_the_index_did_not_take_are_reported_in_czech_and_indexed_by_the_next_reharvest(

@@ -18,7 +18,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TypeVar
-from unittest import mock
 
 import harvest_processes
 import pytest
@@ -53,19 +52,6 @@ STRUCTURE = "field name,english description,russian description,format\nid,Ident
             "name,Name,Название,String\n"
 DATA = "id,name\n1,Первая запись\n2,Вторая запись\n"
 T = TypeVar("T")
-
-
-class SupervisedMachinery(HarvestProcesses):
-    """The harvest processes of a round: the consumers under dev/supervise.sh, the periodic run every 2 s."""
-
-    def __init__(self, ini: Path, logs: Path) -> None:
-        super().__init__(ini, logs, names=tuple(SUPERVISED))
-
-    def start(self) -> "SupervisedMachinery":
-        # HarvestProcesses starts the commands its module's table names; these are the supervised ones.
-        with mock.patch.dict(harvest_processes.COMMANDS, SUPERVISED):
-            super().start()
-        return self
 
 
 class PassportSite:
@@ -120,7 +106,8 @@ def harvest_through(fault: Fault, site: PassportSite, source: dict, broker: str,
     if set(job_statuses(source["id"])) - {"Finished"}:
         # A round that failed left its job unfinished; ended here, it does not hold this round's job back.
         call_action("harvest_job_abort", source_id=source["id"])
-    processes = SupervisedMachinery(processes_ini(broker, folder), logs).start()
+    # The consumers under dev/supervise.sh, the periodic run every 2 s.
+    processes = HarvestProcesses(processes_ini(broker, folder), logs, commands=SUPERVISED).start()
     try:
         wait_for_consumers(broker, fetch_consumers=1)
         job = call_action("harvest_job_create", source_id=source["id"], run=True)["id"]
