@@ -52,6 +52,9 @@ class Difference:
     index: Optional[datetime.datetime]
 
 
+_STORED_COLUMNS = (model.Package.id, model.Package.name, model.Package.state, model.Package.metadata_modified)
+
+
 @dataclass(frozen=True)
 class _Stored:
     name: str
@@ -63,8 +66,7 @@ def differences(source_id: Optional[str] = None, since: Optional[datetime.dateti
     """The records whose index document differs from the database: a harvest source's (its current objects' records
     and the documents filed under it), those changed at or after ``since`` (UTC) on either side, or every one."""
     index_filter = []
-    stored_query = model.Session.query(model.Package.id, model.Package.name, model.Package.state,
-                                       model.Package.metadata_modified)
+    stored_query = model.Session.query(*_STORED_COLUMNS)
     if source_id:
         index_filter.append(f'+harvest_source_id:"{source_id}"')
         linked = model.Session.query(HarvestObject.package_id).filter(
@@ -74,12 +76,13 @@ def differences(source_id: Optional[str] = None, since: Optional[datetime.dateti
         index_filter.append(f"+metadata_modified:[{_solr_time(since)} TO *]")
         stored_query = stored_query.filter(model.Package.metadata_modified >= since)
     indexed = _indexed(index_filter)
-    stored = {row.id: _Stored(row.name, row.state, row.metadata_modified) for row in stored_query}
+    stored = _stored(stored_query)
     # A record one side selected and the other did not is looked up on the other side by its id.
     stored.update(_stored_by_id(indexed.keys() - stored.keys()))
     for ids in _batches(sorted(stored.keys() - indexed.keys())):
         indexed.update(_indexed([_ids_filter(ids)]))
-    found = (_difference(package_id, stored.get(package_id), indexed.get(package_id))
+    deleted_leave_index = tk.asbool(tk.config.get("ckan.search.remove_deleted_packages"))
+    found = (_difference(package_id, stored.get(package_id), indexed.get(package_id), deleted_leave_index)
              for package_id in sorted(stored.keys() | indexed.keys()))
     return [difference for difference in found if difference is not None]
 
@@ -87,6 +90,9 @@ def differences(source_id: Optional[str] = None, since: Optional[datetime.dateti
 def repair(found: Iterable[Difference]) -> list[Difference]:
     """Each record indexed again from the database, one at a time so that one refusal leaves the others repaired;
     the differences that could not be repaired."""
+    found = list(found)
+    if not found:
+        return []
     # CKAN's session keeps the objects it loaded across commits: the database's state is read anew.
     model.Session.expire_all()
     failed = []
@@ -115,9 +121,9 @@ def converge(job: Any) -> None:
                                   names=names + (", …" if len(failed) > _NAMED else "")), job)
 
 
-def _difference(package_id: str, stored: Optional[_Stored], indexed: Optional[str]) -> Optional[Difference]:
-    expected = stored is not None and not (
-        stored.state == "deleted" and tk.asbool(tk.config.get("ckan.search.remove_deleted_packages")))
+def _difference(package_id: str, stored: Optional[_Stored], indexed: Optional[str],
+                deleted_leave_index: bool) -> Optional[Difference]:
+    expected = stored is not None and not (stored.state == "deleted" and deleted_leave_index)
     database = _to_millisecond(stored.modified) if stored is not None and stored.modified else None
     index = _parsed(indexed)
     name = stored.name if stored is not None else ""
@@ -152,10 +158,12 @@ def _indexed(filters: list[str]) -> dict[str, Any]:
 def _stored_by_id(ids: set[str]) -> dict[str, _Stored]:
     stored: dict[str, _Stored] = {}
     for batch in _batches(sorted(ids)):
-        rows = model.Session.query(model.Package.id, model.Package.name, model.Package.state,
-                                   model.Package.metadata_modified).filter(model.Package.id.in_(batch))
-        stored.update((row.id, _Stored(row.name, row.state, row.metadata_modified)) for row in rows)
+        stored.update(_stored(model.Session.query(*_STORED_COLUMNS).filter(model.Package.id.in_(batch))))
     return stored
+
+
+def _stored(rows: Iterable[Any]) -> dict[str, _Stored]:
+    return {row.id: _Stored(row.name, row.state, row.metadata_modified) for row in rows}
 
 
 def _batches(ids: list[str]) -> Iterable[list[str]]:
