@@ -59,11 +59,15 @@ $(STAMP): $(CKAN_REQUIREMENTS) requirements.txt dev-requirements.txt pyproject.t
 services: $(STAMP)
 	@$(SERVICES_ENV) dev/services.sh start
 
-# Every test database (the single process's and each worker's) initialised and migrated, side by side.
+# Every test database (the single process's and each worker's) initialised and migrated, side by side. A test
+# database this CKAN cannot migrate (another version's migrations reached it, or a run died mid-migration: alembic's
+# "Can't locate revision") is emptied and made again: test databases hold nothing to keep.
 db-test: services
 	@pids=(); for db in $(TEST_DATABASES); do \
 	  (export CKAN_SQLALCHEMY_URL=$(DB_URL)/$$db CKAN_INI=$(TEST_INI); \
-	   $(CKAN) db init >/dev/null && $(CKAN) db pending-migrations --apply >/dev/null) & pids+=($$!); \
+	   { $(CKAN) db init >/dev/null 2>&1 || { echo "[db-test] $$db: not migratable by CKAN $(CKAN_VERSION), made again"; \
+	     $(CKAN) db clean --yes >/dev/null && $(CKAN) db init >/dev/null; }; } \
+	   && $(CKAN) db pending-migrations --apply >/dev/null) & pids+=($$!); \
 	done; for pid in "$${pids[@]}"; do wait $$pid || exit 1; done
 
 # The demo (database ckan_dev, dev/demo.sh) and the benchmarks (ckan_bench) run on the default CKAN version only.
