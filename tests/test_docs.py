@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ckanext.passport import mapping
+from ckanext.passport.harvest import mapping
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_DOC = ROOT / "docs" / "catalog-record.md"
@@ -84,7 +84,7 @@ def _source_config(source_type: str):
     if source_type == "lkod":
         from ckanext.passport.lkod import harvest_config
     else:
-        from ckanext.passport import harvest_config
+        from ckanext.passport.harvest import config as harvest_config
     return harvest_config.SCHEMA, harvest_config.config_errors
 
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from ckanext.passport.mapping import (
+from ckanext.passport.harvest.mapping import (
     DATASET_OWNERS,
     FIRST_HARVEST,
     PublishOptions,

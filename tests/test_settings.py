@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ckanext.passport import harvest_config, settings
+from ckanext.passport import settings
+
+from ckanext.passport.harvest import config as harvest_config
 from ckanext.passport.mr.fetch import DEFAULT_USER_AGENT
 from ckanext.passport.mr.limits import ReadLimits
 

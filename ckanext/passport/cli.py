@@ -1,5 +1,5 @@
 """``ckan passport …`` commands: thin wrappers over :mod:`ckanext.passport.mr.report` (and, for ``lkod
- registration``, :mod:`ckanext.passport.lkod.registration`; for ``check-index``, :mod:`ckanext.passport.index_check`).
+ registration``, :mod:`ckanext.passport.lkod.registration`; for ``check-index``, :mod:`ckanext.passport.harvest.index_check`).
 
 The fetch limits come from the site's options (:mod:`ckanext.passport.settings`), as for a harvest; the
 command's own options override them. ``check --format json`` prints the document the portal's site check shows

@@ -10,7 +10,7 @@ from fault_passports import one_passport_site, valid_passport
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from ckanext.passport.harvester import PassportHarvester
+from ckanext.passport.harvest.mr_harvester import PassportHarvester
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

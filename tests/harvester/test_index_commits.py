@@ -13,7 +13,7 @@ from ckanext.harvest import queue
 from ckanext.harvest.model import HarvestObject, HarvestSource
 from ckanext.harvest.tests.factories import HarvestJobObj
 
-from ckanext.passport.index_commits import held_index_writes, import_indexed, index_from_database
+from ckanext.passport.harvest.index_commits import held_index_writes, import_indexed, index_from_database
 from ckanext.passport.plugins.harvester import PassportHarvesterPlugin
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]

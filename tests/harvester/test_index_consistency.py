@@ -17,7 +17,7 @@ from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 from ckanext.harvest.tests.factories import HarvestJobObj
 from fault_passports import one_passport_site, valid_passport
 
-from ckanext.passport import index_check
+from ckanext.passport.harvest import index_check
 from ckanext.passport.cli import passport as passport_cli
 from ckanext.passport.plugins.harvester import PassportHarvesterPlugin
 

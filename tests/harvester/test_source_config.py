@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from ckanext.passport.harvest_config import above_site_limits, config_errors, load_config
+from ckanext.passport.harvest.config import above_site_limits, config_errors, load_config
 
 
 def test_empty_config_is_valid():
@@ -80,7 +80,7 @@ def test_a_source_config_carries_the_sites_read_limits():
     ("ru", "Неверная конфигурация: неизвестный параметр 'colour'"),
 ])
 def test_a_config_error_reads_in_the_readers_language(lang, expected):
-    from ckanext.passport import harvest_problems as codes
+    from ckanext.passport.harvest import problems as codes
     from ckanext.passport.mr.problems import problem
     from ckanext.passport.mr.translation import translator
 

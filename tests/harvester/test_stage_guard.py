@@ -7,8 +7,8 @@ from ckan import model
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 
-from ckanext.passport import harvest_guard
-from ckanext.passport.harvester import _add_object
+from ckanext.passport.harvest import stage_guard
+from ckanext.passport.harvest.mr_harvester import _add_object
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
@@ -23,7 +23,7 @@ def test_a_gather_failing_after_it_committed_objects_leaves_none_behind_and_a_co
         model.Session.commit()
         raise RecursionError(ids)
 
-    assert harvest_guard.gather_stage(job, failing_after_a_batch) == []
+    assert stage_guard.gather_stage(job, failing_after_a_batch) == []
 
     assert HarvestObject.filter(harvest_job_id=job.id).count() == 0
     [error] = call_action("harvest_job_report", id=job.id)["gather_errors"]

@@ -19,8 +19,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 from ckanext.harvest.model import HarvestGatherError, HarvestJob, HarvestObject, HarvestObjectError, HarvestObjectExtra
 
-import ckanext.passport.harvest_problems  # noqa: F401 (defines the harvest's codes)
-from ckanext.passport.harvest_findings import HarvestFinding
+import ckanext.passport.harvest.problems  # noqa: F401 (defines the harvest's codes)
+from ckanext.passport.harvest.findings import HarvestFinding
 from ckanext.passport.mr import serialize
 from ckanext.passport.mr.model import Passport, Problem, Severity, Translate, english
 from ckanext.passport.mr.problems import stored_problem

@@ -17,7 +17,7 @@ import rdflib
 from ckanext.dcat.processors import RDFParser
 from rdflib.namespace import RDF
 
-from ckanext.passport import harvest_problems as codes
+from ckanext.passport.harvest import problems as codes
 from ckanext.passport.mr.guarded import is_deadline
 from ckanext.passport.mr.limits import too_large
 from ckanext.passport.mr.model import Problem

@@ -2,7 +2,7 @@
 
 The options it shares with a ``passport`` source (fetch limits, private addresses, the new records' state, what
 happens to a dataset the catalog no longer lists) are that source's, rule for rule: their schema is taken from
-:mod:`ckanext.passport.harvest_config`, their errors are its ``config.reason_*`` findings, and who may set them is
+:mod:`ckanext.passport.harvest.config`, their errors are its ``config.reason_*`` findings, and who may set them is
 the MR harvester's config authority (``harvester.checked_config``). ``rdf_format`` is ckanext-dcat's option,
 narrowed to the two syntaxes of DCAT-AP-CZ documents.
 """
@@ -14,7 +14,9 @@ from typing import Any, Optional
 
 import jsonschema
 
-from ckanext.passport import harvest_config, settings
+from ckanext.passport import settings
+
+from ckanext.passport.harvest import config as harvest_config
 from ckanext.passport.mr.fetch import FetchPolicy
 from ckanext.passport.mr.model import Problem
 

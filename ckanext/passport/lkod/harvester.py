@@ -31,13 +31,15 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckanext.dcat.harvesters.rdf import DCATRDFHarvester
 
-from ckanext.passport import harvest_guard, index_check, mapping, settings
-from ckanext.passport import harvest_problems as codes
+from ckanext.passport import settings
+
+from ckanext.passport.harvest import stage_guard, index_check, mapping
+from ckanext.passport.harvest import problems as codes
 from ckanext.passport.catalog import identity
-from ckanext.passport.harvest_findings import save_gather_error, save_object_error
+from ckanext.passport.harvest.findings import save_gather_error, save_object_error
 # The MR harvester's object bookkeeping (objects made, linked, made current, removed; the deletion guard) is this
 # type's too: shared, not copied.
-from ckanext.passport.harvester import (
+from ckanext.passport.harvest.mr_harvester import (
     PassportHarvester,
     _add_object,
     _link,
@@ -51,7 +53,7 @@ from ckanext.passport.harvester import (
     queue_deletions,
     store_record,
 )
-from ckanext.passport.index_commits import import_indexed
+from ckanext.passport.harvest.index_commits import import_indexed
 from ckanext.passport.mr.fetch import fetch
 from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import Problem
@@ -86,7 +88,7 @@ class LkodHarvester(DCATRDFHarvester):
     # -- gather -----------------------------------------------------------------------------------------
 
     def gather_stage(self, harvest_job: Any) -> list[str]:
-        return harvest_guard.gather_stage(harvest_job, lambda: self._gather(harvest_job))
+        return stage_guard.gather_stage(harvest_job, lambda: self._gather(harvest_job))
 
     def _gather(self, harvest_job: Any) -> list[str]:
         index_check.converge(harvest_job)
@@ -131,7 +133,7 @@ class LkodHarvester(DCATRDFHarvester):
     # -- fetch ------------------------------------------------------------------------------------------
 
     def fetch_stage(self, harvest_object: Any) -> Any:
-        return harvest_guard.object_stage(harvest_object, "Fetch", lambda: self._fetch(harvest_object))
+        return stage_guard.object_stage(harvest_object, "Fetch", lambda: self._fetch(harvest_object))
 
     def _fetch(self, harvest_object: Any) -> Any:
         if _status(harvest_object) == "delete":

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from ckanext.passport.lkod.graph_in import DATASET_FIELDS, RESOURCE_FIELDS
-from ckanext.passport.mapping import HARVESTER, MR_IDENTITY
+from ckanext.passport.harvest.mapping import HARVESTER, MR_IDENTITY
 
 IRI_FIELD = "lkod_iri"
 

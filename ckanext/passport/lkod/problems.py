@@ -1,5 +1,5 @@
 """The reasons a record stays out of the LKOD: codes in the project's one problem catalogue (``mr.problems``),
-rendered in the reader's language where they are shown (the ``/lkod/`` page). Pure, like ``harvest_problems``.
+rendered in the reader's language where they are shown (the ``/lkod/`` page). Pure, like ``harvest.problems``.
 """
 from __future__ import annotations
 

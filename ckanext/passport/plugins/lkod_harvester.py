@@ -2,7 +2,7 @@
 
 It needs ``dcat`` (ckanext-dcat's parser and the ``dcat_ap_cz`` profile), the base plugin ``passport`` (the
 fetch options) and ``passport_harvester``, whose chained job actions show this type's findings in the reader's
-language too (:mod:`ckanext.passport.harvest_findings`).
+language too (:mod:`ckanext.passport.harvest.findings`).
 """
 from __future__ import annotations
 

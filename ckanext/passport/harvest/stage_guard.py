@@ -7,7 +7,7 @@ inside these guards: the traceback goes to the log for operators, the stage's tr
 ``harvest.*`` finding naming the exception's class is stored on the object or the job; the stage then returns
 as it does for any refused object (ckanext-harvest marks it ERROR).
 
-The guards also commit what a stage stored: :mod:`harvest_findings` adds its errors without committing, so an
+The guards also commit what a stage stored: :mod:`findings` adds its errors without committing, so an
 object with a thousand findings costs one commit, not a thousand.
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any, Callable, Iterable, Iterator, TypeVar, Union
 import ckan.model as model
 from ckanext.harvest.model import HarvestObject
 
-from ckanext.passport import harvest_problems as codes
-from ckanext.passport.harvest_findings import save_gather_error, save_object_error
+from ckanext.passport.harvest import problems as codes
+from ckanext.passport.harvest.findings import save_gather_error, save_object_error
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 

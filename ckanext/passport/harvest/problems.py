@@ -93,7 +93,7 @@ IDENTIFIER_TAKEN = define(
 INVALID_DATASET = define(
     "harvest.invalid_dataset", Severity.ERROR, N_("The dataset was refused by validation: {details}"),
 )
-# What nobody foresaw (harvest_guard): the exception's class only, its traceback is in the portal's log.
+# What nobody foresaw (stage_guard): the exception's class only, its traceback is in the portal's log.
 UNEXPECTED = define(
     "harvest.unexpected", Severity.ERROR,
     N_("An unexpected failure ({error}) stopped the harvest of this entry; it was not imported (the portal's log "
@@ -111,7 +111,7 @@ REGISTRY_UNEXPECTED = define(
 )
 
 # The two stores a record lives in, the database and the search index (index_commits, index_check), and the
-# objects a dead consumer or connection left mid-stage (harvest_recovery).
+# objects a dead consumer or connection left mid-stage (recovery).
 INDEX_FAILED = define(
     "harvest.index_failed", Severity.ERROR,
     N_("The record was saved, but the search index did not take it ({error}): search, the source page, /opendata/ "

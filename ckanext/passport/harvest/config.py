@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 import jsonschema
 
-from ckanext.passport import harvest_problems as codes
+from ckanext.passport.harvest import problems as codes
 from ckanext.passport import settings
 from ckanext.passport.catalog.workflow import STARTING_STATES
 from ckanext.passport.mr.decode import text_codec

@@ -21,9 +21,9 @@ import sqlalchemy as sa
 from ckan import model
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 
-from ckanext.passport import harvest_problems as codes
+from ckanext.passport.harvest import problems as codes
 from ckanext.passport import settings
-from ckanext.passport.harvest_findings import save_object_error
+from ckanext.passport.harvest.findings import save_object_error
 from ckanext.passport.mr.problems import problem
 
 log = logging.getLogger(__name__)

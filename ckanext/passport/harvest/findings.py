@@ -59,7 +59,7 @@ def save_object_error(found: Problem, harvest_object: Any, stage: str, repeats: 
 
 
 def _save(error: Any, found: Problem, repeats: int) -> None:
-    """Added, not committed: the stage's guard (:mod:`harvest_guard`) commits an object's errors at once."""
+    """Added, not committed: the stage's guard (:mod:`stage_guard`) commits an object's errors at once."""
     finding = json.dumps(found.as_dict(), ensure_ascii=False, default=str)
     model.Session.add_all([error, HarvestFinding(error_id=error.id, code=found.code, finding=finding,
                                                  repeats=repeats)])

@@ -24,9 +24,9 @@ from ckan.lib.search.common import make_connection
 from ckan.lib.search.index import PACKAGE_TYPE, TYPE_FIELD
 from ckanext.harvest.model import HarvestObject
 
-from ckanext.passport import harvest_problems as codes
-from ckanext.passport.harvest_findings import save_gather_error
-from ckanext.passport.index_commits import INDEX_ERRORS, failure_name, index_from_database
+from ckanext.passport.harvest import problems as codes
+from ckanext.passport.harvest.findings import save_gather_error
+from ckanext.passport.harvest.index_commits import INDEX_ERRORS, failure_name, index_from_database
 from ckanext.passport.mr.problems import N_, problem
 
 log = logging.getLogger(__name__)

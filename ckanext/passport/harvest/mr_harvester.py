@@ -2,7 +2,7 @@
 
 Every stage keeps its state in harvest objects only (content and extras), so any number of fetch consumers
 can run side by side. Bad input never aborts a job: each problem becomes a gather error or a per-object
-error carrying its stable code (:mod:`harvest_findings` stores it so every reader gets it in their language).
+error carrying its stable code (:mod:`findings` stores it so every reader gets it in their language).
 """
 from __future__ import annotations
 
@@ -22,12 +22,14 @@ from ckan import authz
 from ckanext.harvest.harvesters.base import HarvesterBase
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra
 
-from ckanext.passport import harvest_guard, index_check, mapping, settings
-from ckanext.passport import harvest_problems as codes
+from ckanext.passport import settings
+
+from ckanext.passport.harvest import stage_guard, index_check, mapping
+from ckanext.passport.harvest import problems as codes
 from ckanext.passport.catalog import identity, workflow
-from ckanext.passport.harvest_config import HarvestConfig, above_site_limits, config_errors, load_config
-from ckanext.passport.harvest_findings import line, save_gather_error, save_object_error
-from ckanext.passport.index_commits import import_indexed
+from ckanext.passport.harvest.config import HarvestConfig, above_site_limits, config_errors, load_config
+from ckanext.passport.harvest.findings import line, save_gather_error, save_object_error
+from ckanext.passport.harvest.index_commits import import_indexed
 from ckanext.passport.language import reader_translate, site_translate
 from ckanext.passport.mr import serialize, urls
 from ckanext.passport.mr.check import check_passport, score
@@ -97,7 +99,7 @@ class PassportHarvester(HarvesterBase):
     # -- gather -----------------------------------------------------------------------------------------
 
     def gather_stage(self, harvest_job: Any) -> list[str]:
-        return harvest_guard.gather_stage(harvest_job, lambda: self._gather(harvest_job))
+        return stage_guard.gather_stage(harvest_job, lambda: self._gather(harvest_job))
 
     def _gather(self, harvest_job: Any) -> list[str]:
         source = harvest_job.source
@@ -110,7 +112,7 @@ class PassportHarvester(HarvesterBase):
         problems: list[Problem] = []
         # Objects are made as the registry streams in and committed in batches, so a registry of any size
         # is gathered without holding its entries (or thousands of pending objects) at once.
-        for item in harvest_guard.read_items(items, fetched.url if fetched else source.url):
+        for item in stage_guard.read_items(items, fetched.url if fetched else source.url):
             if isinstance(item, Problem):
                 problems.append(item)
                 continue
@@ -148,7 +150,7 @@ class PassportHarvester(HarvesterBase):
     # -- fetch ------------------------------------------------------------------------------------------
 
     def fetch_stage(self, harvest_object: Any) -> Any:
-        return harvest_guard.object_stage(harvest_object, "Fetch", lambda: self._fetch(harvest_object))
+        return stage_guard.object_stage(harvest_object, "Fetch", lambda: self._fetch(harvest_object))
 
     def _fetch(self, harvest_object: Any) -> Any:
         if _status(harvest_object) == "delete":

@@ -10,7 +10,7 @@ commit follows: soft (a source's ``index_commit: "soft"``, the default: searchab
 update log) or CKAN's hard commit (``"hard"``). A site that turned ``ckan.search.solr_commit`` off gets no commit.
 
 An index write that fails makes the object an error, ``harvest.index_failed``, and the record stays as the database
-kept it: the next harvest's index check (:mod:`ckanext.passport.index_check`) writes it again, unchanged passport or
+kept it: the next harvest's index check (:mod:`ckanext.passport.harvest.index_check`) writes it again, unchanged passport or
 not. This module also repairs what that check finds, through :func:`index_from_database`.
 """
 from __future__ import annotations
@@ -26,9 +26,9 @@ from ckan.lib import search
 from ckan.lib.search.common import SearchError, SearchIndexError, make_connection
 from ckan.lib.search.index import PackageSearchIndex
 
-from ckanext.passport import harvest_guard
-from ckanext.passport import harvest_problems as codes
-from ckanext.passport.harvest_findings import save_object_error
+from ckanext.passport.harvest import stage_guard
+from ckanext.passport.harvest import problems as codes
+from ckanext.passport.harvest.findings import save_object_error
 from ckanext.passport.mr.problems import problem
 
 try:  # CKAN 2.11 indexes through a model observer, the system plugin
@@ -111,11 +111,11 @@ def index_from_database(package_ids: Iterable[str], mode: str = "soft") -> None:
 
 
 def import_indexed(harvest_object: Any, mode: str, work: Callable[[], T]) -> Union[T, bool]:
-    """``work()`` run as a harvest object's import stage (:func:`harvest_guard.object_stage`), its datasets indexed
+    """``work()`` run as a harvest object's import stage (:func:`stage_guard.object_stage`), its datasets indexed
     once its transaction has ended; False, with ``harvest.index_failed`` on the object, when the index refused them
     (the database keeps what the stage committed)."""
     with held_index_writes() as held:
-        outcome = harvest_guard.object_stage(harvest_object, "Import", work)
+        outcome = stage_guard.object_stage(harvest_object, "Import", work)
     try:
         index_from_database(held, mode)
     except INDEX_ERRORS as error:
