@@ -6,7 +6,7 @@ import datetime as dt
 from rdflib import URIRef
 
 from ckanext.passport.mr.passport import rdfa
-from ckanext.passport.mr.rdfagraph import read_page
+from ckanext.passport.mr.rdfagraph import passport_subject, read_page
 from ckanext.passport.mr.translation import translator
 
 RUSSIAN = translator("ru")
@@ -70,7 +70,7 @@ def test_real_predgor_dangling_structure_reference_falls_back_to_the_file_name(r
 
 def test_subject_without_trailing_slash_matches_the_page_served_with_one(read_real):
     page = read_page(read_real(PREDGOR), PREDGOR_URL)
-    subject = rdfa.passport_subject(page.graph, PREDGOR_URL)
+    subject = passport_subject(page.graph, PREDGOR_URL)
     assert subject == URIRef("http://opendata.predgor-ray.ru/2618017120-politicaldivisions")
 
 

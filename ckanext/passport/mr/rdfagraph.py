@@ -44,6 +44,8 @@ DC_TERMS = Namespace("http://purl.org/dc/terms/")
 # Open namespaces: rdflib's closed DC/DCTERMS raise on names they do not list.
 DC_ELEMENTS = Namespace("http://purl.org/dc/elements/1.1/")
 
+# Properties that make a titled resource a dataset rather than, say, a registry row.
+_PASSPORT_MARKS = ("hasPart", "conformsTo", "source", "publisher", "identifier", "created")
 # The attributes pyRdfa resolves against the page's address (``href`` of ``<base>`` too): one that urllib cannot
 # split would fail the whole page, every other entry of a registry with it.
 _LINK_ATTRIBUTES = ("about", "resource", "href", "src", "xml:base")
@@ -147,6 +149,27 @@ def resource_key(uri: str) -> str:
         return str(uri).strip()
     path = parts.path.rstrip("/") or "/"
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, parts.fragment))
+
+
+def passport_subject(graph: Graph, url: str = "") -> Optional[Node]:
+    """The dataset resource: titled, linked to versions or the standard, preferably named by the page URL.
+
+    Here, not in the RDFa passport reader: the table reader asks it too (whether a page read for its table has an
+    RDFa passport), and the RDFa reader reads its periodicity from the table reader's rows.
+    """
+    page = resource_key(url) if url else None
+    best: Optional[tuple[tuple, Node]] = None
+    for subject in set(graph.subjects(DC_TERMS.title, None)) | set(graph.subjects(DC_ELEMENTS.title, None)):
+        if not isinstance(subject, (URIRef, BNode)):
+            continue
+        marks = len([name for name in _PASSPORT_MARKS if dc(graph, subject, name)])
+        named = page is not None and isinstance(subject, URIRef) and resource_key(subject) == page
+        if not marks and not named:
+            continue
+        rank = (named, bool(dc(graph, subject, "hasPart") or dc(graph, subject, "conformsTo")), marks, str(subject))
+        if best is None or rank > best[0]:
+            best = (rank, subject)
+    return best[1] if best else None
 
 
 def link_texts(dom: Optional[Document], base: str = "") -> dict[str, str]:

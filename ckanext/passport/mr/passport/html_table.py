@@ -37,7 +37,7 @@ from ..model import (
     STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion,
 )
 from ..problems import N_, define, problem
-from ..rdfagraph import RdfaPage, read_page
+from ..rdfagraph import RdfaPage, passport_subject, read_page
 from .meta_csv import (
     DUPLICATE_PROPERTY, MISSING_IDENTIFIER, MISSING_PROPERTY, NO_DATA_VERSIONS, UNKNOWN_PROPERTY,
     data_version_from_link, read_date, structure_version_from_link,
@@ -103,8 +103,6 @@ class _Reading:
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
     """Read the page's characteristics table, saying so (``passport.rdfa_missing``) when it has no RDFa passport."""
-    from .rdfa import passport_subject  # imported here: the RDFa reader reads its periodicity from these tables
-
     page = read_page(data, url)
     return from_page(page, data, url, rdfa_passport=passport_subject(page.graph, url) is not None)
 

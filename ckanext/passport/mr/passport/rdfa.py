@@ -34,7 +34,7 @@ from ..htmltables import elements, page_tables, text_content
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import N_, define, problem
 from ..rdfagraph import (
-    DC_ELEMENTS, DC_TERMS, Node, RdfaPage, dc, dc_value, read_page, resource_key, standard_link,
+    DC_ELEMENTS, DC_TERMS, Node, RdfaPage, dc, dc_value, passport_subject, read_page, standard_link,
 )
 from . import html_table
 
@@ -51,10 +51,6 @@ STRUCTURE_NOT_FOUND = define(
     N_("The structure {structure} of data version {version} is not described on the page; "
        "its version was taken from the file name"),
 )
-
-# Properties that make a titled resource a dataset rather than, say, a registry row.
-_PASSPORT_MARKS = ("hasPart", "conformsTo", "source", "publisher", "identifier", "created")
-
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
     return from_page(read_page(data, url), url)
@@ -102,23 +98,6 @@ def _valid_element_text(dom: Optional[Document]) -> str:
             if text and (date is None or date.value is None):
                 return text
     return ""
-
-
-def passport_subject(graph: Graph, url: str = "") -> Optional[Node]:
-    """The dataset resource: titled, linked to versions or the standard, preferably named by the page URL."""
-    page = resource_key(url) if url else None
-    best: Optional[tuple[tuple, Node]] = None
-    for subject in set(graph.subjects(DC_TERMS.title, None)) | set(graph.subjects(DC_ELEMENTS.title, None)):
-        if not isinstance(subject, (URIRef, BNode)):
-            continue
-        marks = len([name for name in _PASSPORT_MARKS if dc(graph, subject, name)])
-        named = page is not None and isinstance(subject, URIRef) and resource_key(subject) == page
-        if not marks and not named:
-            continue
-        rank = (named, bool(dc(graph, subject, "hasPart") or dc(graph, subject, "conformsTo")), marks, str(subject))
-        if best is None or rank > best[0]:
-            best = (rank, subject)
-    return best[1] if best else None
 
 
 def _passport(graph: Graph, subject: Node, url: str, problems: list[Problem]) -> Passport:
