@@ -8,12 +8,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ckanext.passport.harvest import mapping
+from ckanext.passport.harvest import ownership
+from ckanext.passport.harvest.ownership import MR
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_DOC = ROOT / "docs" / "catalog-record.md"
 SCHEMA = ROOT / "ckanext" / "passport" / "catalog" / "schemas" / "dataset.yaml"
-OWNER_WORDS = {"harvest": mapping.HARVESTER, "MR identity": mapping.MR_IDENTITY, "first harvest": mapping.FIRST_HARVEST}
+OWNER_WORDS = {
+    "harvest": ownership.HARVESTER, "MR identity": ownership.MR_IDENTITY, "first harvest": ownership.FIRST_HARVEST
+}
 
 
 def _documented(section: str) -> dict[str, str]:
@@ -34,7 +37,7 @@ def test_every_schema_field_is_documented_and_no_other(section, kind):
 
 
 @pytest.mark.parametrize(
-    "section, table", [("Dataset fields", mapping.DATASET_OWNERS), ("Resource fields", mapping.RESOURCE_OWNERS)]
+    "section, table", [("Dataset fields", MR.dataset_owners), ("Resource fields", MR.resource_owners)]
 )
 def test_documented_owners_are_the_ownership_table(section, table):
     documented = {name: OWNER_WORDS.get(owner.split(" (")[0]) for name, owner in _documented(section).items()}

@@ -7,20 +7,15 @@ from dataclasses import replace
 import pytest
 
 from ckanext.passport.harvest.mapping import (
-    DATASET_OWNERS,
-    FIRST_HARVEST,
     PublishOptions,
-    comparable,
     dataset_name,
     dataset_to_passport,
-    harvested_differs,
     identifier_for,
-    merge_harvested,
-    owned_by,
     passport_to_dataset,
     periodicity_code,
     tag_names,
 )
+from ckanext.passport.harvest.ownership import FIRST_HARVEST, MR
 from ckanext.passport.mr.passport import parse_passport
 
 ROSSTAT_URL = "https://rosstat.gov.ru/opendata/7708234640-okvedva/meta.csv"
@@ -148,31 +143,31 @@ def test_publish_options_rewrite_version_links_to_permanent_ones(rosstat):
 
 def test_reharvest_keeps_curator_fields_and_fields_the_source_left_empty(rosstat):
     existing = passport_to_dataset(rosstat) | {"eurovoc": ["http://eurovoc.europa.eu/100142"], "mr_periodicity": "ежегодно"}
-    merged = merge_harvested(existing, passport_to_dataset(rosstat))
+    merged = MR.merge_harvested(existing, passport_to_dataset(rosstat))
     assert merged["eurovoc"] == ["http://eurovoc.europa.eu/100142"]
     assert merged["mr_periodicity"] == "ежегодно"
 
 
 def test_unchanged_passport_is_not_a_difference(rosstat):
     stored = passport_to_dataset(rosstat)
-    assert not harvested_differs(stored, passport_to_dataset(rosstat))
+    assert not MR.harvested_differs(stored, passport_to_dataset(rosstat))
 
 
 def test_resource_formats_stored_in_ckans_spelling_are_not_a_difference(rosstat):
     stored = passport_to_dataset(rosstat)
     for resource in stored["resources"]:
         resource["format"] = resource["format"].upper()
-    assert not harvested_differs(stored, passport_to_dataset(rosstat))
+    assert not MR.harvested_differs(stored, passport_to_dataset(rosstat))
 
 
 def test_changed_title_is_a_difference(rosstat):
     stored = passport_to_dataset(rosstat)
     rosstat.title = "Новое название"
-    assert harvested_differs(stored, passport_to_dataset(rosstat))
+    assert MR.harvested_differs(stored, passport_to_dataset(rosstat))
 
 
 def test_comparable_ignores_tag_order():
-    assert comparable({"tags": [{"name": "b"}, {"name": "a"}]}) == comparable({"tags": ["a", "b"]})
+    assert MR.comparable({"tags": [{"name": "b"}, {"name": "a"}]}) == MR.comparable({"tags": ["a", "b"]})
 
 
 def test_dates_not_understood_are_kept_as_published(rosstat):
@@ -204,20 +199,20 @@ def _curated(rosstat) -> dict:
 
 def test_reharvest_never_writes_the_first_harvests_fields(rosstat):
     stored = _curated(rosstat)
-    merged = merge_harvested(stored, passport_to_dataset(rosstat))
-    assert {k: merged[k] for k in owned_by(DATASET_OWNERS, FIRST_HARVEST)} == {
-        k: stored[k] for k in owned_by(DATASET_OWNERS, FIRST_HARVEST)
+    merged = MR.merge_harvested(stored, passport_to_dataset(rosstat))
+    assert {k: merged[k] for k in MR.fields(MR.dataset_owners, FIRST_HARVEST)} == {
+        k: stored[k] for k in MR.fields(MR.dataset_owners, FIRST_HARVEST)
     }
 
 
 def test_a_first_harvest_field_the_curator_changed_is_not_a_difference(rosstat):
-    assert not harvested_differs(_curated(rosstat), passport_to_dataset(rosstat))
+    assert not MR.harvested_differs(_curated(rosstat), passport_to_dataset(rosstat))
 
 
 def test_reharvested_versions_keep_their_ids_and_curator_fields(rosstat):
     stored = _curated(rosstat)
     rosstat.data_versions[0].source = "https://rosstat.gov.ru/opendata/7708234640-okvedva/data-new.csv"
-    merged = merge_harvested(stored, passport_to_dataset(rosstat))
+    merged = MR.merge_harvested(stored, passport_to_dataset(rosstat))
     assert [(r["id"], r["description"], r["mimetype"]) for r in merged["resources"]] == [
         (r["id"], r["description"], r["mimetype"]) for r in stored["resources"]
     ]
@@ -228,7 +223,7 @@ def test_a_version_no_longer_listed_is_removed_and_a_new_one_added(rosstat):
     stored = _curated(rosstat)
     dropped = rosstat.data_versions.pop()
     rosstat.data_versions.insert(0, replace(dropped, version="20260101T0000"))
-    merged = merge_harvested(stored, passport_to_dataset(rosstat))
+    merged = MR.merge_harvested(stored, passport_to_dataset(rosstat))
     versions = [(r["resource_type"], r["mr_version"]) for r in merged["resources"]]
     assert ("data", dropped.version) not in versions
     assert versions[0] == ("data", "20260101T0000") and "id" not in merged["resources"][0]
@@ -238,9 +233,9 @@ def test_a_version_no_longer_listed_is_removed_and_a_new_one_added(rosstat):
 def test_a_resource_the_curator_added_is_kept(rosstat):
     stored = _curated(rosstat)
     stored["resources"].append({"id": "methodology", "url": "https://example.cz/metodika.pdf", "format": "PDF"})
-    merged = merge_harvested(stored, passport_to_dataset(rosstat))
+    merged = MR.merge_harvested(stored, passport_to_dataset(rosstat))
     assert merged["resources"][-1] == stored["resources"][-1]
-    assert not harvested_differs(stored, passport_to_dataset(rosstat))
+    assert not MR.harvested_differs(stored, passport_to_dataset(rosstat))
 
 
 # --- the MR periodicity text as an EU frequency -------------------------------------------------------------
@@ -294,5 +289,5 @@ def test_a_reharvest_keeps_the_curators_frequency(read_real):
     passport = parse_passport(read_real("meteorf-terorg/meta.csv"), TERORG_URL).value
     stored = passport_to_dataset(passport) | {"accrual_periodicity": "ANNUAL"}
     changed = passport_to_dataset(replace(passport, periodicity="ежемесячно"))
-    merged = merge_harvested(stored, changed)
+    merged = MR.merge_harvested(stored, changed)
     assert (merged["mr_periodicity"], merged["accrual_periodicity"]) == ("ежемесячно", "ANNUAL")

@@ -15,9 +15,9 @@ from form_support import DATASET_FORM, RESOURCE_FORM, browser_post
 from harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, create_harvested, resource_of
 
 from catalog_records import ALL_CONDITIONS_MET, EUROVOC_ECONOMICS
-from ckanext.passport.harvest import mapping
+from ckanext.passport.harvest.ownership import MR, MR_IDENTITY
 from ckanext.passport.catalog.harvested_fields import VALIDATOR
-from ckanext.passport.lkod import ownership
+from ckanext.passport.lkod.ownership import LKOD
 
 pytestmark = [
     pytest.mark.stack,
@@ -26,8 +26,8 @@ pytestmark = [
     pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),
 ]
 
-DATASET_IDENTITY = mapping.owned_by(mapping.DATASET_OWNERS, mapping.MR_IDENTITY)
-RESOURCE_IDENTITY = mapping.owned_by(mapping.RESOURCE_OWNERS, mapping.MR_IDENTITY)
+DATASET_IDENTITY = MR.fields(MR.dataset_owners, MR_IDENTITY)
+RESOURCE_IDENTITY = MR.fields(MR.resource_owners, MR_IDENTITY)
 # What a passport cannot carry and the curator adds to a harvested record.
 CURATOR_PART = {
     "record_validity": "valid",
@@ -71,11 +71,11 @@ def harvested(curator) -> dict:
 def test_every_mr_identity_field_and_the_lkod_iri_are_guarded_first():
     schema = call_action("scheming_dataset_schema_show", type="dataset")
     for fields, names, lkod_table in (
-        (schema["dataset_fields"], DATASET_IDENTITY, ownership.DATASET_OWNERS),
-        (schema["resource_fields"], RESOURCE_IDENTITY, ownership.RESOURCE_OWNERS),
+        (schema["dataset_fields"], DATASET_IDENTITY, LKOD.dataset_owners),
+        (schema["resource_fields"], RESOURCE_IDENTITY, LKOD.resource_owners),
     ):
         guarded = {f["field_name"] for f in fields if f.get("validators", "").split()[:1] == [VALIDATOR]}
-        assert guarded == set(names) | set(mapping.owned_by(lkod_table, mapping.MR_IDENTITY))
+        assert guarded == set(names) | set(LKOD.fields(lkod_table, MR_IDENTITY))
 
 
 def test_completing_a_harvested_record_keeps_its_mr_identity(curator):

@@ -1,7 +1,7 @@
 """The portal's LKOD read back: the demo's Czech records are in the served catalog, and an ``lkod`` harvest source
 reading that catalog over HTTP into another organization gives the same records.
 
-"The same" is what the DCAT-AP-CZ mapping states (lkod.ownership.comparable over graph_in's fields), with the two
+"The same" is what the DCAT-AP-CZ mapping states (lkod.ownership.LKOD.comparable over graph_in's fields), with the two
 rules docs/lkod-mapping.md documents applied to the published side: a district is published as its region's
 RÚIAN IRI, and each distribution carries the conditions of use that hold for it.
 """
@@ -56,7 +56,7 @@ def test_the_demos_czech_records_are_listed_in_the_demos_lkod(live_ckan: str, de
 def _as_published(record: dict[str, Any]) -> dict[str, Any]:
     published = dict(record, spatial_area=iris.territory_code(iris.territory_iri(record["spatial_area"])))
     published["resources"] = [dict(resource, **effective_conditions(record, resource)) for resource in record["resources"]]
-    return ownership.comparable(published)
+    return ownership.LKOD.comparable(published)
 
 
 def _without_iris(facts: dict[str, Any]) -> dict[str, Any]:
@@ -96,7 +96,7 @@ def test_the_lkod_harvested_back_into_another_organization_gives_the_same_record
     assert set(by_iri) == {f"{live_ckan}/lkod/dataset/{record['id']}" for record in demo_records}
     for record in demo_records:
         copy = by_iri[f"{live_ckan}/lkod/dataset/{record['id']}"]
-        got, expected = _without_iris(ownership.comparable(copy)), _without_iris(_as_published(record))
+        got, expected = _without_iris(ownership.LKOD.comparable(copy)), _without_iris(_as_published(record))
         for resource_got, resource_expected in zip(got.pop("resources"), expected.pop("resources"), strict=True):
             assert resource_got == resource_expected, record["name"]
         assert got == expected, record["name"]

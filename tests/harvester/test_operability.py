@@ -15,7 +15,7 @@ from ckanext.harvest.model import HarvestObject
 from brokers import BROKERS, consumer_ini, declare_empty_queues, wait_for_consumers
 from http_site import Fault
 
-from ckanext.passport.harvest import mapping
+from ckanext.passport.harvest.ownership import MR
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
@@ -30,7 +30,7 @@ def _ckan(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
 
 def _facts(owner_org: str) -> list[dict]:
     found = call_action("package_search", fq=f"owner_org:{owner_org}", rows=100, include_private=True)["results"]
-    return sorted((mapping.comparable(d) for d in found), key=lambda f: f["mr_identifier"])
+    return sorted((MR.comparable(d) for d in found), key=lambda f: f["mr_identifier"])
 
 
 def test_run_test_command_harvests_a_source(demo_site, harvest_source):

@@ -1,9 +1,11 @@
 """A record's MR identity survives every edit path: only a harvest, or a sysadmin explicitly, writes it.
 
-The MR identity (``mapping.owned_by(…, mapping.MR_IDENTITY)``: the passport's identifier, standard, dates, and
-each resource's MR part and versions) is what the ``/opendata/`` exports and permanent links are built from. The
-dataset and resource forms do not carry it, and CKAN's resource_update replaces a resource with what was sent, so
-without this guard any edit in the web form dropped it. The validator ``passport_mr_identity`` is the first
+This is the ownership engine's edit guard in CKAN (``harvest.ownership``: the rule
+``Ownership.edit_writes_identity``, the fields each kind's tables give to ``MR_IDENTITY``). The MR identity (the
+passport's identifier, standard, dates, and each resource's MR part and versions; an LKOD record's IRIs) is what
+the ``/opendata/`` exports and permanent links are built from. The dataset and resource forms do not carry it,
+and CKAN's resource_update replaces a resource with what was sent, so without this guard any edit in the web form
+dropped it. The validator ``passport_mr_identity`` is the first
 validator of each of those fields (the preset ``passport_harvested``); like the editorial state guard it must
 not follow ``ignore_missing``, which would drop an omitted value before it could be restored.
 """
@@ -16,6 +18,8 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 import sqlalchemy as sa
 from ckan.lib.navl.dictization_functions import missing
+
+from ckanext.passport.harvest.ownership import Ownership
 
 from .validators import harvesting
 
@@ -45,9 +49,8 @@ def mr_identity(key: tuple, data: dict, errors: dict, context: dict) -> None:
     package_update/patch, resource_update/patch) keeps the stored value whatever it sends. A record or a
     resource that is not stored yet keeps what it is created with (a curator's new resource has none).
     """
-    if harvesting(context):
-        return
-    if data.get(key, missing) is not missing and authz.is_sysadmin(context.get("user")):
+    sent_by_sysadmin = data.get(key, missing) is not missing and authz.is_sysadmin(context.get("user"))
+    if Ownership.edit_writes_identity(harvesting=harvesting(context), sent_by_sysadmin=sent_by_sysadmin):
         return
     stored = _stored_object(key, data)
     if stored is None:

@@ -35,59 +35,6 @@ _TAG_FORBIDDEN = re.compile(r"[^\w \-.]", re.UNICODE)
 _NAME_FORBIDDEN = re.compile(r"[^a-z0-9_-]+")
 _IDENTIFIER_NAME_FORBIDDEN = re.compile(r"[^A-Za-z0-9]+")
 
-# Who owns each field of a harvested record: the one table that merge, change detection, the edit guard and
-# the exports read. A field not named here is the curator's: no harvest ever writes it.
-HARVESTER = "harvester"  # every harvest writes it; a curator may edit it in between (the next harvest wins)
-MR_IDENTITY = "mr_identity"  # every harvest writes it; any other edit path keeps the stored value
-FIRST_HARVEST = "first_harvest"  # the first harvest fills it; from then on it is the curator's
-
-DATASET_OWNERS: dict[str, str] = {
-    "title": HARVESTER,
-    "notes": HARVESTER,
-    "maintainer": HARVESTER,
-    "maintainer_email": HARVESTER,
-    "tags": HARVESTER,
-    "resources": HARVESTER,
-    "mr_identifier": MR_IDENTITY,
-    "mr_standard_version": MR_IDENTITY,
-    "mr_conformance": MR_IDENTITY,
-    "mr_publisher_phone": MR_IDENTITY,
-    "mr_created": MR_IDENTITY,
-    "mr_modified": MR_IDENTITY,
-    "mr_valid": MR_IDENTITY,
-    "mr_format": MR_IDENTITY,
-    "mr_provenance": MR_IDENTITY,
-    "mr_periodicity": MR_IDENTITY,
-    # The publisher is seeded from the passport (an INN), then the curator's: a Czech record needs its IČO.
-    "publisher_id": FIRST_HARVEST,
-    "publisher_id_scheme": FIRST_HARVEST,
-    "publisher_name": FIRST_HARVEST,
-    "record_language": FIRST_HARVEST,
-    # The EU frequency read from the passport's periodicity text where it is recognisable; then the curator's.
-    "accrual_periodicity": FIRST_HARVEST,
-}
-
-# Resources are matched by (resource_type, mr_version); the fields below are the harvester's, every other
-# field of a resource (description, language, mimetype, schema_urls, …) is the curator's.
-RESOURCE_OWNERS: dict[str, str] = {
-    "url": HARVESTER,
-    "name": HARVESTER,
-    "format": HARVESTER,
-    "resource_type": MR_IDENTITY,
-    "mr_version": MR_IDENTITY,
-    "mr_structure_version": MR_IDENTITY,
-    "mr_created": MR_IDENTITY,
-    "mr_provenance": MR_IDENTITY,
-    "mr_valid": MR_IDENTITY,
-    "mr_fields": MR_IDENTITY,
-}
-
-
-def owned_by(table: dict[str, str], *owners: str) -> tuple[str, ...]:
-    """The fields of ``table`` (DATASET_OWNERS or RESOURCE_OWNERS) that one of ``owners`` holds, in table order."""
-    return tuple(name for name, owner in table.items() if owner in owners)
-
-
 def dataset_name(identifier: str) -> str:
     """A stable CKAN name for an MR identifier: lower-case, URL-safe, at most 100 characters.
 
@@ -188,7 +135,7 @@ def _read(text: Any) -> Optional[MRDate]:
 def passport_to_dataset(
     passport: Passport, conformance: Optional[int] = None, registry_identifier: str = ""
 ) -> dict[str, Any]:
-    """The catalog fields a harvested passport fills (every field of :data:`DATASET_OWNERS`).
+    """The catalog fields a harvested passport fills (every field ``ownership.MR`` gives an owner).
 
     The record's identifier (its name and ``mr_identifier``) is the registry entry's when it is a well-formed MR
     identifier, else the passport's own well-formed one (:func:`mr.check.record_identifier`): a passport may
@@ -254,94 +201,6 @@ def structure_resource(version: StructureVersion) -> dict[str, Any]:
     if version.fields:
         resource["mr_fields"] = json.dumps([asdict(f) for f in version.fields], ensure_ascii=False)
     return resource
-
-
-# What a re-harvest writes: every field the harvester or the MR identity owns. FIRST_HARVEST fields and the
-# curator's are written only when the record is created.
-_REHARVESTED = owned_by(DATASET_OWNERS, HARVESTER, MR_IDENTITY)
-_RESOURCE_REHARVESTED = owned_by(RESOURCE_OWNERS, HARVESTER, MR_IDENTITY)
-# Resources a harvest made; any other resource of a harvested record is one the curator added.
-VERSION_TYPES = ("data", "structure")
-
-
-def merge_harvested(existing: dict[str, Any], harvested: dict[str, Any]) -> dict[str, Any]:
-    """The dataset to store on re-harvest: the fields a re-harvest writes replace ours, the rest stay.
-
-    A harvested field the source leaves empty does not erase what a curator wrote there. Resources are merged
-    version by version (:func:`merge_resources`).
-    """
-    merged = _overlay(existing, harvested, (key for key in _REHARVESTED if key != "resources"))
-    merged["resources"] = merge_resources(existing.get("resources") or [], harvested.get("resources") or [])
-    return merged
-
-
-def merge_resources(stored: list[dict[str, Any]], harvested: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The resources of a re-harvested record, in the passport's order, then the ones the curator added.
-
-    A version is matched to its stored resource by (``resource_type``, ``mr_version``): it keeps its id and
-    every field the curator owns (description, language, mimetype, …), and takes the harvester's fields. A
-    version the passport no longer lists is dropped; a new one is added.
-    """
-    unmatched = [resource for resource in stored if resource.get("resource_type") in VERSION_TYPES]
-    merged: list[dict[str, Any]] = []
-    for resource in harvested:
-        index = next((i for i, old in enumerate(unmatched) if version_key(old) == version_key(resource)), None)
-        if index is None:
-            merged.append(dict(resource))
-        else:
-            merged.append(_overlay(unmatched.pop(index), resource, _RESOURCE_REHARVESTED))
-    return merged + [resource for resource in stored if resource.get("resource_type") not in VERSION_TYPES]
-
-
-def version_key(resource: dict[str, Any]) -> tuple[str, str]:
-    return (resource.get("resource_type") or "", (resource.get("mr_version") or "").strip())
-
-
-def _overlay(stored: dict[str, Any], harvested: dict[str, Any], fields: Iterable[str]) -> dict[str, Any]:
-    """``stored`` with ``fields`` taken from ``harvested``, except values the source left empty."""
-    merged = dict(stored)
-    for key in fields:
-        if key not in harvested:
-            continue
-        value = harvested[key]
-        if _empty(value) and not _empty(stored.get(key)):
-            continue
-        merged[key] = value
-    return merged
-
-
-def _empty(value: Any) -> bool:
-    return value in ("", None, [])
-
-
-def harvested_differs(existing: dict[str, Any], harvested: dict[str, Any]) -> bool:
-    """Whether storing ``harvested`` would change anything a re-harvest writes."""
-    return comparable(merge_harvested(existing, harvested)) != comparable(existing)
-
-
-def comparable(dataset: dict[str, Any]) -> dict[str, Any]:
-    """The facts a re-harvest writes, in a form two reads of the same facts compare equal in.
-
-    Resource formats compare without case: CKAN stores them in its own spelling (``csv`` becomes ``CSV``).
-    """
-    facts: dict[str, Any] = {}
-    for key in _REHARVESTED:
-        value = dataset.get(key)
-        if key == "tags":
-            value = sorted(t["name"] if isinstance(t, dict) else t for t in value or [])
-        elif key == "resources":
-            value = [{k: _resource_fact(k, r.get(k)) for k in _RESOURCE_REHARVESTED} for r in value or []]
-        elif value is None:
-            value = ""
-        else:
-            value = str(value)
-        facts[key] = value
-    return facts
-
-
-def _resource_fact(key: str, value: Any) -> str:
-    text = str(value or "")
-    return text.casefold() if key == "format" else text
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from ckanext.passport.catalog import identity, workflow
 from ckanext.passport.harvest.config import HarvestConfig, above_site_limits, config_errors, load_config
 from ckanext.passport.harvest.findings import line, save_gather_error, save_object_error
 from ckanext.passport.harvest.index_commits import import_indexed
+from ckanext.passport.harvest.ownership import MR
 from ckanext.passport.language import reader_translate, site_translate
 from ckanext.passport.mr import serialize, urls
 from ckanext.passport.mr.check import check_passport, score
@@ -290,8 +291,8 @@ class PassportHarvester(HarvesterBase):
             create=lambda: self._create(
                 _with_identifier(harvested, identifier), harvest_object, previous, config, context
             ),
-            unchanged=lambda: _holds(existing, identifier) and not mapping.harvested_differs(existing, harvested),
-            merged=lambda: _with_identifier(mapping.merge_harvested(existing, harvested), identifier),
+            unchanged=lambda: _holds(existing, identifier) and not MR.harvested_differs(existing, harvested),
+            merged=lambda: _with_identifier(MR.merge_harvested(existing, harvested), identifier),
             context=context,
         )
 

@@ -59,9 +59,9 @@ from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
-from . import documents, ownership
+from . import documents
 from .harvest_config import LkodConfig, config_errors, load_config
-from .ownership import IRI_FIELD
+from .ownership import IRI_FIELD, LKOD
 
 _ = tk._
 
@@ -169,7 +169,7 @@ class LkodHarvester(DCATRDFHarvester):
         _set_extras(harvest_object, etag=fetched.etag or "", last_modified=fetched.last_modified or "",
                     content_hash=digest, document_url=iri)
         harvest_object.content = json.dumps(
-            {"iri": iri, "dataset": ownership.harvested_part(dataset)}, ensure_ascii=False
+            {"iri": iri, "dataset": LKOD.harvested_part(dataset)}, ensure_ascii=False
         )
         # ckanext-harvest saves the object as soon as this stage returns.
         return True
@@ -201,8 +201,8 @@ class LkodHarvester(DCATRDFHarvester):
             previous,
             existing,
             create=lambda: self._create(harvested, harvest_object, previous, config, context),
-            unchanged=lambda: existing.get(IRI_FIELD) == iri and not ownership.harvested_differs(existing, harvested),
-            merged=lambda: ownership.merge_harvested(existing, harvested),
+            unchanged=lambda: existing.get(IRI_FIELD) == iri and not LKOD.harvested_differs(existing, harvested),
+            merged=lambda: LKOD.merge_harvested(existing, harvested),
             context=context,
         )
 
