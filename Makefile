@@ -111,7 +111,7 @@ bench: default-version services
 
 I18N := ckanext/passport/i18n
 i18n: $(STAMP)
-	$(BIN)/pybabel -q extract -F babel.cfg --add-comments=TRANSLATORS: -k translate -k isPlural -o $(I18N)/ckanext-passport.pot ckanext
+	$(BIN)/pybabel -q extract -F babel.cfg --add-comments=TRANSLATORS: -k translate -k isPlural -k Nn_:1,2 -o $(I18N)/ckanext-passport.pot ckanext
 	for l in cs ru en; do $(BIN)/pybabel -q update -D ckanext-passport -i $(I18N)/ckanext-passport.pot -d $(I18N) -l $$l --previous; done
 	$(BIN)/pybabel -q compile -D ckanext-passport -d $(I18N) --statistics
 

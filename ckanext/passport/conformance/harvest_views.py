@@ -17,7 +17,7 @@ from ckanext.harvest.model import HarvestObject
 from flask import Blueprint, Response, request
 
 from ckanext.passport.language import reader_translate
-from ckanext.passport.mr.model import Severity
+from ckanext.passport.mr.model import Severity, Translate
 from ckanext.passport.mr.problems import catalogue, severity_label
 
 from . import charts, downloads, harvest_fixed, harvest_report
@@ -160,10 +160,10 @@ def _allowed(action: str, id_: str) -> bool:
 # -- what the templates show -----------------------------------------------------------------------------------
 
 
-def meaning(code: str, translate: Any) -> str:
+def meaning(code: str, translate: Translate) -> str:
     """What a code means: its message in the reader's language, the particulars of each finding left out."""
     kind = catalogue().get(code)
-    return _PLACEHOLDER.sub("…", translate(kind.message)) if kind else ""
+    return _PLACEHOLDER.sub("…", translate.template(kind.message)) if kind else ""
 
 
 def severity_of(code: str) -> str:

@@ -20,13 +20,55 @@ class Severity(str, Enum):
     INFO = "info"
 
 
-# A gettext function: an English message template (the msgid) in, its translation out.
-Translate = Callable[[str], str]
+@dataclass(frozen=True)
+class Plural:
+    """A message whose words follow a number: the English ``singular`` and ``plural`` (gettext's msgid and
+    msgid_plural) and ``count``, the placeholder whose value picks the form each language needs (Czech and
+    Russian have three or four, English two)."""
+
+    singular: str
+    plural: str
+    count: str = "count"
 
 
-def english(message: str) -> str:
-    """The identity :data:`Translate`: templates are written in English."""
+# A message template: one text, or one whose form follows a count.
+Message = Union[str, Plural]
+
+# The number a plural is shown with when its count is unknown (a code's meaning, its particulars left out):
+# it takes the "many" form in English, Czech and Russian, the one that reads for any number.
+ANY_COUNT = 5
+
+
+@dataclass(frozen=True)
+class Translate:
+    """A language, as gettext gives it: ``gettext`` turns an English message (the msgid) into it, ``ngettext``
+    a message whose form follows a number. Called, it is ``gettext``, so a plain message reads ``translate(m)``."""
+
+    gettext: Callable[[str], str]
+    ngettext: Callable[[str, str, int], str]
+
+    def __call__(self, message: str) -> str:
+        return self.gettext(message)
+
+    def template(self, message: Message, params: Optional[Mapping[str, Any]] = None) -> str:
+        """``message``'s template in this language; a plural's form is the one its count in ``params`` takes."""
+        if isinstance(message, str):
+            return self.gettext(message)
+        count = (params or {}).get(message.count)
+        number = count if isinstance(count, int) and not isinstance(count, bool) else ANY_COUNT
+        return self.ngettext(message.singular, message.plural, number)
+
+
+def _as_written(message: str) -> str:
     return message
+
+
+def _english_plural(singular: str, plural: str, number: int) -> str:
+    return singular if number == 1 else plural
+
+
+# The identity language: templates are written in English.
+english = Translate(_as_written, _english_plural)
 
 
 @dataclass(frozen=True)
@@ -49,13 +91,13 @@ class Problem:
 
     code: str
     severity: Severity
-    template: str
+    template: Message
     params: Mapping[str, Any] = field(default_factory=dict)
     location: Location = field(default_factory=Location)
 
     def message(self, translate: Translate = english) -> str:
         """The message in the language of ``translate``; the template as it is when the params do not fit it."""
-        text = translate(self.template)
+        text = translate.template(self.template, self.params)
         params = {k: v.message(translate) if isinstance(v, Problem) else v for k, v in self.params.items()}
         try:
             return text.format(**params)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Mapping, Optional
 
-from .model import Location, Problem, Severity, Translate, english
+from .model import Location, Message, Plural, Problem, Severity, Translate, english
 
 
 def N_(message: str) -> str:
@@ -23,11 +23,17 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str, count: str = "count") -> Plural:
+    """Marks a message whose form follows the number in its placeholder ``count`` (extracted as msgid and
+    msgid_plural: ``make i18n`` passes ``-k Nn_:1,2``); the form is chosen when the message is shown."""
+    return Plural(singular, plural, count)
+
+
 @dataclass(frozen=True)
 class ProblemKind:
     code: str
     severity: Severity
-    message: str
+    message: Message
 
 
 _KINDS: dict[str, ProblemKind] = {}
@@ -35,8 +41,9 @@ _KINDS: dict[str, ProblemKind] = {}
 SEVERITY_LABELS = {Severity.ERROR: N_("error"), Severity.WARNING: N_("warning"), Severity.INFO: N_("info")}
 
 
-def define(code: str, severity: Severity, message: str) -> str:
-    """Register a code; the message may hold ``{name}`` placeholders filled by :func:`problem`."""
+def define(code: str, severity: Severity, message: Message) -> str:
+    """Register a code; the message (:func:`N_`, or :func:`Nn_` when it counts) may hold ``{name}``
+    placeholders filled by :func:`problem`."""
     kind = ProblemKind(code, severity, message)
     existing = _KINDS.get(code)
     if existing is not None and existing != kind:

@@ -20,7 +20,8 @@ LANGUAGES = ("en", "cs", "ru")
 
 @lru_cache(maxsize=None)
 def translator(language: Optional[str]) -> Translate:
-    """The gettext function of ``language`` (``cs``, ``ru``, ``cs_CZ``…); English when there is no catalog."""
+    """The gettext and ngettext of ``language`` (``cs``, ``ru``, ``cs_CZ``…); English when there is no catalog."""
     if not language:
         return english
-    return gettext.translation(DOMAIN, str(CATALOGS), languages=[language], fallback=True).gettext
+    catalog = gettext.translation(DOMAIN, str(CATALOGS), languages=[language], fallback=True)
+    return Translate(catalog.gettext, catalog.ngettext)
