@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 import plugin_state
+import pysolr
 import pytest
 import workers
 from demo_site import DEMO_SITE
@@ -231,3 +232,17 @@ def solr_unreachable(ckan_config):
 
     yield Switch()
     point_at(saved[1], saved[0])
+
+
+@pytest.fixture
+def solr_updates(monkeypatch):
+    """Each update request this process sends to the real Solr: ``hard``, ``soft`` or ``none`` (no commit)."""
+    sent: list[str] = []
+    send = pysolr.Solr._update
+
+    def recorded(self, message, *args, commit=None, softCommit=False, **kwargs):
+        sent.append("hard" if commit else "soft" if softCommit else "none")
+        return send(self, message, *args, commit=commit, softCommit=softCommit, **kwargs)
+
+    monkeypatch.setattr(pysolr.Solr, "_update", recorded)
+    return sent

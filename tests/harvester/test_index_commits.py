@@ -2,7 +2,6 @@
 searchable by one soft Solr commit, instead of CKAN's index passes and hard commits before the database commit."""
 from __future__ import annotations
 
-import pysolr
 import pytest
 from ckan import model
 from ckan.plugins import toolkit
@@ -20,20 +19,6 @@ pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_
 
 ALLOW = {"allow_private_addresses": True}
 DEMO_DATASETS = 6
-
-
-@pytest.fixture
-def solr_updates(monkeypatch):
-    """Each update request this process sends to the real Solr: ``hard``, ``soft`` or ``none`` (no commit)."""
-    sent: list[str] = []
-    send = pysolr.Solr._update
-
-    def recorded(self, message, *args, commit=None, softCommit=False, **kwargs):
-        sent.append("hard" if commit else "soft" if softCommit else "none")
-        return send(self, message, *args, commit=commit, softCommit=softCommit, **kwargs)
-
-    monkeypatch.setattr(pysolr.Solr, "_update", recorded)
-    return sent
 
 
 def _fetch_and_import_all(source: dict, sent: list[str]) -> list[str]:

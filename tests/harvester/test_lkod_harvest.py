@@ -149,6 +149,26 @@ def test_each_unreadable_dataset_document_is_its_own_coded_error(lkod, lkod_sour
     assert set(_records()) == {lkod.dataset_iri(key) for key in GOOD}
 
 
+def test_a_source_asking_for_hard_index_commits_gets_them_as_a_passport_source_does(lkod, lkod_source, run_lkod,
+                                                                                    solr_updates):
+    source = lkod_source(lkod.catalog_url, ALLOW | {"index_commit": "hard"})
+    solr_updates.clear()
+    run_lkod(source)
+
+    assert solr_updates.count("soft") == 0
+    assert solr_updates.count("hard") >= len(GOOD)
+    assert set(_records()) == {lkod.dataset_iri(key) for key in GOOD}
+
+
+def test_each_dataset_is_made_searchable_by_a_soft_commit_by_default(lkod, lkod_source, run_lkod, solr_updates):
+    source = lkod_source(lkod.catalog_url, ALLOW)
+    solr_updates.clear()
+    run_lkod(source)
+
+    assert solr_updates.count("soft") >= len(GOOD)
+    assert solr_updates.count("hard") <= 1  # the job's end indexes its source once, CKAN's way
+
+
 def test_a_reharvest_of_an_unchanged_catalog_rewrites_nothing(lkod, lkod_source, run_lkod):
     source = lkod_source(lkod.catalog_url, ALLOW)
     run_lkod(source)

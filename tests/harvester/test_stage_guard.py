@@ -8,7 +8,7 @@ from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 
 from ckanext.passport.harvest import stage_guard
-from ckanext.passport.harvest.mr_harvester import _add_object
+from ckanext.passport.harvest.objects import add_object
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
@@ -19,7 +19,7 @@ def test_a_gather_failing_after_it_committed_objects_leaves_none_behind_and_a_co
     job.save()
 
     def failing_after_a_batch() -> list[str]:
-        ids = [_add_object(job, f"7701234560-entry{n}", "new", "{}", None) for n in range(3)]
+        ids = [add_object(job, f"7701234560-entry{n}", "new", "{}", None) for n in range(3)]
         model.Session.commit()
         raise RecursionError(ids)
 

@@ -130,3 +130,12 @@ def import_indexed(harvest_object: Any, mode: str, work: Callable[[], T]) -> Uni
 def failure_name(error: BaseException) -> str:
     """The class of what failed: CKAN wraps Solr's and the socket's errors in its own, the cause names the kind."""
     return type(error.__cause__ or error.__context__ or error).__name__
+
+
+def commit_mode(load_config: Callable[[], Any]) -> str:
+    """A source's ``index_commit``; a stored config that no longer loads is the import stage's own error (inside
+    its guard), and its writes are indexed the default way."""
+    try:
+        return load_config().index_commit
+    except (ValueError, TypeError, AttributeError):
+        return "soft"

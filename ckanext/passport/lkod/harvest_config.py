@@ -3,7 +3,7 @@
 The options it shares with a ``passport`` source (fetch limits, private addresses, the new records' state, what
 happens to a dataset the catalog no longer lists) are that source's, rule for rule: their schema is taken from
 :mod:`ckanext.passport.harvest.config`, their errors are its ``config.reason_*`` findings, and who may set them is
-the MR harvester's config authority (``harvester.checked_config``). ``rdf_format`` is ckanext-dcat's option,
+the config authority of every source type (``harvest.config_authority``). ``rdf_format`` is ckanext-dcat's option,
 narrowed to the two syntaxes of DCAT-AP-CZ documents.
 """
 from __future__ import annotations
@@ -34,6 +34,7 @@ SHARED_OPTIONS = (
     "delete_missing",
     "on_missing",
     "max_delete_ratio",
+    "index_commit",
 )
 
 SCHEMA: dict[str, Any] = {
@@ -61,6 +62,7 @@ class LkodConfig:
     delete_missing: bool = True
     on_missing: str = "delete"
     max_delete_ratio: float = 0.5
+    index_commit: str = "soft"
     policy: FetchPolicy = field(default_factory=FetchPolicy)
 
 
@@ -74,5 +76,6 @@ def load_config(text: Optional[str], site: dict[str, Any]) -> LkodConfig:
         delete_missing=bool(data.get("delete_missing", True)),
         on_missing=data.get("on_missing", "delete"),
         max_delete_ratio=float(data.get("max_delete_ratio", 0.5)),
+        index_commit=data.get("index_commit", "soft"),
         policy=policy,
     )

@@ -21,10 +21,7 @@ fetches without our guard and deletes after any read, its import rewrites the wh
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import unicodedata
-import uuid
 from typing import Any, Optional
 
 import ckan.model as model
@@ -32,28 +29,13 @@ import ckan.plugins.toolkit as tk
 from ckanext.dcat.harvesters.rdf import DCATRDFHarvester
 
 from ckanext.passport import settings
-
-from ckanext.passport.harvest import stage_guard, index_check, mapping
+from ckanext.passport.harvest import index_check, mapping, objects, records, stage_guard, stored
 from ckanext.passport.harvest import problems as codes
-from ckanext.passport.catalog import identity
+from ckanext.passport.harvest.config_authority import checked_config
+from ckanext.passport.harvest.deletion_guard import queue_deletions
 from ckanext.passport.harvest.findings import save_gather_error, save_object_error
-# The MR harvester's object bookkeeping (objects made, linked, made current, removed; the deletion guard) is this
-# type's too: shared, not copied.
-from ckanext.passport.harvest.mr_harvester import (
-    PassportHarvester,
-    _add_object,
-    _link,
-    _previous_extras,
-    _previous_object,
-    _session,
-    _set_extras,
-    _source_of,
-    _status,
-    checked_config,
-    queue_deletions,
-    store_record,
-)
-from ckanext.passport.harvest.index_commits import import_indexed
+from ckanext.passport.harvest.index_commits import commit_mode, import_indexed
+from ckanext.passport.harvest.sessions import source_session
 from ckanext.passport.mr.fetch import fetch
 from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import Problem
@@ -102,10 +84,10 @@ class LkodHarvester(DCATRDFHarvester):
         for found in damage:
             save_gather_error(found, harvest_job)
 
-        previous = PassportHarvester._current_objects(source.id)
+        previous = objects.current_objects(source.id)
         ids = [
-            _add_object(harvest_job, iri, "change" if iri in previous else "new", json.dumps({"iri": iri}),
-                        previous.get(iri))
+            objects.add_object(harvest_job, iri, stored.CHANGE if iri in previous else stored.NEW,
+                               stored.LkodContent(iri).to_json(), previous.get(iri))
             for iri in iris
         ]
         model.Session.commit()
@@ -118,7 +100,7 @@ class LkodHarvester(DCATRDFHarvester):
         catalog document cannot be read."""
         limit = settings.max_lkod_catalog_bytes()
         policy = ReadLimits.policy(config.policy, limit)
-        fetched = fetch(url, policy, session=_session(job.source_id, policy))
+        fetched = fetch(url, policy, session=source_session(job.source_id, policy))
         if fetched.problem is not None:
             save_gather_error(fetched.problem, job)
             return None
@@ -136,28 +118,22 @@ class LkodHarvester(DCATRDFHarvester):
         return stage_guard.object_stage(harvest_object, "Fetch", lambda: self._fetch(harvest_object))
 
     def _fetch(self, harvest_object: Any) -> Any:
-        if _status(harvest_object) == "delete":
+        if stored.status(harvest_object) == stored.DELETE:
             return True
         config = self._config(harvest_object.source)
         iri = harvest_object.guid
-        previous = _previous_extras(harvest_object)
-        conditional = previous.get("document_url") == iri
+        previous = objects.previous_extras(harvest_object)
         limit = settings.max_lkod_dataset_bytes()
         policy = ReadLimits.policy(config.policy, limit)
-        fetched = fetch(
-            iri,
-            policy,
-            etag=previous.get("etag") if conditional else None,
-            last_modified=previous.get("last_modified") if conditional else None,
-            session=_session(harvest_object.harvest_source_id, policy),
-        )
+        fetched = objects.conditional_fetch(iri, policy, previous, stored.DOCUMENT_URL,
+                                            source_session(harvest_object.harvest_source_id, policy))
         if fetched.not_modified:
             return "unchanged"
         if fetched.problem is not None:
             save_object_error(fetched.problem, harvest_object, "Fetch")
             return False
-        digest = hashlib.sha256(fetched.content).hexdigest()
-        if digest == previous.get("content_hash") and not getattr(harvest_object, "force_import", False):
+        digest = objects.new_content_hash(harvest_object, fetched, previous)
+        if digest is None:
             return "unchanged"
         try:
             dataset = documents.parse_dataset(
@@ -166,37 +142,35 @@ class LkodHarvester(DCATRDFHarvester):
         except documents.DocumentRefused as refused:
             save_object_error(refused.problem, harvest_object, "Fetch")
             return False
-        _set_extras(harvest_object, etag=fetched.etag or "", last_modified=fetched.last_modified or "",
-                    content_hash=digest, document_url=iri)
-        harvest_object.content = json.dumps(
-            {"iri": iri, "dataset": LKOD.harvested_part(dataset)}, ensure_ascii=False
-        )
+        objects.remember_fetch(harvest_object, fetched, digest, stored.DOCUMENT_URL, iri)
+        harvest_object.content = stored.LkodContent(iri, LKOD.harvested_part(dataset)).to_json()
         # ckanext-harvest saves the object as soon as this stage returns.
         return True
 
     # -- import -----------------------------------------------------------------------------------------
 
     def import_stage(self, harvest_object: Any) -> Any:
-        return import_indexed(harvest_object, "soft",
-                              lambda: self._import(harvest_object, self._config(harvest_object.source)))
+        source = harvest_object.source
+        return import_indexed(harvest_object, commit_mode(lambda: self._config(source)),
+                              lambda: self._import(harvest_object, self._config(source)))
 
     def _import(self, harvest_object: Any, config: LkodConfig) -> Any:
         # The flag lets a harvested record land without the curator's part, and write its guarded IRIs.
         context = {"user": self._get_user_name(), "ignore_auth": True, "passport_harvest": True}
-        previous = _previous_object(harvest_object)
-        if _status(harvest_object) == "delete":
-            return PassportHarvester._remove(harvest_object, previous, config, context)
+        previous = objects.previous_object(harvest_object)
+        if stored.status(harvest_object) == stored.DELETE:
+            return records.remove_record(harvest_object, previous, config, context)
 
-        content = json.loads(harvest_object.content)
-        iri = content["iri"]
-        harvested = dict(content["dataset"], **{IRI_FIELD: iri})
-        existing = PassportHarvester._existing_dataset(previous.package_id if previous else None, context)
-        existing, taken_by = _claim(iri, harvest_object, existing, context)
+        content = stored.LkodContent.from_json(harvest_object.content)
+        iri = content.iri
+        harvested = dict(content.dataset or {}, **{IRI_FIELD: iri})
+        existing = records.existing_dataset(previous.package_id if previous else None, context)
+        existing, taken_by = records.claim(iri, IRI_FIELD, harvest_object, existing, context)
         if taken_by is not None:
             found = problem(codes.LKOD_IRI_TAKEN, url=iri, iri=iri, name=taken_by.name, title=taken_by.title)
             save_object_error(found, harvest_object, "Import")
             return False
-        return store_record(
+        return records.store_record(
             harvest_object,
             previous,
             existing,
@@ -211,40 +185,16 @@ class LkodHarvester(DCATRDFHarvester):
         harvested["name"] = self._gen_new_name(_ascii(harvested.get("title") or "")) or mapping.dataset_name(
             harvested[IRI_FIELD] + harvest_object.source.id
         )
-        # A harvest source is stored as a dataset of type "harvest": its organization is that dataset's.
-        source_dataset = model.Package.get(harvest_object.source.id)
-        if source_dataset is not None and source_dataset.owner_org:
-            harvested["owner_org"] = source_dataset.owner_org
-        if config.default_editorial_state:
-            harvested["editorial_state"] = config.default_editorial_state
-        # The id is made here so the object can be current for it before the dataset is first indexed.
-        harvested["id"] = str(uuid.uuid4())
-        _link(harvest_object, previous, harvested["id"], new=True)
-        tk.get_action("package_create")(dict(context, return_id_only=True), harvested)
+        owner = records.source_organization(harvest_object.source)
+        if owner:
+            harvested["owner_org"] = owner
+        records.create_record(harvested, harvest_object, previous, config, context)
 
     # -- shared -----------------------------------------------------------------------------------------
 
     @staticmethod
     def _config(source: Any) -> LkodConfig:
         return load_config(source.config, settings.site_fetch_options())
-
-
-def _claim(
-    iri: str, harvest_object: Any, existing: Optional[dict], context: dict
-) -> tuple[Optional[dict], Optional[model.Package]]:
-    """The record the object writes, and the record of another source (or of the portal) holding its IRI.
-
-    A record of this very source holding the IRI while no current object links them (a failed import, a
-    withdrawn record) is taken up again rather than doubled, as the MR harvester does with identifiers.
-    """
-    if existing is not None and existing.get(IRI_FIELD) == iri:
-        return existing, None
-    for holder in identity.holders(iri, excluding=existing["id"] if existing else None, field=IRI_FIELD):
-        if existing is None and _source_of(holder.id) == harvest_object.harvest_source_id:
-            existing = PassportHarvester._existing_dataset(holder.id, context)
-        else:
-            return existing, holder
-    return existing, None
 
 
 def _ascii(title: str) -> str:

@@ -4,8 +4,6 @@ Thin wiring: the behaviour lives in ``ckanext.passport.publish``.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import ckan.plugins as p
 import ckan.plugins.toolkit as tk
 
@@ -15,21 +13,15 @@ from .shared import PassportTranslation, declaration_file
 
 
 @tk.blanket.config_declarations(declaration_file("publish"))
+@tk.blanket.blueprints(views.blueprints)
+@tk.blanket.helpers(rdfa.helpers)
 class PassportPublishPlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
-    p.implements(p.IBlueprint)
-    p.implements(p.ITemplateHelpers)
     p.implements(p.IPackageController, inherit=True)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         tk.add_template_directory(config, "../templates/publish")
-
-    def get_blueprint(self) -> list:
-        return views.blueprints()
-
-    def get_helpers(self) -> dict[str, Any]:
-        return rdfa.helpers()
 
     def before_dataset_index(self, pkg_dict: dict) -> dict:
         return search.index_publication(pkg_dict)

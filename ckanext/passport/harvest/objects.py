@@ -1,0 +1,126 @@
+"""Harvest object bookkeeping both source types share: objects made at gather, linked to their record and made
+current at import, and the conditional fetch that lets an unchanged publication cost one request.
+
+ckanext-harvest lists a source's records by its current objects: exactly one object per record is current, and it
+is made current before the record is written (its plugin indexes ``harvest_source_id`` only for such a record).
+"""
+from __future__ import annotations
+
+import hashlib
+import uuid
+from typing import Any, Optional
+
+import ckan.model as model
+import sqlalchemy as sa
+from ckanext.harvest.model import HarvestObject, HarvestObjectExtra
+
+from ckanext.passport.harvest import stored
+from ckanext.passport.mr.deadline import Deadline
+from ckanext.passport.mr.fetch import FetchPolicy, FetchResult, fetch
+
+
+def add_object(job: Any, guid: str, status: str, content: Optional[str], package_id: Optional[str]) -> str:
+    # The id is made here rather than by a flush per object: one round trip per batch, not per entry.
+    obj = HarvestObject(id=str(uuid.uuid4()), guid=guid, job=job, content=content, package_id=package_id)
+    obj.extras = [HarvestObjectExtra(key=stored.STATUS, value=status)]
+    model.Session.add(obj)
+    return obj.id
+
+
+def current_objects(source_id: str) -> dict[str, Optional[str]]:
+    """guid → package id of the source's current objects."""
+    rows = (
+        model.Session.query(HarvestObject.guid, HarvestObject.package_id)
+        .filter(HarvestObject.current == True)  # noqa: E712 (SQLAlchemy needs ==)
+        .filter(HarvestObject.harvest_source_id == source_id)
+    )
+    return dict(rows)
+
+
+def previous_object(harvest_object: Any) -> Optional[Any]:
+    """The current object of the same guid and source: the one the last import of this record left."""
+    return (
+        model.Session.query(HarvestObject)
+        .filter(HarvestObject.guid == harvest_object.guid)
+        .filter(HarvestObject.harvest_source_id == harvest_object.harvest_source_id)
+        .filter(HarvestObject.current == True)  # noqa: E712
+        .first()
+    )
+
+
+def previous_extras(harvest_object: Any) -> dict[str, str]:
+    previous = previous_object(harvest_object)
+    return stored.extras_of(previous) if previous is not None else {}
+
+
+def link(harvest_object: Any, previous: Optional[Any], package_id: str, new: bool = False) -> None:
+    """Make the object the current one of its dataset before the dataset is written, as ckanext-harvest's own
+    harvesters do. Flushed, not committed: the action commits it, or a failure rolls it back.
+    """
+    if previous is not None and previous.id != harvest_object.id:
+        previous.current = False
+        previous.add()
+    harvest_object.package_id = package_id
+    harvest_object.current = True
+    harvest_object.add()
+    if new:
+        # The object points at a dataset the action has yet to write.
+        model.Session.execute(sa.text("SET CONSTRAINTS harvest_object_package_id_fkey DEFERRED"))
+    model.Session.flush()
+    if not new and (previous is None or previous.package_id != package_id):
+        # A taken-up record may still be linked to an object of another guid: that one is current no more.
+        (
+            model.Session.query(HarvestObject)
+            .filter(HarvestObject.package_id == package_id)
+            .filter(HarvestObject.id != harvest_object.id)
+            .filter(HarvestObject.current == True)  # noqa: E712
+            .update({"current": False}, synchronize_session=False)
+        )
+
+
+def make_current(harvest_object: Any, previous: Optional[Any], package_id: str) -> None:
+    link(harvest_object, previous, package_id)
+    model.Session.commit()
+
+
+def source_of(package_id: str) -> Optional[str]:
+    """The harvest source whose object last wrote the dataset; ``None`` for a record made in the portal."""
+    row = (
+        model.Session.query(HarvestObject.harvest_source_id)
+        .filter(HarvestObject.package_id == package_id)
+        .order_by(HarvestObject.current.desc(), HarvestObject.import_finished.desc().nulls_last())
+        .first()
+    )
+    return row[0] if row else None
+
+
+def conditional_fetch(url: str, policy: FetchPolicy, previous: dict[str, str], url_key: str, session: Any,
+                      deadline: Optional[Deadline] = None) -> FetchResult:
+    """``url`` fetched with the validators the last read of that very URL answered (``url_key``: the extra
+    naming where it was read), so an unchanged publication answers 304."""
+    conditional = previous.get(url_key) == url
+    return fetch(
+        url,
+        policy,
+        etag=previous.get(stored.ETAG) if conditional else None,
+        last_modified=previous.get(stored.LAST_MODIFIED) if conditional else None,
+        session=session,
+        deadline=deadline,
+    )
+
+
+def new_content_hash(harvest_object: Any, fetched: FetchResult, previous: dict[str, str]) -> Optional[str]:
+    """The fetched bytes' hash, or ``None`` when they are the bytes last imported (a server without validators
+    answering the same document), unless the job forces imports."""
+    digest = hashlib.sha256(fetched.content).hexdigest()
+    if digest == previous.get(stored.CONTENT_HASH) and not getattr(harvest_object, "force_import", False):
+        return None
+    return digest
+
+
+def remember_fetch(harvest_object: Any, fetched: FetchResult, digest: str, url_key: str, url: str) -> None:
+    """What the next job's conditional fetch of this record sends, and the hash it compares."""
+    stored.set_extras(harvest_object, **{
+        stored.ETAG: fetched.etag or "", stored.LAST_MODIFIED: fetched.last_modified or "",
+        stored.CONTENT_HASH: digest, url_key: url,
+    })

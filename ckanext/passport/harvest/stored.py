@@ -1,0 +1,103 @@
+"""The stored harvest object, one contract: what the stages write into an object's content and extras, and what
+every reader reads back (the next stage, the next job's conditional fetch, the deletion guard, the Conformance tab).
+
+A key is named here only. The content is JSON with the keys below; an MR object's content is its gather part
+(``entry``, ``registry_url``) until fetch adds the passport it read, an LKOD object's its ``iri`` and then its
+``dataset``. Extras are ckanext-harvest's key/value rows on the object.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ckanext.harvest.model import HarvestObjectExtra
+
+# Extras.
+STATUS = "status"  # the gather's verdict: NEW, CHANGE or DELETE
+ETAG = "etag"
+LAST_MODIFIED = "last_modified"
+CONTENT_HASH = "content_hash"  # sha256 of the bytes last imported: the same bytes are not imported again
+PASSPORT_URL = "passport_url"  # where an MR passport was read (the conditional request is only sent there again)
+DOCUMENT_URL = "document_url"  # the same for an LKOD dataset document
+FINDINGS = "findings"  # JSON list of the finding lines of a passport read (harvest.findings.line)
+# The conformance score of a passport read by this object, beside its content: readers select and sum objects
+# by it without parsing any content.
+SCORE = "conformance_score"
+
+NEW, CHANGE, DELETE = "new", "change", "delete"
+
+
+def extras_of(harvest_object: Any) -> dict[str, str]:
+    return {extra.key: extra.value for extra in harvest_object.extras}
+
+
+def status(harvest_object: Any) -> str:
+    return next((extra.value for extra in harvest_object.extras if extra.key == STATUS), "")
+
+
+def set_extras(harvest_object: Any, **values: str) -> None:
+    kept = [extra for extra in harvest_object.extras if extra.key not in values]
+    harvest_object.extras = kept + [HarvestObjectExtra(key=key, value=value) for key, value in values.items()]
+
+
+@dataclass
+class MrContent:
+    """An MR object's content: the registry entry gathered, and once fetched the passport read from it."""
+
+    entry: dict[str, Any]
+    registry_url: str
+    passport: Optional[dict[str, Any]] = None
+    form: str = ""
+    encoding: str = ""
+    problems: list[dict[str, Any]] = field(default_factory=list)
+    score: Optional[int] = None
+    conformance_problems: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def read(self) -> bool:
+        """Whether the object holds a passport it read (an unchanged or unreadable one holds its gather part)."""
+        return self.passport is not None
+
+    def to_json(self) -> str:
+        content: dict[str, Any] = {"entry": self.entry, "registry_url": self.registry_url}
+        if self.read:
+            content.update(
+                passport=self.passport, form=self.form, encoding=self.encoding, problems=self.problems,
+                conformance={"score": self.score, "problems": self.conformance_problems},
+            )
+        return json.dumps(content, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> "MrContent":
+        content = json.loads(text)
+        conformance = content.get("conformance") or {}
+        return cls(
+            entry=content.get("entry") or {},
+            registry_url=content.get("registry_url") or "",
+            passport=content.get("passport"),
+            form=content.get("form") or "",
+            encoding=content.get("encoding") or "",
+            problems=content.get("problems") or [],
+            score=conformance.get("score"),
+            conformance_problems=conformance.get("problems") or [],
+        )
+
+
+@dataclass
+class LkodContent:
+    """An LKOD object's content: the dataset IRI gathered, and once fetched the harvested part of its record."""
+
+    iri: str
+    dataset: Optional[dict[str, Any]] = None
+
+    def to_json(self) -> str:
+        content: dict[str, Any] = {"iri": self.iri}
+        if self.dataset is not None:
+            content["dataset"] = self.dataset
+        return json.dumps(content, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> "LkodContent":
+        content = json.loads(text)
+        return cls(iri=content["iri"], dataset=content.get("dataset"))
