@@ -325,7 +325,7 @@ def test_the_table_reader_alone_says_when_a_page_holds_no_passport_table():
 
 
 def test_html_table_is_a_passport_form_of_its_own_that_can_be_asked_for():
-    assert FORMS["html-table"] == "ckanext.passport.mr.passport.html_table"
+    assert FORMS["html-table"] is html_table
     asked = parse_passport(page("two-column-utf8.html"), SITE + "/x/", form="html-table")
 
     assert (asked.form, codes(asked)) == ("html-table", ["passport.rdfa_missing"])

@@ -11,6 +11,7 @@ from collections import Counter
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
+from types import ModuleType
 from typing import Callable, Iterator
 
 import pytest
@@ -75,9 +76,8 @@ def _consume_stream(data: bytes) -> ParseResult:
     return ParseResult(entries or None, problems, form=stream.form)
 
 
-def _module_parser(module: str) -> Callable[[bytes], ParseResult]:
-    parse = __import__(module, fromlist=["parse"]).parse
-    return lambda data: parse(data, URL)
+def _module_parser(module: ModuleType) -> Callable[[bytes], ParseResult]:
+    return lambda data: module.parse(data, URL)
 
 
 PARSERS: dict[str, Callable[[bytes], ParseResult]] = {

@@ -17,6 +17,7 @@ from .csvrows import canonical_standard
 from .fields import (
     described_by_newest, file_format, identifier_from_link, newest_first, structure_name, version_names,
 )
+from .forms import Form
 from .guarded import capped
 from .inn import is_valid_inn
 from .model import (
@@ -142,7 +143,7 @@ def check_passport(
     MR 2.3 rules apply to passports that name the 2.3 standard or were read from the 3-column CSV form
     (``form="mr23.csv"``); every other passport is held to MR 3.0, which requires ``standardversion``.
     """
-    standard = "2.3" if form == "mr23.csv" or _standard_of(passport.standard_version) == STANDARD_2_3 else "3.0"
+    standard = "2.3" if form == Form.MR23_CSV or _standard_of(passport.standard_version) == STANDARD_2_3 else "3.0"
     found: list[Problem] = []
     found += _required_fields(passport, standard, url)
     found += _identifier(passport.identifier, url)

@@ -19,9 +19,11 @@ import idna
 
 from . import urls
 from .fetch import FetchPolicy, FetchResult, fetch
+from .forms import Form
 from .limits import DEFAULT_LIMITS, ReadLimits
 from .model import ParseResult, Problem, Registry, Severity
 from .problems import N_, define, problem
+from .registry import FILE_NAMES as REGISTRY_FILE_NAMES
 from .registry import parse_registry
 from .sniff import sniff
 
@@ -50,8 +52,6 @@ Fetcher = Callable[[str, FetchPolicy], FetchResult]
 
 _CYRILLIC_FOLDER = "открытыеданные"
 _CYRILLIC_LIST = "реестроткрытыхданных.csv"
-# File names MR gives registries (compared lower-cased and percent-decoded).
-_REGISTRY_FILES = frozenset({"list.csv", "opendatalist.csv", _CYRILLIC_LIST, "list.xml", "list.json"})
 _REGISTRY_FOLDERS = frozenset({"opendata", _CYRILLIC_FOLDER})
 # A last path segment ending like this names a file (index.html, list.csv); "v1.0" or a bare name is a folder.
 _FILE_EXTENSION = re.compile(r"\.[^\W\d_][^\W_]{0,7}\Z")
@@ -116,7 +116,7 @@ def names_file(site_url: str) -> bool:
     return not path.endswith("/") and bool(_FILE_EXTENSION.search(unquote(path.rpartition("/")[2])))
 
 
-def registry_candidates(site_url: str) -> list[tuple[str, str]]:
+def registry_candidates(site_url: str) -> list[tuple[str, Form]]:
     """``(url, form)`` pairs where MR places the registry of a site or folder address, in MR order, without the
     address itself (it is read first, as any form). A file address has none.
 
@@ -134,17 +134,17 @@ def registry_candidates(site_url: str) -> list[tuple[str, str]]:
     subdomain = _opendata_host(host)
     sub_netloc = subdomain + port if subdomain else None
     candidates = [
-        (_url(scheme, netloc, base + ["opendata", "list.csv"]), "list.csv"),
-        (_url(scheme, sub_netloc, ["list.csv"]), "list.csv"),
-        (_url(scheme, netloc, base + ["opendata", "opendatalist.csv"]), "opendatalist.csv"),
-        (_url(scheme, netloc, base + ["opendata", "list.xml"]), "list.xml"),
-        (_url(scheme, netloc, base + ["opendata", "list.json"]), "list.json"),
-        (_url(scheme, netloc, base + ["opendata"], folder=True), "rdfa"),
-        (_url(scheme, netloc, base + [_CYRILLIC_FOLDER, _CYRILLIC_LIST]), "opendatalist.csv"),
-        (_url(scheme, netloc, base + [_CYRILLIC_FOLDER], folder=True), "rdfa"),
+        (_url(scheme, netloc, base + ["opendata", Form.LIST_CSV]), Form.LIST_CSV),
+        (_url(scheme, sub_netloc, [Form.LIST_CSV]), Form.LIST_CSV),
+        (_url(scheme, netloc, base + ["opendata", Form.OPENDATALIST_CSV]), Form.OPENDATALIST_CSV),
+        (_url(scheme, netloc, base + ["opendata", Form.LIST_XML]), Form.LIST_XML),
+        (_url(scheme, netloc, base + ["opendata", Form.LIST_JSON]), Form.LIST_JSON),
+        (_url(scheme, netloc, base + ["opendata"], folder=True), Form.RDFA),
+        (_url(scheme, netloc, base + [_CYRILLIC_FOLDER, _CYRILLIC_LIST]), Form.OPENDATALIST_CSV),
+        (_url(scheme, netloc, base + [_CYRILLIC_FOLDER], folder=True), Form.RDFA),
         # Sites that moved their registry to opendata.<host> publish the other MR 3.0 files there too.
-        (_url(scheme, sub_netloc, ["list.xml"]), "list.xml"),
-        (_url(scheme, sub_netloc, ["list.json"]), "list.json"),
+        (_url(scheme, sub_netloc, [Form.LIST_XML]), Form.LIST_XML),
+        (_url(scheme, sub_netloc, [Form.LIST_JSON]), Form.LIST_JSON),
     ]
     given = given_address(site_url)
     return list(dict.fromkeys((url, form) for url, form in candidates if url and url != given))
@@ -202,7 +202,7 @@ def _read_registry(fetched: FetchResult, form: Optional[str],
     there sites misname files (an MR 2.3 ``;`` list served as ``list.csv``) and put registries anywhere; but a
     file listing nothing counts only where its name says registry, else any JSON or CSV file would.
     """
-    if form not in (None, "rdfa") and sniff(fetched.content).kind == "html":
+    if form not in (None, Form.RDFA) and sniff(fetched.content).kind == "html":
         return ParseResult(None, [], form=form), problem(REASON_HTML_PAGE)
     result = parse_registry(fetched.content, url=fetched.url, form=form, limits=limits)
     registry = result.value
@@ -223,7 +223,7 @@ def _names_registry(url: str) -> bool:
     if parts is None:
         return False
     segments = [unquote(s).lower() for s in parts[3].split("/") if s]
-    return bool(segments) and (segments[-1] in _REGISTRY_FILES or segments[-1] in _REGISTRY_FOLDERS)
+    return bool(segments) and (segments[-1] in REGISTRY_FILE_NAMES or segments[-1] in _REGISTRY_FOLDERS)
 
 
 def _split(site_url: str) -> Optional[tuple[str, str, str, str, str]]:

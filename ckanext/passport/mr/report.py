@@ -21,11 +21,13 @@ from .discover import discover_registry, names_file
 from .deadline import Deadline
 from .fetch import FetchPolicy, FetchResult, fetch, make_session
 from .fields import is_passport_file_name
+from .forms import Form
 from .limits import DEFAULT_LIMITS, ReadLimits
 from .model import ParseResult, Passport, Problem, RegistryEntry, Severity, Translate, english
 from .passport import FORMS as PASSPORT_FORMS
 from .passport import looks_like_data_file, parse_passport, passport_from_entry, passport_locations
 from .problems import N_, define, problem, severity_label, where
+from .registry import FILE_NAMES as REGISTRY_FILE_NAMES
 from .registry import FORMS as REGISTRY_FORMS
 from .registry import parse_registry
 from .serialize import to_jsonable
@@ -275,9 +277,8 @@ def report_json(report: SiteReport, translate: Translate = english) -> str:
 
 # --- parse FILE -----------------------------------------------------------------------------------------
 
-PARSE_FORMS = sorted(set(PASSPORT_FORMS) | set(REGISTRY_FORMS))
-# The file names MR gives registries; any other file is read as a passport first.
-REGISTRY_FILE_NAMES = frozenset({"list.csv", "list.xml", "list.json", "opendatalist.csv", "реестроткрытыхданных.csv"})
+# Plain text: click 8.2's Choice would match an Enum's member names (META_CSV), not the forms' names.
+PARSE_FORMS = sorted(form.value for form in set(PASSPORT_FORMS) | set(REGISTRY_FORMS))
 
 
 def parse_file(path: Path, form: Optional[str] = None) -> tuple[str, ParseResult]:
@@ -289,10 +290,11 @@ def parse_file(path: Path, form: Optional[str] = None) -> tuple[str, ParseResult
     data = path.read_bytes()
     url = path.resolve().as_uri()
     registry_only = form in REGISTRY_FORMS and form not in PASSPORT_FORMS
+    # A file MR names as a registry is read as one; any other file as a passport first.
     if registry_only or (form is None and path.name.lower() in REGISTRY_FILE_NAMES):
         return "registry", parse_registry(data, url, form)
     passport = parse_passport(data, url, form)
-    if passport.value is None and form in (None, "rdfa"):
+    if passport.value is None and form in (None, Form.RDFA):
         registry = parse_registry(data, url, form)
         if registry.value is not None:
             return "registry", registry

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, replace
-from importlib import import_module
+from types import ModuleType
 from typing import Optional
 from urllib.parse import urlunsplit
 
@@ -32,6 +32,7 @@ from ..fields import (
     resolve,
     version_names,
 )
+from ..forms import Form
 from ..guarded import never_raising
 from ..limits import DEFAULT_LIMITS, ReadLimits, too_large
 from ..model import DataVersion, ParseResult, Passport, RegistryEntry, Severity
@@ -39,19 +40,14 @@ from ..problems import N_, define, problem
 from ..rdfagraph import read_page
 from ..registry.rdfa import registry_subject
 from ..sniff import sniff
-from . import html_table, rdfa
+from . import html_table, meta_csv, meta_json, meta_xml, mr23_csv, rdfa
 
-FORMS = {
-    "rdfa": "ckanext.passport.mr.passport.rdfa",
-    "html-table": "ckanext.passport.mr.passport.html_table",
-    "meta.csv": "ckanext.passport.mr.passport.meta_csv",
-    "mr23.csv": "ckanext.passport.mr.passport.mr23_csv",
-    "meta.xml": "ckanext.passport.mr.passport.meta_xml",
-    "meta.json": "ckanext.passport.mr.passport.meta_json",
+# Each form's reader: a module whose ``parse(data, url)`` reads it.
+FORMS: dict[Form, ModuleType] = {
+    reader.FORM: reader for reader in (rdfa, html_table, meta_csv, mr23_csv, meta_xml, meta_json)
 }
-FROM_REGISTRY_ENTRY = "registry-entry"
 # MR 3.0 machine-readable files first (exact), then the page, which needs pyRdfa and is often decorative.
-MR30_FILES = ("meta.json", "meta.xml", "meta.csv")
+MR30_FILES = (Form.META_JSON, Form.META_XML, Form.META_CSV)
 
 EMPTY = define(
     "passport.empty",
@@ -82,26 +78,26 @@ _MR23_HEADER = re.compile(r"^(?:№|n|no|\d+[;,\t])|характеристик",
 _MR30_CSV_START = ("property", "standardversion", "identifier")
 
 
-def detect_passport_form(data: bytes, url: str = "", content_type: str = "") -> Optional[str]:
+def detect_passport_form(data: bytes, url: str = "", content_type: str = "") -> Optional[Form]:
     sniffed = sniff(data)
     if sniffed.kind == "empty":
         return None
     if sniffed.kind == "json":
-        return "meta.json"
+        return Form.META_JSON
     if sniffed.kind == "html":
-        return "rdfa"
+        return Form.RDFA
     if sniffed.kind == "xml":
-        return "meta.xml" if sniffed.root == "meta" else None
+        return Form.META_XML if sniffed.root == "meta" else None
     if "html" in content_type.lower():
-        return "rdfa"
+        return Form.RDFA
     name = last_segment(url).lower()
-    if name in ("meta.json", "meta.xml"):
-        return name
+    if name in (Form.META_JSON, Form.META_XML):
+        return Form(name)
     if sniffed.first_line.startswith(_MR30_CSV_START):
-        return "meta.csv"
+        return Form.META_CSV
     if _MR23_HEADER.search(sniffed.first_line):
-        return "mr23.csv"
-    return "meta.csv"
+        return Form.MR23_CSV
+    return Form.META_CSV
 
 
 def parse_passport(data: bytes, url: str = "", form: Optional[str] = None,
@@ -122,7 +118,7 @@ def _parse_passport(data: bytes, url: str, form: Optional[str], limits: ReadLimi
     page = False
     if form is None:
         form = detect_passport_form(data, url)
-        page = form == "rdfa"
+        page = form == Form.RDFA
     refused = too_large(len(data), limits.passport_limit(form or ""), url)
     if refused is not None:
         return ParseResult(None, [refused], form=form or "")
@@ -130,7 +126,7 @@ def _parse_passport(data: bytes, url: str, form: Optional[str], limits: ReadLimi
         return read_page_passport(data, url)
     if form not in FORMS:
         return ParseResult(None, [problem(UNKNOWN_FORM, url=url or None)], form=form or "")
-    return import_module(FORMS[form]).parse(data, url)
+    return FORMS[form].parse(data, url)
 
 
 def read_page_passport(data: bytes, url: str = "") -> ParseResult[Passport]:
@@ -171,7 +167,7 @@ def _completed(stated: Passport, table: Passport) -> Passport:
     return Passport(**values, publisher=publisher)
 
 
-def passport_locations(link: str) -> list[tuple[str, str]]:
+def passport_locations(link: str) -> list[tuple[Form, str]]:
     """Where the passport beside a registry link may be, as ``(expected form, URL)`` in preference order.
 
     The form is what MR puts there; the content still decides (``parse_passport(form=None)``), since MR 2.x
@@ -184,23 +180,23 @@ def passport_locations(link: str) -> list[tuple[str, str]]:
     name = last_segment(link)
     if is_passport_file_name(link):
         folder = urls.join(link, "./")
-        linked = (name.lower(), link)
+        linked = (Form(name.lower()), link)
         return [linked] + [(form, urls.join(folder, form)) for form in MR30_FILES if form != name.lower()] + [
-            ("rdfa", folder)
+            (Form.RDFA, folder)
         ]
     extension = file_format(link)
     if extension == "csv":
         # MR 2.3's file passport, named after the dataset: <site>/opendata/<id>.csv
-        return [("mr23.csv", link), ("rdfa", _without_extension(link))]
+        return [(Form.MR23_CSV, link), (Form.RDFA, _without_extension(link))]
     if extension in ("xml", "json") and name.lower() != f"meta.{extension}":
-        return [("rdfa", _without_extension(link))]
+        return [(Form.RDFA, _without_extension(link))]
     folder = _as_folder(link)
     files = [(form, urls.join(folder, form)) for form in MR30_FILES]
     parts = urls.split(link)
     if parts is None or parts.path.endswith("/"):
-        return files + [("rdfa", link)]
+        return files + [(Form.RDFA, link)]
     # MR 2.3 links name the dataset page; its file passport sits beside it as <page>.csv or inside it.
-    return [("rdfa", link)] + files + [("mr23.csv", _with_path_suffix(link, ".csv"))]
+    return [(Form.RDFA, link)] + files + [(Form.MR23_CSV, _with_path_suffix(link, ".csv"))]
 
 
 def looks_like_data_file(link: str, format: str = "") -> bool:
@@ -231,7 +227,7 @@ def passport_from_entry(entry: RegistryEntry, url: str = "") -> ParseResult[Pass
         data_versions=[data_version],
     )
     return ParseResult(passport, [problem(LINK_IS_DATA_FILE, url=link, element=entry.identifier or None)],
-                       form=FROM_REGISTRY_ENTRY)
+                       form=Form.REGISTRY_ENTRY)
 
 
 def _as_folder(link: str) -> str:

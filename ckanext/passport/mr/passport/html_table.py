@@ -32,6 +32,7 @@ from ..fields import (
     PASSPORT_STANDARD_VARIANT, VersionName, clean_mbox, clean_phone, file_format, identifier_from_link, newest_first,
     read_version_name, resolve, split_subject, standard_version,
 )
+from ..forms import Form
 from ..htmltables import REFUSALS, Cell, Link, Table, TableRow, page_tables, parse_html
 from ..model import (
     STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion,
@@ -43,7 +44,7 @@ from .meta_csv import (
     data_version_from_link, read_date, structure_version_from_link,
 )
 
-FORM = "html-table"
+FORM = Form.HTML_TABLE
 
 RDFA_MISSING = define(
     "passport.rdfa_missing", Severity.WARNING,

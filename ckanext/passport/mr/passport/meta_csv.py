@@ -28,11 +28,12 @@ from ..fields import (
     standard_version,
     structure_word,
 )
+from ..forms import Form
 from ..guarded import MAX_PER_CODE
 from ..model import DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion
 from ..problems import N_, define, problem
 
-FORM = "meta.csv"
+FORM = Form.META_CSV
 
 MISSING_HEADER = define(
     "passport.csv_missing_header", Severity.WARNING,

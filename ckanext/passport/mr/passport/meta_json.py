@@ -14,6 +14,7 @@ from typing import Any, Iterator
 import jsonschema
 
 from ..dates import parse_date
+from ..forms import Form
 from ..jsontext import TooDeep, load_json
 from ..decode import decode_bytes
 from ..fields import (
@@ -35,7 +36,7 @@ from ..fields import (
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import N_, define, problem
 
-FORM = "meta.json"
+FORM = Form.META_JSON
 
 SCHEMA_VIOLATION = define(
     "schema.json_violation",

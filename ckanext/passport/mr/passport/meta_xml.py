@@ -25,11 +25,12 @@ from ..fields import (
     structure_name,
     version_names,
 )
+from ..forms import Form
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import N_, define, problem
 from ..safexml import child, child_texts, children, local_name, make_parser, parse_xml
 
-FORM = "meta.xml"
+FORM = Form.META_XML
 
 SCHEMA_VIOLATION = define(
     "schema.xsd_violation",

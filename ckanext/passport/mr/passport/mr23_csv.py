@@ -18,6 +18,7 @@ from ..characteristics import (
 )
 from ..csvform import parse_csv_form
 from ..fields import clean_mbox, clean_phone, file_format, newest_first, resolve, split_subject
+from ..forms import Form
 from ..model import STANDARD_2_3, DataVersion, ParseResult, Passport, Problem, Severity, StructureVersion
 from ..problems import N_, define, problem
 from .meta_csv import (
@@ -32,7 +33,7 @@ from .meta_csv import (
     structure_version_from_link,
 )
 
-FORM = "mr23.csv"
+FORM = Form.MR23_CSV
 
 ROW_NUMBER_MISMATCH = define(
     "passport.csv_row_number_mismatch", Severity.INFO,

@@ -30,6 +30,7 @@ from ..fields import (
     structure_name,
     version_names,
 )
+from ..forms import Form
 from ..htmltables import elements, page_tables, text_content
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import N_, define, problem
@@ -38,7 +39,7 @@ from ..rdfagraph import (
 )
 from . import html_table
 
-FORM = "rdfa"
+FORM = Form.RDFA
 
 NOT_FOUND = define(
     "rdfa.not_found",

@@ -6,32 +6,29 @@ here checked the same way: links resolved against the registry URL, identifiers 
 """
 from __future__ import annotations
 
-from importlib import import_module
 from itertools import chain
+from types import ModuleType
 from typing import BinaryIO, Callable, Iterable, Iterator, Optional, Union
 
 from ..fields import last_segment
+from ..forms import Form
 from ..guarded import Failed, never_raising, never_raising_stream
 from ..limits import DEFAULT_LIMITS, ReadLimits, too_large
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import N_, define, problem
 from ..sniff import sniff
+from . import csv_list, csv_opendatalist, list_json, list_xml, rdfa
 from .entries import EMPTY, EntryChecker
 from .list_xml import iter_entries
 
-FORMS = {
-    "rdfa": "ckanext.passport.mr.registry.rdfa",
-    "list.csv": "ckanext.passport.mr.registry.csv_list",
-    "opendatalist.csv": "ckanext.passport.mr.registry.csv_opendatalist",
-    "list.xml": "ckanext.passport.mr.registry.list_xml",
-    "list.json": "ckanext.passport.mr.registry.list_json",
+# Each form's reader: a module whose ``parse(data, url)`` reads it.
+FORMS: dict[Form, ModuleType] = {
+    reader.FORM: reader for reader in (rdfa, csv_list, csv_opendatalist, list_xml, list_json)
 }
-_NAMES = {
-    "list.csv": "list.csv",
-    "list.xml": "list.xml",
-    "list.json": "list.json",
-    "opendatalist.csv": "opendatalist.csv",
-    "реестроткрытыхданных.csv": "opendatalist.csv",
+# The file names MR gives registries, each its form's own name, and the form each names.
+FILE_NAMES: dict[str, Form] = {
+    **{form.value: form for form in (Form.LIST_CSV, Form.LIST_XML, Form.LIST_JSON, Form.OPENDATALIST_CSV)},
+    "реестроткрытыхданных.csv": Form.OPENDATALIST_CSV,
 }
 _SNIFF_BYTES = 8192
 
@@ -78,25 +75,25 @@ class RegistryStream(Iterator[Item]):
         return next(self._items)
 
 
-def detect_registry_form(data: bytes, url: str = "", content_type: str = "") -> Optional[str]:
+def detect_registry_form(data: bytes, url: str = "", content_type: str = "") -> Optional[Form]:
     sniffed = sniff(data)
     if sniffed.kind == "empty":
         return None
     if sniffed.kind == "json":
-        return "list.json"
+        return Form.LIST_JSON
     if sniffed.kind == "html":
-        return "rdfa"
+        return Form.RDFA
     if sniffed.kind == "xml":
-        return "list.xml" if sniffed.root == "list" else None
+        return Form.LIST_XML if sniffed.root == "list" else None
     if "html" in content_type.lower():
-        return "rdfa"
-    named = _NAMES.get(last_segment(url).lower())
-    if named in ("list.csv", "opendatalist.csv"):
+        return Form.RDFA
+    named = FILE_NAMES.get(last_segment(url).lower())
+    if named in (Form.LIST_CSV, Form.OPENDATALIST_CSV):
         return named
     # MR 3.0's list.csv opens with its header or its standardversion row; MR 2.3's list has neither.
     if sniffed.first_line.startswith(("property", "standardversion", "standartversion")):
-        return "list.csv"
-    return "opendatalist.csv"
+        return Form.LIST_CSV
+    return Form.OPENDATALIST_CSV
 
 
 def parse_registry(data: bytes, url: str = "", form: Optional[str] = None,
@@ -119,7 +116,7 @@ def _parse_registry(data: bytes, url: str, form: Optional[str], limits: ReadLimi
         return ParseResult(None, [refused], form=form or "")
     if form not in FORMS:
         return ParseResult(None, [problem(UNKNOWN_FORM, url=url or None)], form=form or "")
-    result: ParseResult[Registry] = import_module(FORMS[form]).parse(data, url)
+    result: ParseResult[Registry] = FORMS[form].parse(data, url)
     if result.value is None:
         return result
     entries: list[RegistryEntry] = []
@@ -146,7 +143,7 @@ def iter_registry(source: Union[bytes, BinaryIO], url: str = "", form: Optional[
     refused = too_large(len(data) if stream is None else _remaining(stream), limits.registry_limit(form or ""), url)
     if refused is not None:
         return RegistryStream(iter([refused]), form or "", lambda: "")
-    if form == "list.xml":
+    if form == Form.LIST_XML:
         entries = iter_entries(data if stream is None else stream, url, EntryChecker(url))
         return RegistryStream(_guarded(entries, url), form, lambda: entries.standard_version)
     whole = parse_registry(data if stream is None else stream.read(), url, form, limits)

@@ -13,11 +13,12 @@ from typing import Optional
 from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join_cells
 from ..csvform import parse_csv_form
 from ..fields import standard_version
+from ..forms import Form
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import N_, define, problem
 from .entries import EntryChecker
 
-FORM = "list.csv"
+FORM = Form.LIST_CSV
 
 MISSING_HEADER = define(
     "registry.csv_missing_header", Severity.WARNING,

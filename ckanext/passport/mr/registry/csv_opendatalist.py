@@ -12,6 +12,7 @@ from typing import Optional
 
 from ..csvrows import Row, Table, is_column_number_row
 from ..csvform import parse_csv_form
+from ..forms import Form
 from ..model import STANDARD_2_3, ParseResult, Problem, Registry, RegistryEntry
 from ..problems import problem
 from .csv_list import (
@@ -22,7 +23,7 @@ from .csv_list import (
     standard_from_row,
 )
 
-FORM = "opendatalist.csv"
+FORM = Form.OPENDATALIST_CSV
 
 _IDENTIFIER = re.compile(r"^\d{10,12}-\S+$")
 _NUMBER = re.compile(r"^\d+\.?$")

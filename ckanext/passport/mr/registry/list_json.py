@@ -3,12 +3,13 @@ from __future__ import annotations
 
 
 from ..decode import decode_bytes
+from ..forms import Form
 from ..jsontext import TooDeep, load_json
 from ..fields import field_key, plain_text, salvage_json, standard_version
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import N_, define, problem
 
-FORM = "list.json"
+FORM = Form.LIST_JSON
 
 DAMAGED_JSON = define(
     "registry.json_damaged",

@@ -11,11 +11,12 @@ from typing import BinaryIO, Iterator, Optional, Union
 from lxml import etree
 
 from ..fields import standard_version
+from ..forms import Form
 from ..model import ParseResult, Problem, Registry, RegistryEntry
 from .entries import EntryChecker
 from ..safexml import child_texts, entity_problems, hardened_iterparse, local_name, syntax_problem, text_of
 
-FORM = "list.xml"
+FORM = Form.LIST_XML
 
 _PROLOG_PEEK = 4096
 

@@ -14,11 +14,12 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF
 
 from ..fields import identifier_from_link, is_data_file_name, standard_version
+from ..forms import Form
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import N_, define, problem
 from ..rdfagraph import DC_TERMS, Node, dc, dc_value, document_order, link_texts, read_page, resource_key, standard_link
 
-FORM = "rdfa"
+FORM = Form.RDFA
 
 HTML_ERROR_PAGE = define(
     "registry.html_error_page",

@@ -14,6 +14,7 @@ from lxml import etree
 
 from ..dates import format_basic, parse_date
 from ..fields import described_by_newest
+from ..forms import Form
 from ..model import DataVersion, MRDate, Passport, StructureVersion
 from .text import csv_lines, xml_text
 
@@ -52,10 +53,10 @@ def meta_xml(passport: Passport) -> bytes:
     return etree.tostring(root, encoding="utf-8", xml_declaration=True, pretty_print=True)
 
 
-WRITERS: dict[str, Callable[[Passport], bytes]] = {
-    "meta.csv": meta_csv,
-    "meta.xml": meta_xml,
-    "meta.json": meta_json,
+WRITERS: dict[Form, Callable[[Passport], bytes]] = {
+    Form.META_CSV: meta_csv,
+    Form.META_XML: meta_xml,
+    Form.META_JSON: meta_json,
 }
 
 

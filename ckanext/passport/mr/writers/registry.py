@@ -12,6 +12,7 @@ from typing import Callable, Iterable, Iterator
 
 from lxml import etree
 
+from ..forms import Form
 from ..model import STANDARD_3_0, Registry, RegistryEntry
 from .text import csv_lines, xml_text
 
@@ -88,11 +89,11 @@ def list_xml(registry: Registry) -> bytes:
     return _document(iter_list_xml, registry)
 
 
-STREAMS: dict[str, Callable[[Iterable[RegistryEntry], str], Iterator]] = {
-    "list.csv": iter_list_csv,
-    "list.xml": iter_list_xml,
-    "list.json": iter_list_json,
-    "opendatalist.csv": iter_opendatalist_csv,
+STREAMS: dict[Form, Callable[[Iterable[RegistryEntry], str], Iterator]] = {
+    Form.LIST_CSV: iter_list_csv,
+    Form.LIST_XML: iter_list_xml,
+    Form.LIST_JSON: iter_list_json,
+    Form.OPENDATALIST_CSV: iter_opendatalist_csv,
 }
 
 
