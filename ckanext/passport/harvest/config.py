@@ -16,11 +16,12 @@ from ckanext.passport import settings
 from ckanext.passport.catalog.workflow import STARTING_STATES
 from ckanext.passport.mr.decode import text_codec
 from ckanext.passport.mr.fetch import FetchPolicy
+from ckanext.passport.mr.forms import Form
 from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
-PASSPORT_FORMS = ("meta.json", "meta.xml", "meta.csv", "mr23.csv", "rdfa")
+PASSPORT_FORMS = (Form.META_JSON, Form.META_XML, Form.META_CSV, Form.MR23_CSV, Form.RDFA)
 INDEX_COMMITS = ("soft", "hard")
 
 SCHEMA: dict[str, Any] = {
@@ -31,7 +32,8 @@ SCHEMA: dict[str, Any] = {
         "registry_url": {"type": "string", "pattern": "^https?://", "maxLength": 2000},
         "formats": {
             "type": "array",
-            "items": {"enum": list(PASSPORT_FORMS)},
+            # Plain text: jsonschema quotes the enum in its message, which would show Form members' repr.
+            "items": {"enum": [form.value for form in PASSPORT_FORMS]},
             "uniqueItems": True,
             "minItems": 1,
         },
