@@ -1,6 +1,7 @@
 """The user docs stay in step with the code: every schema field documented, no stale ones, owners as harvested."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -9,7 +10,8 @@ import pytest
 import yaml
 
 from ckanext.passport.harvest import ownership
-from ckanext.passport.harvest.ownership import MR
+from ckanext.passport.harvest.ownership import MR, Ownership
+from ckanext.passport.lkod.ownership import LKOD
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_DOC = ROOT / "docs" / "catalog-record.md"
@@ -45,6 +47,18 @@ def test_documented_owners_are_the_ownership_table(section, table):
         documented["tags"] = documented.pop("tag_string")
     expected = {name: table.get(name) for name in documented}
     assert documented == expected
+
+
+def test_the_ownership_engines_parameters_are_documented_with_each_instances_value():
+    body = RECORD_DOC.read_text("utf-8").split("## The ownership engine\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([a-z_]+)` \| ([^|]+) \| ([^|]+) \|$", body, re.MULTILINE)
+    assert [name for name, _, _ in rows] == [field.name for field in dataclasses.fields(Ownership)]
+    for name, *cells in rows:
+        for instance, cell in zip((MR, LKOD), cells):
+            value = getattr(instance, name)
+            if isinstance(value, (str, bool)) or callable(value):
+                code = value if isinstance(value, str) else getattr(value, "__name__", repr(value))
+                assert cell.split("`")[1] == str(code), (name, instance.kind)
 
 
 @pytest.mark.stack
