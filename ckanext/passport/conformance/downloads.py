@@ -6,11 +6,13 @@ from typing import Any, Mapping
 
 from flask import Response
 
+from ckanext.passport.mr.forms import Form
+
 from .shape import to_csv
 
 # The corrected files' media types, as a browser should save them.
-FIXED_FILE_TYPES = {"meta.json": "application/json", "meta.csv": "text/csv; charset=utf-8",
-                    "meta.xml": "application/xml"}
+FIXED_FILE_TYPES = {Form.META_JSON: "application/json", Form.META_CSV: "text/csv; charset=utf-8",
+                    Form.META_XML: "application/xml"}
 
 
 def attachment(body: Any, content_type: str, filename: str) -> Response:
