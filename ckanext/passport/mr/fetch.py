@@ -49,7 +49,7 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from .addresses import LookupTimeout, refused_address, resolve
 from .deadline import CURRENT, Deadline, Watchdog, earliest
 from .model import Problem, Severity
-from .problems import N_, define, problem
+from .problems import N_, Nn_, define, problem
 from .urls import join, split
 
 NOT_FOUND = define(
@@ -62,7 +62,8 @@ HTTP_ERROR = define(
 )
 SERVER_ERROR = define(
     "fetch.server_error", Severity.ERROR,
-    N_("server error (HTTP {status}) after {attempts} attempts"),
+    Nn_("server error (HTTP {status}) after {attempts} attempt",
+        "server error (HTTP {status}) after {attempts} attempts", count="attempts"),
 )
 TIMEOUT = define(
     "fetch.timeout", Severity.ERROR,
@@ -70,7 +71,8 @@ TIMEOUT = define(
 )
 TOO_LARGE = define(
     "fetch.too_large", Severity.ERROR,
-    N_("the response is larger than the {limit} bytes allowed"),
+    Nn_("the response is larger than the {limit} byte allowed",
+        "the response is larger than the {limit} bytes allowed", count="limit"),
 )
 REFUSED_ADDRESS = define(
     "fetch.refused_address", Severity.ERROR,
