@@ -86,7 +86,7 @@ def measure(site_url: str) -> dict[str, Any]:
     from ckan.config.middleware import make_app
     from ckan.lib.search import clear_all
 
-    from ckanext.passport.conformance.harvest_report import last_finished_job
+    from ckanext.passport.conformance.harvest.report import last_finished_job
 
     app = make_app(configured())
     # The in-process harvests log every dataset (test.ini's levels): the output is the figures.

@@ -17,7 +17,7 @@ from ckan.tests.helpers import call_action
 
 from local_demo_site import local_demo_site
 
-from ckanext.passport.conformance import site_check_actions
+from ckanext.passport.conformance.site_check import actions as site_check_actions
 
 ROOT = Path(__file__).resolve().parents[1]
 CKAN = str(Path(sys.executable).with_name("ckan"))

@@ -3,7 +3,7 @@
 
 The fetch limits come from the site's options (:mod:`ckanext.passport.settings`), as for a harvest; the
 command's own options override them. ``check --format json`` prints the document the portal's site check shows
-(:func:`ckanext.passport.conformance.site_report.site_document`): one check, one report shape.
+(:func:`ckanext.passport.conformance.site_check.report.site_document`): one check, one report shape.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any, Optional
 import click
 
 from . import settings
-from .conformance.site_report import site_document
+from .conformance.site_check.report import site_document
 from .mr import report
 from .mr.datacheck import DEFAULT_HEAD_BYTES
 from .mr.model import Severity, Translate

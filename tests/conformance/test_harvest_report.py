@@ -223,7 +223,7 @@ def test_a_registry_entry_whose_passport_is_missing_is_reported_unread(predgor):
 
 
 def test_the_table_is_paged_and_the_downloads_hold_every_passport(harvested, app, monkeypatch):
-    from ckanext.passport.conformance import harvest_views
+    from ckanext.passport.conformance.harvest import views as harvest_views
 
     monkeypatch.setattr(harvest_views, "PAGE_SIZE", 4)
     source, _, _ = harvested

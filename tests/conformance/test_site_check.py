@@ -19,7 +19,7 @@ from site_check_support import (  # noqa: F401 (fixtures)
 from ckanext.passport.mr.corrections import FIXED_FILES
 from ckanext.passport.mr.report import check_site
 from ckanext.passport.settings import site_check_fetch_policy
-from ckanext.passport.conformance.site_report import site_document
+from ckanext.passport.conformance.site_check.report import site_document
 
 pytestmark = [
     pytest.mark.stack,

@@ -11,9 +11,9 @@ from ckan.tests import factories
 from fault_passports import valid_passport
 from site_check_support import clean_site_checks, shown  # noqa: F401 (fixtures)
 
-from ckanext.passport.conformance import site_check_job
-from ckanext.passport.conformance.site_check_model import SiteCheck, SiteCheckPassport, add
-from ckanext.passport.conformance.site_report import CUT_MARK, ENTRY_CHARS, TEXT_CHARS, kept
+from ckanext.passport.conformance.site_check import job as site_check_job
+from ckanext.passport.conformance.site_check.model import SiteCheck, SiteCheckPassport, add
+from ckanext.passport.conformance.site_check.report import CUT_MARK, ENTRY_CHARS, TEXT_CHARS, kept
 from ckanext.passport.mr.fetch import CONNECTION_ERROR
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.report import PassportCheck, SiteReport

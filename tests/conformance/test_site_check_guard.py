@@ -15,8 +15,8 @@ from ckan.tests.helpers import call_action
 from http_site import Fault
 from site_check_support import clean_site_checks, home_site, shown  # noqa: F401
 
-from ckanext.passport.conformance import site_check_job
-from ckanext.passport.conformance.site_check_model import SiteCheck, add
+from ckanext.passport.conformance.site_check import job as site_check_job
+from ckanext.passport.conformance.site_check.model import SiteCheck, add
 
 pytestmark = [
     pytest.mark.stack,

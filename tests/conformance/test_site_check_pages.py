@@ -16,9 +16,9 @@ from site_check_support import clean_site_checks, home_site, shown  # noqa: F401
 
 import ckan.model as model
 
-from ckanext.passport.conformance import site_check_job
-from ckanext.passport.conformance.site_check_model import FINISHED, SiteCheck, add
-from ckanext.passport.conformance.site_report import kept
+from ckanext.passport.conformance.site_check import job as site_check_job
+from ckanext.passport.conformance.site_check.model import FINISHED, SiteCheck, add
+from ckanext.passport.conformance.site_check.report import kept
 from ckanext.passport.conformance.shape import CSV_COLUMNS
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.report import PASSPORT_UNREACHABLE, PassportCheck, SiteReport

@@ -36,7 +36,7 @@ def test_check_prints_as_json_the_document_the_portals_site_check_keeps(tmp_path
     """One check, one report: the command's JSON is the site check's document of the same reading."""
     from local_demo_site import local_demo_site
 
-    from ckanext.passport.conformance.site_report import site_document
+    from ckanext.passport.conformance.site_check.report import site_document
     from ckanext.passport.mr.report import check_site
     from ckanext.passport.mr.translation import translator
     from ckanext.passport.settings import site_fetch_policy

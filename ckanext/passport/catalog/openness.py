@@ -27,7 +27,7 @@ from ckan.lib.navl.dictization_functions import missing
 from flask import Blueprint, current_app
 
 from ckanext.passport import settings
-from ckanext.passport.conformance.site_check_actions import private_addresses_allowed
+from ckanext.passport.conformance.site_check.actions import private_addresses_allowed
 from ckanext.passport.mr.csvrows import detect_delimiter
 from ckanext.passport.mr.decode import decode_bytes
 from ckanext.passport.mr.fetch import FetchPolicy, fetch

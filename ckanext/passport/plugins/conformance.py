@@ -9,7 +9,10 @@ from __future__ import annotations
 import ckan.plugins as p
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport.conformance import harvest_actions, harvest_views, site_check_actions, site_check_views
+from ckanext.passport.conformance.harvest import actions as harvest_actions
+from ckanext.passport.conformance.harvest import views as harvest_views
+from ckanext.passport.conformance.site_check import actions as site_check_actions
+from ckanext.passport.conformance.site_check import views as site_check_views
 
 from .shared import PassportTranslation, declaration_file
 

@@ -20,9 +20,11 @@ from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.model import Severity, Translate
 from ckanext.passport.mr.problems import catalogue, severity_label
 
-from . import charts, downloads, harvest_fixed, harvest_report
-from .harvest_actions import source_of
-from .shape import web_link
+from .. import charts, downloads
+from ..shape import web_link
+from . import fixed as harvest_fixed
+from . import report as harvest_report
+from .actions import source_of
 
 BLUEPRINT = "passport_harvest_conformance"
 conformance = Blueprint(BLUEPRINT, __name__)
@@ -33,7 +35,7 @@ PAGE_SIZE = 100
 SHOWN_PLACES = 3
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 # Templates that must come before ckanext-harvest's own (see override_harvest_templates).
-HARVEST_OVERRIDES = Path(__file__).resolve().parent.parent / "templates" / "conformance_harvest"
+HARVEST_OVERRIDES = Path(__file__).resolve().parents[2] / "templates" / "conformance_harvest"
 
 
 @conformance.before_request

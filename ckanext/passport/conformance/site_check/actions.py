@@ -24,11 +24,11 @@ from ckanext.passport.mr.fetch import refused_address, resolve
 from ckanext.passport.mr.model import Problem, Translate
 from ckanext.passport.mr.problems import from_dict, problem
 
-from . import site_check_job
-from . import site_check_problems as codes
-from .shape import finding
-from .site_check_model import FAILED, SiteCheck, add, now
-from .site_report import FixedUrl, restored, site_document
+from ..shape import finding
+from . import job as site_check_job
+from . import problems as codes
+from .model import FAILED, SiteCheck, add, now
+from .report import FixedUrl, restored, site_document
 
 MAX_URL_LENGTH = 2000
 # The web request that starts a check looks the host up at once; a resolver that does not answer in this time
@@ -156,7 +156,7 @@ def site_check_show(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     stored = check.stored_result()
     status, failure, finished = check.status, check.stored_failure(), check.finished
     timeout = settings.site_check_timeout()
-    # Read only: the job writes the failure down (site_check_job._fail_stopped), this says what it will be.
+    # Read only: the job writes the failure down (site_check.job._fail_stopped), this says what it will be.
     if site_check_job.stopped(check, timeout, now()):
         status = FAILED
         failure, finished = site_check_job.timed_out(check, timeout)

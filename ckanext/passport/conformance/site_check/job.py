@@ -1,7 +1,7 @@
 """The background job of a site check, run by ``ckan jobs worker`` (CKAN's default queue).
 
 It reads the site with :func:`mr.report.check_site` (the code behind ``ckan passport check``), writing its
-progress into the check's row after each passport, and keeps what it read (``site_report.kept``: the bounded
+progress into the check's row after each passport, and keeps what it read (``site_check.report.kept``: the bounded
 summary in the check's row, each passport read in a row of its own). Whatever goes wrong inside ends the
 check as ``failed`` with a coded reason; the traceback goes to the worker's log, never to the reader.
 """
@@ -18,9 +18,9 @@ from ckanext.passport import settings
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.report import check_site
 
-from . import site_check_problems as codes
-from .site_check_model import FAILED, FINISHED, QUEUED, RUNNING, SiteCheck, SiteCheckPassport, now
-from .site_report import kept
+from . import problems as codes
+from .model import FAILED, FINISHED, QUEUED, RUNNING, SiteCheck, SiteCheckPassport, now
+from .report import kept
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 
 Created by the alembic migrations of plugin ``passport`` (``ckan db upgrade -p passport``). The job writes its
 progress into the row as it goes and, at the end, the bounded summary of what the check read (``result``: JSON,
-see ``site_report.kept``) or why it failed (``failure``: one finding as JSON). The report is rendered from
+see ``site_check.report.kept``) or why it failed (``failure``: one finding as JSON). The report is rendered from
 ``result`` when it is shown, in the reader's language; a passport's own row is read only for its corrected files.
 """
 from __future__ import annotations

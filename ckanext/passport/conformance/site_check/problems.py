@@ -51,7 +51,7 @@ PRIVATE_SYSADMIN_ONLY = define(
 NOT_ALLOWED = define(
     "site_check.sign_in", Severity.ERROR, N_("Sign in to check a site."),
 )
-# What a kept report says it left out (site_report.kept): the report stays within its size bound.
+# What a kept report says it left out (site_check.report.kept): the report stays within its size bound.
 VALUES_CUT = define(
     "site_check.values_cut", Severity.INFO,
     N_("{characters} characters of long texts were left out of this report: each text is kept to its first "

@@ -28,8 +28,8 @@ from ckanext.passport.mr.problems import problem, stored_problem
 from ckanext.passport.mr.report import PassportCheck, SiteReport
 from ckanext.passport.mr.serialize import passport_from_jsonable, to_jsonable
 
-from . import site_check_problems as codes
-from .shape import PassportConformance, document
+from ..shape import PassportConformance, document
+from . import problems as codes
 
 # (passport number, file name) -> the URL of that corrected file; passports are numbered from 1.
 FixedUrl = Callable[[int, str], str]

@@ -15,9 +15,9 @@ from flask import Blueprint, Response, current_app
 
 from ckanext.passport.mr.corrections import FIXED_FILES
 
-from . import downloads
-from .site_check_model import FAILED, FINISHED, SiteCheckPassport
-from .site_report import fixed
+from .. import downloads
+from .model import FAILED, FINISHED, SiteCheckPassport
+from .report import fixed
 
 blueprint = Blueprint("passport_site_check", __name__)
 
