@@ -119,8 +119,8 @@ def check_index(source_name: Optional[str], recent: Optional[int], repair: bool,
     """
     import datetime
 
-    from . import index_check
-    from .index_commits import INDEX_ERRORS
+    from .harvest import index_check
+    from .harvest.index_commits import INDEX_ERRORS
 
     translate = translator(lang)
     source_id = _harvest_source_id(source_name, translate) if source_name else None

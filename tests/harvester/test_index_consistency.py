@@ -215,7 +215,7 @@ def test_the_command_prints_each_difference_and_exits_1_until_repaired(cli, four
 def test_the_command_speaks_czech(cli, four_differences):
     found = cli.invoke(passport_cli, ["check-index", "--lang", "cs"])
     assert "ve vyhledávacím indexu chybí" in found.output
-    assert found.output.rstrip().endswith("4 se liší.")
+    assert found.output.rstrip().endswith("4 záznamy se liší.")
 
 
 def test_the_command_checks_one_source(cli, one_passport, run_harvest, four_differences):
