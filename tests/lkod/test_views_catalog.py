@@ -9,10 +9,9 @@ import json
 
 import pytest
 import rdflib
-from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from schema_registry import errors
-from views_support import CATALOG_URL, CONTEXT_URL, KINDS, LKOD_CONFIG_READ_ONLY, SITE, create
+from views_support import CATALOG_URL, CONTEXT_URL, LKOD_CONFIG_READ_ONLY, SITE, every_kind
 
 from ckanext.passport.lkod import catalog_stream
 from ckanext.passport.lkod.context import parse_jsonld
@@ -25,13 +24,7 @@ CATALOG = rdflib.URIRef(CATALOG_URL)
 
 @pytest.fixture
 def records(built_once) -> dict[str, dict]:
-    """One record of every kind: the eligible one and one left out for each reason (made by the module's first
-    test that reads them; no test here changes them)."""
-
-    def every_kind() -> dict[str, dict]:
-        org, sysadmin = factories.Organization(), factories.Sysadmin()
-        return {name: create(org, sysadmin, name) for name in KINDS}
-
+    """One record of every kind, made by the module's first test that reads them; no test here changes them."""
     return built_once("records", every_kind)
 
 

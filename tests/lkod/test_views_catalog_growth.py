@@ -10,7 +10,7 @@ import json
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from views_support import KINDS, LKOD_CONFIG, SITE, create
+from views_support import KINDS, LKOD_CONFIG, SITE, create, every_kind
 
 from ckanext.passport.publish import search
 
@@ -28,9 +28,8 @@ def org():
 
 
 @pytest.fixture
-def records(org, sysadmin) -> dict[str, dict]:
-    """One record of every kind: the eligible one and one left out for each reason."""
-    return {name: create(org, sysadmin, name) for name in KINDS}
+def records() -> dict[str, dict]:
+    return every_kind()
 
 
 def dataset_iri(record: dict) -> str:

@@ -70,5 +70,12 @@ def create(org: dict[str, Any], user: dict[str, Any], name: str, **overrides: An
     return call_action("package_show", {"user": user["name"]}, id=name)
 
 
+def every_kind() -> dict[str, dict[str, Any]]:
+    """One record of every kind (the eligible one and one left out for each reason) in a new organization, by a new
+    sysadmin: for a module whose tests only read them (``built_once``)."""
+    org, sysadmin = factories.Organization(), factories.Sysadmin()
+    return {name: create(org, sysadmin, name) for name in KINDS}
+
+
 def token(user: dict[str, Any]) -> dict[str, str]:
     return {"Authorization": factories.APIToken(user=user["name"])["token"]}
