@@ -14,7 +14,6 @@ import ckan.plugins.toolkit as tk
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra, HarvestSource
 
 from ckanext.passport.catalog import workflow
-from ckanext.passport.harvest import stored as stored_object
 from ckanext.passport.language import reader_translate
 
 from ..shape import is_conformant, passport_entry
@@ -113,7 +112,7 @@ def latest_object(package_id: str) -> Optional[HarvestObject]:
         return None
     deleting = (
         model.Session.query(HarvestObjectExtra.harvest_object_id)
-        .filter(HarvestObjectExtra.key == stored_object.STATUS, HarvestObjectExtra.value == stored_object.DELETE)
+        .filter(HarvestObjectExtra.key == "status", HarvestObjectExtra.value == "delete")
     )
     return (
         model.Session.query(HarvestObject)
