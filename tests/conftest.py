@@ -23,6 +23,19 @@ def pytest_configure(config: pytest.Config) -> None:
     ini = config.getoption("ckan_ini", default=None)
     if ini:
         workers.isolate(Path(ini))
+    cheap_password_hashes()
+
+
+# Rounds of the password hash for the users tests make: every factory user, sysadmin and curator is hashed with
+# CKAN's pbkdf2_sha512 (25,000 rounds, about 30 ms each, thousands in a run). A hash records its rounds, so the
+# passwords still verify, in this process and in a live server's.
+TEST_PASSWORD_ROUNDS = 1000
+
+
+def cheap_password_hashes() -> None:
+    from passlib.hash import pbkdf2_sha512
+
+    pbkdf2_sha512.default_rounds = TEST_PASSWORD_ROUNDS
 
 
 @pytest.fixture

@@ -119,8 +119,8 @@ def check_index(source_name: Optional[str], recent: Optional[int], repair: bool,
     """
     import datetime
 
-    from . import index_check
-    from .index_commits import INDEX_ERRORS
+    from .harvest import index_check
+    from .harvest.index_commits import INDEX_ERRORS
 
     translate = translator(lang)
     source_id = _harvest_source_id(source_name, translate) if source_name else None
@@ -135,10 +135,13 @@ def check_index(source_name: Optional[str], recent: Optional[int], repair: bool,
         click.echo(translate(N_("{name} ({id}): {kind}; database {database}, index {index}")).format(
             name=difference.name or "-", id=difference.package_id, kind=translate(index_check.KINDS[difference.kind]),
             database=_moment(difference.database), index=_moment(difference.index)))
-    click.echo(translate(N_("{count} differ.")).format(count=len(found)))
+    click.echo(translate.ngettext("{count} record differs.", "{count} records differ.", len(found)).format(
+        count=len(found)))
     if repair:
-        click.echo(translate(N_("{count} repaired, {failed} could not be.")).format(
-            count=len(found) - len(failed), failed=len(failed)))
+        repaired = len(found) - len(failed)
+        click.echo(translate.ngettext("{count} record repaired, {failed} could not be.",
+                                      "{count} records repaired, {failed} could not be.", repaired).format(
+            count=repaired, failed=len(failed)))
     raise SystemExit(1 if failed else 0)
 
 

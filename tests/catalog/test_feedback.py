@@ -1,4 +1,8 @@
-"""Public feedback on a record: anonymous through the dataset page, protected, limited, read by its reviewers."""
+"""Public feedback on a record: anonymous through the dataset page, protected, limited, read by its reviewers.
+
+The people and one clean database and index are made once for the module (no test changes who they are); each test
+makes its own records.
+"""
 from __future__ import annotations
 
 import re
@@ -7,15 +11,21 @@ import pytest
 from ckan.lib.redis import connect_to_redis
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests.helpers import call_action
-from workflow_support import CONFIG, act, draft_record, people, record_in_state  # noqa: F401
+from workflow_support import CONFIG, People, act, draft_record, make_people, record_in_state
 
 from ckanext.passport.catalog import feedback
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index", "clean_rate_limits"),
+    pytest.mark.usefixtures("with_plugins", "clean_rate_limits"),
     *CONFIG,
 ]
+
+
+@pytest.fixture(scope="module")
+def people(stack_once) -> People:
+    """The workflow's people on the module's one clean database and index."""
+    return make_people()
 
 
 @pytest.fixture

@@ -141,7 +141,7 @@ def test_the_report_speaks_czech_under_cs(harvested, app):
     for cs_entry, en_entry in zip(body["passports"], english["passports"]):
         for cs_found, en_found in zip(cs_entry["findings"], en_entry["findings"]):
             template = catalogue()[cs_found["code"]].message
-            assert czech(template) != template, cs_found["code"]
+            assert czech.template(template) != translator(None).template(template), cs_found["code"]
             assert cs_found["message"] != en_found["message"]
     assert any(found["message"] for entry in body["passports"] for found in entry["findings"])
 

@@ -22,6 +22,7 @@ from ckanext.passport.conformance.site_check.report import kept
 from ckanext.passport.conformance.shape import CSV_COLUMNS
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.report import PASSPORT_UNREACHABLE, PassportCheck, SiteReport
+from ckanext.passport.mr.translation import translator
 
 pytestmark = [
     pytest.mark.stack,
@@ -156,6 +157,17 @@ def test_the_report_in_czech(app, user, finished):
     page = BeautifulSoup(app.get(f"/cs/passport/check/{finished}", headers=auth(user)).body, "html.parser")
     assert page.select_one(".passport-site-check-status").text.strip() == "Dokončeno"
     assert "Průměrné hodnocení" in page.text
+
+
+def test_the_registry_size_takes_the_plural_form_of_its_number(app, user, finished):
+    """The page's {% trans count %} goes through flask-babel, our catalog merged into CKAN's: each language shows
+    the form our catalog gives that number."""
+    english = app.get(f"/passport/check/{finished}", headers=auth(user)).body
+    size = int(re.search(r"(\d+) datasets? listed", english).group(1))
+    for lang in ("cs", "ru"):
+        page = BeautifulSoup(app.get(f"/{lang}/passport/check/{finished}", headers=auth(user)).body, "html.parser")
+        wanted = translator(lang).ngettext("%(count)s dataset listed", "%(count)s datasets listed", size)
+        assert wanted % {"count": size} in " ".join(page.text.split()), lang
 
 
 def test_the_report_downloads_as_csv_and_json(app, user, finished):

@@ -15,8 +15,8 @@ pytestmark = [pytest.mark.stack]
 
 ALLOW = {"allow_private_addresses": True}
 SCHOOLS = "/opendata/7701234560-schools/meta.xml"
-CZECH = "[fetch.server_error] chyba: chyba serveru (HTTP 500), počet pokusů: "
-RUSSIAN = "[fetch.server_error] ошибка: ошибка сервера (HTTP 500), попыток: "
+CZECH = "[fetch.server_error] chyba: chyba serveru (HTTP 500) po "
+RUSSIAN = "[fetch.server_error] ошибка: ошибка сервера (HTTP 500) после "
 ENGLISH = "[fetch.server_error] error: server error (HTTP 500) after "
 NO_REGISTRY_CZECH = "[fetch.not_found] chyba: soubor nebyl nalezen (HTTP 404)"
 NO_REGISTRY_ENGLISH = "[fetch.not_found] error: file not found (HTTP 404)"

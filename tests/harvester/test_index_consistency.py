@@ -203,26 +203,26 @@ def test_the_command_prints_each_difference_and_exits_1_until_repaired(cli, four
     assert found.exit_code == 1, found.output
     assert "missing from the search index" in found.output
     assert "in the search index, but deleted or absent in the database" in found.output
-    assert found.output.rstrip().endswith("4 differ.")
+    assert found.output.rstrip().endswith("4 records differ.")
 
     repaired = cli.invoke(passport_cli, ["check-index", "--repair"])
     assert repaired.exit_code == 0, repaired.output
-    assert "4 repaired, 0 could not be." in repaired.output
+    assert "4 records repaired, 0 could not be." in repaired.output
     again = cli.invoke(passport_cli, ["check-index"])
-    assert (again.exit_code, again.output.strip()) == (0, "0 differ.")
+    assert (again.exit_code, again.output.strip()) == (0, "0 records differ.")
 
 
 def test_the_command_speaks_czech(cli, four_differences):
     found = cli.invoke(passport_cli, ["check-index", "--lang", "cs"])
     assert "ve vyhledávacím indexu chybí" in found.output
-    assert found.output.rstrip().endswith("4 se liší.")
+    assert found.output.rstrip().endswith("4 záznamy se liší.")
 
 
 def test_the_command_checks_one_source(cli, one_passport, run_harvest, four_differences):
     _, source, _ = one_passport
     run_harvest(source)
     result = cli.invoke(passport_cli, ["check-index", "--source", source["name"]])
-    assert (result.exit_code, result.output.strip()) == (0, "0 differ.")
+    assert (result.exit_code, result.output.strip()) == (0, "0 records differ.")
 
 
 def test_an_unknown_source_is_a_clear_error_without_a_traceback(cli):

@@ -1,15 +1,18 @@
-"""``/lkod/``: the page for people: what to register, how many records are in, which are left out and why."""
+"""``/lkod/``: the page for people: what to register, how many records are in, which are left out and why.
+
+The tests read one set of records, made once for the module.
+"""
 from __future__ import annotations
 
 import pytest
 from bs4 import BeautifulSoup
 from ckan.tests import factories
-from views_support import CATALOG_URL, KINDS, LEFT_OUT, LKOD_CONFIG, create, token
+from views_support import CATALOG_URL, LEFT_OUT, LKOD_CONFIG_READ_ONLY, every_kind, token
 
 from ckanext.passport.lkod import eligibility
 from ckanext.passport.mr.translation import translator
 
-pytestmark = list(LKOD_CONFIG)
+pytestmark = list(LKOD_CONFIG_READ_ONLY)
 
 # Left out, yet public: what an anonymous visitor may count.
 PUBLIC_LEFT_OUT = ("inn-publisher", "no-themes")
@@ -21,9 +24,9 @@ def sysadmin():
 
 
 @pytest.fixture
-def records(sysadmin) -> dict[str, dict]:
-    org = factories.Organization()
-    return {name: create(org, sysadmin, name) for name in KINDS}
+def records(built_once) -> dict[str, dict]:
+    """One record of every kind, made by the module's first test that reads them; no test here changes them."""
+    return built_once("records", every_kind)
 
 
 def page(app, url: str, headers: dict | None = None) -> BeautifulSoup:

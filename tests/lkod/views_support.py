@@ -12,10 +12,16 @@ from catalog_records import ROSSTAT_INN, complete_record
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-# Every /lkod/ view test runs on the real stack with the site's publication options.
+# Every /lkod/ view test runs on the real stack with the site's publication options, on a clean database and index.
 LKOD_CONFIG = (
     pytest.mark.stack,
     pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"),
+    pytest.mark.ckan_config("ckanext.passport.initial_states", "published"),
+)
+# The same for a module whose tests only read what it made: one clean database and index for the whole module.
+LKOD_CONFIG_READ_ONLY = (
+    pytest.mark.stack,
+    pytest.mark.usefixtures("with_plugins", "stack_once"),
     pytest.mark.ckan_config("ckanext.passport.initial_states", "published"),
 )
 SITE = "http://test.ckan.net"
@@ -62,6 +68,13 @@ def create(org: dict[str, Any], user: dict[str, Any], name: str, **overrides: An
     record = lkod_record(name, owner_org=org["id"], **{**KINDS.get(name, {}), **overrides})
     call_action("package_create", {"user": user["name"]}, **record)
     return call_action("package_show", {"user": user["name"]}, id=name)
+
+
+def every_kind() -> dict[str, dict[str, Any]]:
+    """One record of every kind (the eligible one and one left out for each reason) in a new organization, by a new
+    sysadmin: for a module whose tests only read them (``built_once``)."""
+    org, sysadmin = factories.Organization(), factories.Sysadmin()
+    return {name: create(org, sysadmin, name) for name in KINDS}
 
 
 def token(user: dict[str, Any]) -> dict[str, str]:

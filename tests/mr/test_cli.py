@@ -43,11 +43,11 @@ def test_check_prints_the_report_in_english_alone_by_default(site):
 def test_check_prints_the_report_in_czech_with_lang_cs(site):
     output = run("check", "--no-data", site, "--allow-private", "--lang", "cs").output
 
-    assert output.startswith(f"Web: {site}\nRegistr: {site}opendata/list.csv (list.csv), datových sad: 4")
+    assert output.startswith(f"Web: {site}\nRegistr: {site}opendata/list.csv (list.csv), 4 datové sady")
     assert "CHYBA passport.unreachable" in output
     assert "VAROVÁNÍ decode.mixed_encoding" in output
-    assert "  Soubor míchá kódování: řádků v UTF-8: " in output
-    assert "Celkem: zkontrolováno pasportů: 4, nepřečteno: 1" in output
+    assert "  Soubor míchá kódování: 1 řádek v UTF-8, " in output
+    assert "Celkem: zkontrolovány 4 pasporty, nepřečteno 1" in output
     assert "The file mixes encodings" not in output
 
 
@@ -55,8 +55,8 @@ def test_check_prints_the_report_in_russian_with_lang_ru(site):
     output = run("check", "--no-data", site, "--allow-private", "--lang", "ru").output
 
     assert "ОШИБКА passport.unreachable" in output
-    assert "  Файл смешивает кодировки: строк в UTF-8: " in output
-    assert "Итого: проверено паспортов: 4, не прочитано: 1" in output
+    assert "  Файл смешивает кодировки: 1 строка в UTF-8, " in output
+    assert "Итого: проверено 4 паспорта, не прочитано 1" in output
     assert "The file mixes encodings" not in output
 
 

@@ -421,7 +421,7 @@ def test_malformed_urls_are_invalid_url(url):
     assert result.problem.code == "fetch.invalid_url"
 
 
-def test_closed_port_is_a_connection_error_after_retries():
+def test_closed_port_is_a_refused_connection_after_retries():
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
@@ -430,13 +430,44 @@ def test_closed_port_is_a_connection_error_after_retries():
     result = fetch(f"http://127.0.0.1:{port}/", FetchPolicy(allow_private_addresses=True, retries=2,
                                                              backoff_factor=0.01))
 
-    assert result.problem.code == "fetch.connection_error"
+    assert result.problem.code == "fetch.connection_refused"
+    assert result.problem.message() == "127.0.0.1 refused the connection: nothing answers on that port"
 
 
-def test_unresolvable_host_is_a_connection_error():
+def test_an_unresolvable_host_is_named_as_a_name_that_does_not_resolve():
     result = fetch("http://no-such-host.invalid/opendata/", FetchPolicy(retries=0))
 
-    assert result.problem.code == "fetch.connection_error"
+    assert result.problem.code == "fetch.name_not_resolved"
+    assert result.problem.message() == "the name no-such-host.invalid does not resolve: no such host is known"
+
+
+def test_a_server_that_does_not_speak_tls_is_a_failed_secure_connection():
+    with raw_server(lambda conn, stop: conn.sendall(b"HTTP/1.1 200 OK\r\n\r\nplain")) as url:
+        result = fetch(url.replace("http://", "https://"), LOCAL)
+
+    assert result.problem.code == "fetch.tls_failed"
+    assert "127.0.0.1" in result.problem.message()
+
+
+def test_a_connection_closed_mid_answer_is_named_so():
+    def half(conn: socket.socket, stop: threading.Event) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nonly this")
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+
+    with raw_server(half) as url:
+        result = fetch(url, LOCAL)
+
+    assert result.problem.code == "fetch.connection_reset"
+
+
+@pytest.mark.parametrize("url", ["http://no-such-host.invalid/", "http://127.0.0.1:1/", "not a url"])
+def test_no_fetch_failure_shows_an_exception_to_its_reader(url):
+    result = fetch(url, FetchPolicy(allow_private_addresses=True, retries=0))
+
+    for language in (None, RUSSIAN):
+        text = result.problem.message(language) if language else result.problem.message()
+        assert "Error" not in text and "(host=" not in text and "Max retries" not in text
+    assert RUSSIAN(result.problem.template) != result.problem.template  # translated
 
 
 def test_shared_session_keeps_the_guard(httpserver):

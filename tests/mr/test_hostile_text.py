@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ckanext.passport.mr.htmltables import MAX_ATTRIBUTES, MAX_DEPTH, MAX_NODES
+from ckanext.passport.mr.htmldom import MAX_ATTRIBUTES, MAX_DEPTH, MAX_NODES
 from ckanext.passport.mr.model import ParseResult, Registry, RegistryEntry
 from ckanext.passport.mr.passport import parse_passport, passport_locations
 from ckanext.passport.mr.registry import parse_registry

@@ -171,7 +171,7 @@ def test_text_report_groups_problems_by_passport_in_one_language(checked, site):
     okved = text[text.index("Passport 7708234640-okvedva"):text.index("Passport 2618017120")]
     assert f"{site}opendata/7708234640-okvedva/meta.csv (meta.csv, mixed), score 95/100" in okved
     assert "WARNING decode.mixed_encoding" in okved
-    assert "    The file mixes encodings: 1 line(s) in UTF-8" in okved
+    assert "    The file mixes encodings: 1 line in UTF-8" in okved
     assert "Файл смешивает кодировки" not in okved
     assert "Passport 7710000000-missing: Набор, который не опубликован\n  not read\n" in text
     assert text.rstrip().endswith(
@@ -184,7 +184,7 @@ def test_text_report_speaks_the_language_it_is_given(checked):
 
     okved = text[text.index("Паспорт 7708234640-okvedva"):text.index("Паспорт 2618017120")]
     assert "ПРЕДУПРЕЖДЕНИЕ decode.mixed_encoding (" in okved and "строка 14" in okved
-    assert "    Файл смешивает кодировки: строк в UTF-8: 1, в Windows-1251: 6" in okved
+    assert "    Файл смешивает кодировки: 1 строка в UTF-8, 6 — в Windows-1251" in okved
     assert "The file mixes encodings" not in text
 
 

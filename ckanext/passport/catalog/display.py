@@ -85,8 +85,10 @@ def check_detail(check: Mapping[str, Any]) -> str:
     if code == "header":
         return tk._("the first row (line {line}) holds data, not column names").format(line=detail.get("line"))
     if code == "consistent_rows" and ("line" in detail or "row" in detail):
-        return tk._("{count} row(s) differ from the header, the first at {where}").format(
-            count=detail.get("count"), where=detail.get("line") or detail.get("row")
+        count = detail["count"]
+        return tk.ungettext("{count} row differs from the header, at {where}",
+                            "{count} rows differ from the header, the first at {where}", count).format(
+            count=count, where=detail.get("line") or detail.get("row")
         )
     return ""
 

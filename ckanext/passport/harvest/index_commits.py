@@ -12,6 +12,11 @@ update log) or CKAN's hard commit (``"hard"``). A site that turned ``ckan.search
 An index write that fails makes the object an error, ``harvest.index_failed``, and the record stays as the database
 kept it: the next harvest's index check (:mod:`ckanext.passport.harvest.index_check`) writes it again, unchanged passport or
 not. This module also repairs what that check finds, through :func:`index_from_database`.
+
+Neither CKAN version offers a seam for holding its index writes (no context flag or interface defers them; a
+dataset action indexes, or its observer does, before the commit), so :func:`held_index_writes` replaces CKAN's index
+methods for the import stage only, here and nowhere else; likewise ``ckan.search.solr_commit`` is switched off only
+while :func:`index_from_database` sends the writes its one commit stands for.
 """
 from __future__ import annotations
 

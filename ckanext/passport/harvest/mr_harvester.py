@@ -25,6 +25,7 @@ from ckanext.passport.harvest.findings import line, save_gather_error, save_obje
 from ckanext.passport.harvest.index_commits import commit_mode, import_indexed
 from ckanext.passport.harvest.ownership import MR
 from ckanext.passport.harvest.sessions import source_session
+from ckanext.passport.harvest.source_type import source_type_info
 from ckanext.passport.language import site_translate
 from ckanext.passport.mr import serialize, urls
 from ckanext.passport.mr.check import check_passport, score
@@ -71,15 +72,14 @@ class PassportHarvester(HarvesterBase):
     """Harvests sites publishing under the Russian Methodological Recommendations (MR 2.3 and 3.0)."""
 
     def info(self) -> dict[str, str]:
-        return {
-            "name": "passport",
-            "title": _("Open data passports (MR 2.3 / 3.0)"),
-            "description": _(
+        return source_type_info(
+            "passport",
+            _("Open data passports (MR 2.3 / 3.0)"),
+            _(
                 "Harvests a site's open-data registry and dataset passports published under the "
                 "Methodological Recommendations MR 2.3 and MR 3.0."
             ),
-            "form_config_interface": "Text",
-        }
+        )
 
     def validate_config(self, config: str) -> str:
         """The config, or a ValueError that ckanext-harvest shows as the ``config`` field's error.

@@ -5,7 +5,7 @@ refused to do. Defined in the same catalogue, so one list holds every code a har
 from __future__ import annotations
 
 from ckanext.passport.mr.model import Severity
-from ckanext.passport.mr.problems import N_, define
+from ckanext.passport.mr.problems import N_, Nn_, define
 
 # A source's config (shown on the source form, in the reader's language).
 CONFIG_INVALID = define("config.invalid", Severity.ERROR, N_("Invalid configuration: {errors}"))
@@ -74,16 +74,21 @@ ORGANIZATION_NOT_ALLOWED = define(
 # A job's refusals (gather and import errors).
 REGISTRY_EMPTY = define(
     "harvest.registry_empty", Severity.ERROR,
-    N_("The registry lists no datasets now (it listed {largest}); nothing was deleted"),
+    Nn_("The registry lists no datasets now (it listed {largest} dataset); nothing was deleted",
+        "The registry lists no datasets now (it listed {largest} datasets); nothing was deleted", count="largest"),
 )
 REGISTRY_INCOMPLETE = define(
     "harvest.registry_incomplete", Severity.ERROR,
-    N_("The registry was not read whole ({codes}), so the {gone} datasets missing from it were not deleted"),
+    Nn_("The registry was not read whole ({codes}), so the {gone} dataset missing from it was not deleted",
+        "The registry was not read whole ({codes}), so the {gone} datasets missing from it were not deleted",
+        count="gone"),
 )
 MASS_DELETION = define(
     "harvest.mass_deletion", Severity.ERROR,
-    N_("{gone} datasets are gone from the registry, which lists {kept} now and up to {largest} in recent "
-       "harvests: more than max_delete_ratio={max_ratio}; nothing was deleted"),
+    Nn_("{gone} dataset is gone from the registry, which lists {kept} now and up to {largest} in recent "
+        "harvests: more than max_delete_ratio={max_ratio}; nothing was deleted",
+        "{gone} datasets are gone from the registry, which lists {kept} now and up to {largest} in recent "
+        "harvests: more than max_delete_ratio={max_ratio}; nothing was deleted", count="gone"),
 )
 IDENTIFIER_TAKEN = define(
     "harvest.identifier_taken", Severity.ERROR,
@@ -129,8 +134,11 @@ INDEX_REPAIR_REFUSED = define(
 )
 OBJECT_STALLED = define(
     "harvest.object_stalled", Severity.ERROR,
-    N_("The harvest of this entry did not finish within {seconds} seconds (its consumer or its database connection "
-       "died midway); what it had not saved was dropped, and the next harvest reads the entry again"),
+    Nn_("The harvest of this entry did not finish within {seconds} second (its consumer or its database "
+        "connection died midway); what it had not saved was dropped, and the next harvest reads the entry again",
+        "The harvest of this entry did not finish within {seconds} seconds (its consumer or its database "
+        "connection died midway); what it had not saved was dropped, and the next harvest reads the entry again",
+        count="seconds"),
 )
 
 # An ``lkod`` source (another Czech catalog, DCAT-AP-CZ documents): its catalog document and its dataset documents.
@@ -146,7 +154,8 @@ LKOD_REMOTE_CONTEXT = define(
 )
 LKOD_TOO_DEEP = define(
     "harvest.lkod_too_deep", Severity.ERROR,
-    N_("The document nests arrays and objects more than {limit} levels deep; it was not read"),
+    Nn_("The document nests arrays and objects more than {limit} level deep; it was not read",
+        "The document nests arrays and objects more than {limit} levels deep; it was not read", count="limit"),
 )
 LKOD_UNREADABLE = define(
     "harvest.lkod_unreadable", Severity.ERROR, N_("The document could not be read ({error})"),

@@ -36,6 +36,7 @@ from ckanext.passport.harvest.deletion_guard import queue_deletions
 from ckanext.passport.harvest.findings import save_gather_error, save_object_error
 from ckanext.passport.harvest.index_commits import commit_mode, import_indexed
 from ckanext.passport.harvest.sessions import source_session
+from ckanext.passport.harvest.source_type import source_type_info
 from ckanext.passport.mr.fetch import fetch
 from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import Problem
@@ -52,15 +53,14 @@ class LkodHarvester(DCATRDFHarvester):
     """Harvests another LKOD's catalog (DCAT-AP-CZ documents) into Czech catalog records."""
 
     def info(self) -> dict[str, str]:
-        return {
-            "name": "lkod",
-            "title": _("Czech local open-data catalog (LKOD, DCAT-AP-CZ)"),
-            "description": _(
+        return source_type_info(
+            "lkod",
+            _("Czech local open-data catalog (LKOD, DCAT-AP-CZ)"),
+            _(
                 "Harvests another Czech local open-data catalog through its DCAT-AP-CZ interface: the catalog "
                 "document and the document of each dataset it lists."
             ),
-            "form_config_interface": "Text",
-        }
+        )
 
     def validate_config(self, config: str) -> str:
         """The config, or a ValueError with each coded refusal: the MR harvester's config authority over this

@@ -17,7 +17,7 @@ from urllib.parse import urlunsplit
 
 from . import urls
 from .model import STANDARD_2_3, STANDARD_3_0, Problem, Severity
-from .problems import N_, define, problem
+from .problems import N_, Nn_, define, problem
 
 EMPTY = define(
     "csv.empty", Severity.ERROR,
@@ -38,12 +38,14 @@ MALFORMED_ROW = define(
 
 ROW_TOO_WIDE = define(
     "csv.row_too_wide", Severity.WARNING,
-    N_("The CSV record has {cells} cells; only the first {limit} were read"),
+    Nn_("The CSV record has {cells} cell; only the first {limit} were read",
+        "The CSV record has {cells} cells; only the first {limit} were read", count="cells"),
 )
 
 TOO_MANY_ROWS = define(
     "csv.too_many_rows", Severity.ERROR,
-    N_("The CSV file has more than {limit} records; the records after that were not read"),
+    Nn_("The CSV file has more than {limit} record; the records after that were not read",
+        "The CSV file has more than {limit} records; the records after that were not read", count="limit"),
 )
 
 DELIMITERS = (",", ";", "\t")

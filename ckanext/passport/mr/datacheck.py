@@ -27,7 +27,7 @@ from .guarded import never_raising
 from .jsontext import TooDeep, decode_at, load_json
 from .limits import DEFAULT_LIMITS
 from .model import DataVersion, ParseResult, Passport, Problem, Severity, StructureField, StructureVersion
-from .problems import N_, define, problem
+from .problems import N_, Nn_, define, problem
 from .safexml import pull_parser
 from .sniff import sniff
 from .structure import read_structure_fields
@@ -46,8 +46,10 @@ FIELD_RENAMED = define(
 )
 HEADER_UNMATCHED = define(
     "data.header_unmatched", Severity.ERROR,
-    N_("the first row of the data file names none of the structure's {count} fields: the file has no header "
-       "row, or its header uses other names"),
+    Nn_("the first row of the data file does not name the structure's {count} field: the file has no header "
+        "row, or its header uses another name",
+        "the first row of the data file names none of the structure's {count} fields: the file has no header "
+        "row, or its header uses other names"),
 )
 UNREADABLE = define(
     "data.unreadable", Severity.ERROR,
@@ -55,7 +57,8 @@ UNREADABLE = define(
 )
 HEADER_UNREAD = define(
     "data.header_unread", Severity.INFO,
-    N_("no header could be read from the first {size} bytes of the data file"),
+    Nn_("no header could be read from the first {size} byte of the data file",
+        "no header could be read from the first {size} bytes of the data file", count="size"),
 )
 
 # Reads one file: ``fetch_one(url)`` whole (within the fetch policy's cap), ``fetch_one(url, head_bytes=N)``

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .model import Problem, Severity
-from .problems import N_, define, problem
+from .problems import N_, Nn_, define, problem
 from .storable import replaced_finding, storable
 
 UTF8 = "utf-8"
@@ -27,11 +27,13 @@ WINDOWS_1251_USED = define(
 )
 MIXED_ENCODING = define(
     "decode.mixed_encoding", Severity.WARNING,
-    N_("The file mixes encodings: {utf8} line(s) in UTF-8, {cp1251} line(s) in Windows-1251"),
+    Nn_("The file mixes encodings: {utf8} line in UTF-8, {cp1251} in Windows-1251",
+        "The file mixes encodings: {utf8} lines in UTF-8, {cp1251} in Windows-1251", count="utf8"),
 )
 MOJIBAKE_REPAIRED = define(
     "decode.mojibake_repaired", Severity.WARNING,
-    N_("Repaired mojibake (UTF-8 once read as Windows-1251) on {count} line(s)"),
+    Nn_("Repaired mojibake (UTF-8 once read as Windows-1251) on {count} line",
+        "Repaired mojibake (UTF-8 once read as Windows-1251) on {count} lines"),
 )
 UTF16_USED = define(
     "decode.utf16", Severity.WARNING,

@@ -32,11 +32,12 @@ A fetch started with the budget spent returns ``fetch.timeout`` at once, without
 from __future__ import annotations
 
 import socket
+import ssl
 import time
 from dataclasses import dataclass, field
 from functools import partial
 from http.client import HTTPException
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 import idna
 import requests
@@ -49,7 +50,7 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from .addresses import LookupTimeout, refused_address, resolve
 from .deadline import CURRENT, Deadline, Watchdog, earliest
 from .model import Problem, Severity
-from .problems import N_, define, problem
+from .problems import N_, Nn_, define, problem
 from .urls import join, split
 
 NOT_FOUND = define(
@@ -62,15 +63,17 @@ HTTP_ERROR = define(
 )
 SERVER_ERROR = define(
     "fetch.server_error", Severity.ERROR,
-    N_("server error (HTTP {status}) after {attempts} attempts"),
+    Nn_("server error (HTTP {status}) after {attempts} attempt",
+        "server error (HTTP {status}) after {attempts} attempts", count="attempts"),
 )
 TIMEOUT = define(
     "fetch.timeout", Severity.ERROR,
-    N_("the server did not answer in time ({detail})"),
+    N_("{host} did not answer within {seconds} s"),
 )
 TOO_LARGE = define(
     "fetch.too_large", Severity.ERROR,
-    N_("the response is larger than the {limit} bytes allowed"),
+    Nn_("the response is larger than the {limit} byte allowed",
+        "the response is larger than the {limit} bytes allowed", count="limit"),
 )
 REFUSED_ADDRESS = define(
     "fetch.refused_address", Severity.ERROR,
@@ -88,13 +91,31 @@ REDIRECT_LOOP = define(
     "fetch.redirect_loop", Severity.ERROR,
     N_("redirects loop back to {target}"),
 )
+# A failed connection is told by what failed, in words; the exception itself goes to no reader (only its class, for
+# the rare failure none of these names).
 CONNECTION_ERROR = define(
     "fetch.connection_error", Severity.ERROR,
-    N_("could not connect to the server: {detail}"),
+    N_("could not connect to {host} ({error})"),
+)
+NAME_NOT_RESOLVED = define(
+    "fetch.name_not_resolved", Severity.ERROR,
+    N_("the name {host} does not resolve: no such host is known"),
+)
+CONNECTION_REFUSED = define(
+    "fetch.connection_refused", Severity.ERROR,
+    N_("{host} refused the connection: nothing answers on that port"),
+)
+CONNECTION_RESET = define(
+    "fetch.connection_reset", Severity.ERROR,
+    N_("{host} closed the connection before its answer was complete"),
+)
+TLS_FAILED = define(
+    "fetch.tls_failed", Severity.ERROR,
+    N_("the secure connection to {host} failed: its certificate or encryption could not be verified"),
 )
 INVALID_URL = define(
     "fetch.invalid_url", Severity.ERROR,
-    N_("invalid URL: {detail}"),
+    N_("the address is not a valid web address (URL)"),
 )
 
 # Some government web firewalls answer an HTML challenge page to anything that does not look like a browser.
@@ -161,16 +182,16 @@ class _Failure(Exception):
 
 @dataclass(frozen=True)
 class _Clock:
-    """The running fetch's watchdog and how its deadline is named in ``fetch.timeout``."""
+    """The running fetch's watchdog and the seconds its deadline allowed (named in ``fetch.timeout``)."""
 
     watchdog: Watchdog
-    detail: str
+    seconds: float
 
     def remaining(self) -> float:
         return self.watchdog.remaining()
 
     def timeout(self, url: str) -> _Failure:
-        return _Failure(problem(TIMEOUT, url=url, detail=self.detail))
+        return _Failure(timed_out(url, self.seconds))
 
 
 class _WatchedConnectionMixin:
@@ -300,7 +321,7 @@ def fetch(
     started = time.monotonic()
     own = Deadline.after(policy.total_timeout)
     ends = earliest(own, deadline)
-    clock = _Clock(Watchdog(ends), f"total {policy.total_timeout} s" if ends is own else f"budget {ends.seconds} s")
+    clock = _Clock(Watchdog(ends), ends.seconds)
     watching = CURRENT.set(clock.watchdog)
     own_session = session is None
     active = make_session(policy) if session is None else session
@@ -402,48 +423,50 @@ def _get(
         return session.get(url, headers=request_headers, timeout=timeout, stream=True, allow_redirects=False)
     except _Refused as refused:
         raise _Failure(problem(REFUSED_ADDRESS, url=url, host=refused.host, address=refused.address))
-    except LookupTimeout as error:
-        raise _Failure(problem(TIMEOUT, url=url, detail=_describe(error)))
-    except requests.Timeout as error:
-        raise _Failure(problem(TIMEOUT, url=url, detail=_describe(error)))
+    except LookupTimeout:
+        raise _Failure(timed_out(url, policy.connect_timeout))
+    except requests.ConnectTimeout:
+        raise _Failure(timed_out(url, policy.connect_timeout))
+    except requests.Timeout:
+        raise _Failure(timed_out(url, policy.read_timeout))
     except (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
-            requests.exceptions.InvalidSchema, UnicodeError, ValueError) as error:
-        raise _Failure(problem(INVALID_URL, url=url, detail=_describe(error)))
+            requests.exceptions.InvalidSchema, UnicodeError, ValueError):
+        raise _Failure(problem(INVALID_URL, url=url))
     except requests.RequestException as error:
         # The watchdog's shutdown surfaces as whatever the interrupted read makes of a closed socket.
         if clock.remaining() <= 0:
             raise clock.timeout(url)
-        raise _Failure(problem(CONNECTION_ERROR, url=url, detail=_describe(error)))
+        raise _Failure(connection_failure(url, error))
 
 
 def _check_url(url: str, policy: FetchPolicy, clock: _Clock) -> None:
     """Refuse bad schemes, malformed URLs and non-public hosts before any connection is opened."""
     parts = split(url)
     if parts is None:
-        raise _Failure(problem(INVALID_URL, url=url, detail="unreadable host or port"))
+        raise _Failure(problem(INVALID_URL, url=url))
     port = parts.port
     scheme = parts.scheme.lower()
     if not scheme:
-        raise _Failure(problem(INVALID_URL, url=url, detail="no scheme"))
+        raise _Failure(problem(INVALID_URL, url=url))
     if scheme not in ("http", "https"):
         raise _Failure(problem(BAD_SCHEME, url=url, scheme=parts.scheme))
     host = parts.hostname
     if not host:
-        raise _Failure(problem(INVALID_URL, url=url, detail="no host"))
+        raise _Failure(problem(INVALID_URL, url=url))
     if policy.allow_private_addresses:
         return
     try:
         # The same IDNA 2008/UTS 46 encoding requests uses, so we check the host it will connect to.
         ascii_host = host if host.isascii() else idna.encode(host, uts46=True).decode("ascii")
-    except UnicodeError as error:
-        raise _Failure(problem(INVALID_URL, url=url, detail=str(error)))
+    except UnicodeError:
+        raise _Failure(problem(INVALID_URL, url=url))
     try:
         addresses = resolve(ascii_host, port or (443 if scheme == "https" else 80),
                             min(policy.connect_timeout, clock.remaining()))
-    except LookupTimeout as error:
-        raise _Failure(problem(TIMEOUT, url=url, detail=_describe(error)))
-    except (socket.gaierror, UnicodeError) as error:
-        raise _Failure(problem(CONNECTION_ERROR, url=url, detail=f"{host}: {error}"))
+    except LookupTimeout:
+        raise _Failure(timed_out(url, policy.connect_timeout))
+    except (socket.gaierror, UnicodeError):
+        raise _Failure(problem(NAME_NOT_RESOLVED, url=url, host=host))
     refused = refused_address(host, addresses)
     if refused is not None:
         raise _Failure(problem(REFUSED_ADDRESS, url=url, host=host, address=refused))
@@ -541,8 +564,8 @@ def _read_upto(
         if clock.watchdog.fired:
             return b"", clock.timeout(url).problem, False
         if _is_timeout(error):
-            return b"", problem(TIMEOUT, url=url, detail=_describe(error)), False
-        return b"", problem(CONNECTION_ERROR, url=url, detail=_describe(error)), False
+            return b"", timed_out(url, policy.read_timeout), False
+        return b"", connection_failure(url, error), False
     if clock.watchdog.fired:
         # A body without a length ends where the connection closes: the shutdown is no end of the body.
         return b"", clock.timeout(url).problem, False
@@ -561,5 +584,44 @@ def _is_timeout(error: BaseException) -> bool:
     return "timed out" in str(error).lower()
 
 
-def _describe(error: BaseException) -> str:
-    return f"{type(error).__name__}: {error}"[:300]
+def _host(url: str) -> str:
+    parts = split(url)
+    return (parts.hostname if parts is not None else None) or url
+
+
+def timed_out(url: str, seconds: float) -> Problem:
+    return problem(TIMEOUT, url=url, host=_host(url), seconds=f"{seconds:g}")
+
+
+def _causes(error: BaseException) -> Iterator[BaseException]:
+    """The error and what it wraps (requests wraps urllib3's, which wraps the socket's), each once."""
+    seen: set[int] = set()
+    current: Optional[BaseException] = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__ or _reason(current)
+
+
+def _reason(error: BaseException) -> Optional[BaseException]:
+    # urllib3 keeps what failed in ``reason`` (MaxRetryError) and ``args`` (ProtocolError, NewConnectionError).
+    reason = getattr(error, "reason", None)
+    if isinstance(reason, BaseException):
+        return reason
+    return next((arg for arg in getattr(error, "args", ()) if isinstance(arg, BaseException)), None)
+
+
+def connection_failure(url: str, error: BaseException) -> Problem:
+    """What failed while connecting to or reading from ``url``'s host, as a coded sentence."""
+    host = _host(url)
+    for cause in _causes(error):
+        if isinstance(cause, socket.gaierror) or type(cause).__name__ == "NameResolutionError":
+            return problem(NAME_NOT_RESOLVED, url=url, host=host)
+        if isinstance(cause, ConnectionRefusedError):
+            return problem(CONNECTION_REFUSED, url=url, host=host)
+        if isinstance(cause, ssl.SSLError) or isinstance(cause, requests.exceptions.SSLError):
+            return problem(TLS_FAILED, url=url, host=host)
+        if isinstance(cause, (ConnectionResetError, ConnectionAbortedError, BrokenPipeError, HTTPException)):
+            return problem(CONNECTION_RESET, url=url, host=host)
+    innermost = list(_causes(error))[-1]
+    return problem(CONNECTION_ERROR, url=url, host=host, error=type(innermost).__name__)

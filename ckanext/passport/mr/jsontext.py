@@ -14,14 +14,15 @@ from itertools import accumulate
 from typing import Any
 
 from .model import Problem, Severity
-from .problems import N_, define, problem
+from .problems import Nn_, define, problem
 from .storable import replaced_finding, storable_json
 
 MAX_DEPTH = 64
 
 TOO_DEEP = define(
     "json.too_deep", Severity.ERROR,
-    N_("The JSON is nested more than {limit} levels deep; it was not read"),
+    Nn_("The JSON is nested more than {limit} level deep; it was not read",
+        "The JSON is nested more than {limit} levels deep; it was not read", count="limit"),
 )
 
 # A JSON string: its quote, runs of plain characters and escapes, its quote, each run taken whole (possessive),

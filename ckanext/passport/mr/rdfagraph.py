@@ -2,7 +2,7 @@
 
 pyRdfa's own ``graph_from_source`` sniffs the charset like a browser (Windows-1252 for Russian pages
 without a meta charset), re-parses HTML with an XML parser to find the RDFa version and may fetch
-sources. Here the bytes are decoded the MR way, parsed once by :func:`.htmltables.parse_html` (libxml2, which
+sources. Here the bytes are decoded the MR way, parsed once by :func:`.htmldom.parse_html` (libxml2, which
 never expands entities, loads DTDs or nests past a cap) and the DOM is handed to pyRdfa, which then does no
 I/O of its own.
 """
@@ -23,7 +23,7 @@ from rdflib import BNode, Graph, Namespace, URIRef
 
 from . import urls
 from .decode import decode_bytes
-from .htmltables import elements, parse_html, text_content
+from .htmldom import elements, parse_html, text_content
 from .model import Problem, Severity
 from .problems import N_, define, problem
 

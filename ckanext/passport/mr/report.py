@@ -227,7 +227,9 @@ def render_text(report: SiteReport, translate: Translate = english) -> str:
     _ = translate
     lines = [_(N_("Site: {url}")).format(url=report.url)]
     if report.registry_url:
-        lines.append(_(N_("Registry: {url} ({form}), {size} datasets, {checked} checked")).format(
+        lines.append(translate.ngettext("Registry: {url} ({form}), {size} dataset, {checked} checked",
+                                        "Registry: {url} ({form}), {size} datasets, {checked} checked",
+                                        report.registry_size).format(
             url=report.registry_url, form=report.registry_form, size=report.registry_size,
             checked=len(report.passports)))
     lines += _problem_lines(report.problems, "  ", translate)
@@ -260,13 +262,18 @@ def _problem_lines(problems: list[Problem], indent: str, translate: Translate) -
 
 
 def _summary(report: SiteReport, translate: Translate) -> str:
-    unread = sum(1 for checked in report.passports if checked.score is None)
+    """The totals, each number with its own plural form (one sentence cannot give several counts theirs)."""
+    checked, errors, warnings = len(report.passports), report.count(Severity.ERROR), report.count(Severity.WARNING)
+    unread = sum(1 for passport in report.passports if passport.score is None)
     average = "-" if report.score is None else f"{report.score}/100"
-    return translate(N_(
-        "Total: {checked} passports checked, {unread} not read, average score {average}, {errors} errors, "
-        "{warnings} warnings"
-    )).format(checked=len(report.passports), unread=unread, average=average,
-              errors=report.count(Severity.ERROR), warnings=report.count(Severity.WARNING))
+    parts = [
+        translate.ngettext("{count} passport checked", "{count} passports checked", checked).format(count=checked),
+        translate(N_("{count} not read")).format(count=unread),
+        translate(N_("average score {average}")).format(average=average),
+        translate.ngettext("{count} error", "{count} errors", errors).format(count=errors),
+        translate.ngettext("{count} warning", "{count} warnings", warnings).format(count=warnings),
+    ]
+    return translate(N_("Total: {totals}")).format(totals=", ".join(parts))
 
 
 def report_json(report: SiteReport, translate: Translate = english) -> str:

@@ -12,12 +12,14 @@ from dataclasses import fields, is_dataclass, replace
 from typing import Any, TypeVar
 
 from .model import Problem, Severity
-from .problems import N_, define, problem
+from .problems import Nn_, define, problem
 
 CONTROL_CHARACTERS = define(
     "text.control_characters", Severity.WARNING,
-    N_("{count} character(s) that cannot be stored (NUL, control characters, lone surrogates) were replaced "
-       "by �"),
+    Nn_("{count} character that cannot be stored (NUL, a control character, a lone surrogate) was replaced "
+        "by �",
+        "{count} characters that cannot be stored (NUL, control characters, lone surrogates) were replaced "
+        "by �"),
 )
 
 REPLACEMENT = "\ufffd"

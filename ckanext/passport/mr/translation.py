@@ -9,7 +9,7 @@ from __future__ import annotations
 import gettext
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from .model import Translate, english
 
@@ -19,9 +19,19 @@ LANGUAGES = ("en", "cs", "ru")
 
 
 @lru_cache(maxsize=None)
+def _catalog(language: str) -> gettext.NullTranslations:
+    return gettext.translation(DOMAIN, str(CATALOGS), languages=[language], fallback=True)
+
+
+@lru_cache(maxsize=None)
 def translator(language: Optional[str]) -> Translate:
     """The gettext and ngettext of ``language`` (``cs``, ``ru``, ``cs_CZ``…); English when there is no catalog."""
     if not language:
         return english
-    catalog = gettext.translation(DOMAIN, str(CATALOGS), languages=[language], fallback=True)
+    catalog = _catalog(language)
     return Translate(catalog.gettext, catalog.ngettext)
+
+
+def plural_rule(language: str) -> Optional[Callable[[int], int]]:
+    """Which plural form a number takes in ``language``, by its catalog's Plural-Forms; ``None`` without one."""
+    return getattr(_catalog(language), "plural", None)

@@ -25,7 +25,7 @@ from ckanext.passport.catalog import (
     workflow,
 )
 
-from ckanext.passport import rate_limits
+from ckanext.passport import language, rate_limits
 
 from .shared import PassportTranslation, declaration_file
 
@@ -55,6 +55,7 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin):
         tk.add_template_directory(config, "../templates/catalog")
 
     def make_middleware(self, app: Any, config: Any) -> Any:
+        app.before_request(language.mend_plural_rule)
         return rate_limits.behind_proxies(app)
 
     def get_commands(self) -> list:

@@ -14,6 +14,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra, HarvestSource
 
 from ckanext.passport.catalog import workflow
+from ckanext.passport.harvest import stored as stored_object
 from ckanext.passport.language import reader_translate
 
 from ..shape import is_conformant, passport_entry
@@ -112,7 +113,7 @@ def latest_object(package_id: str) -> Optional[HarvestObject]:
         return None
     deleting = (
         model.Session.query(HarvestObjectExtra.harvest_object_id)
-        .filter(HarvestObjectExtra.key == "status", HarvestObjectExtra.value == "delete")
+        .filter(HarvestObjectExtra.key == stored_object.STATUS, HarvestObjectExtra.value == stored_object.DELETE)
     )
     return (
         model.Session.query(HarvestObject)

@@ -6,12 +6,12 @@ harvests, and the report lists the corrections beside the links.
 """
 from __future__ import annotations
 
-import json
 from typing import Optional
 
 import ckan.plugins.toolkit as tk
 from ckanext.harvest.model import HarvestObject
 
+from ckanext.passport.harvest import stored
 from ckanext.passport.mr import serialize
 from ckanext.passport.mr.corrections import FIXED_FILES, correct, corrected_file
 from ckanext.passport.mr.model import Passport, Problem
@@ -38,8 +38,8 @@ def fixer(source_name: str) -> Fixer:
 
 def fixed_bytes(harvest_object: HarvestObject, name: str) -> Optional[bytes]:
     """File ``name`` of the passport ``harvest_object`` read, corrected; ``None`` if it read none or no such file."""
-    content = json.loads(harvest_object.content or "{}")
-    if "passport" not in content:
+    content = stored.MrContent.from_json(harvest_object.content or "{}")
+    if not content.read:
         return None
-    extras = {e.key: e.value for e in harvest_object.extras}
-    return corrected_file(serialize.passport_from_jsonable(content["passport"]), extras.get("passport_url") or "", name)
+    url = stored.extras_of(harvest_object).get(stored.PASSPORT_URL) or ""
+    return corrected_file(serialize.passport_from_jsonable(content.passport), url, name)

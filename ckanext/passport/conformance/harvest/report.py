@@ -1,7 +1,8 @@
 """A harvest job's conformance report: one passport per registry entry the job gathered, from its harvest objects.
 
-Everything is read from what the harvest already stored, never fetched again: the fetch stage keeps what it read
-in the object's content (``passport``, ``form``, ``problems``, ``conformance``), and an unreadable passport's
+Everything is read from what the harvest already stored (:mod:`ckanext.passport.harvest.stored`), never fetched
+again: the fetch stage keeps what it read in the object's content (``MrContent``) and its score as an extra, and
+an unreadable passport's
 findings are its error rows' mirrors (``passport_harvest_finding``). An object whose fetch found its passport
 unchanged keeps only the gather content, so its passport and findings are those of the latest earlier object of
 the same guid and source that has them. The report is built in a fixed number of queries whatever the job's size.
@@ -20,6 +21,7 @@ from sqlalchemy.orm import aliased
 from ckanext.harvest.model import HarvestGatherError, HarvestJob, HarvestObject, HarvestObjectError, HarvestObjectExtra
 
 import ckanext.passport.harvest.problems  # noqa: F401 (defines the harvest's codes)
+from ckanext.passport.harvest import stored as stored_object
 from ckanext.passport.harvest.findings import HarvestFinding
 from ckanext.passport.mr import serialize
 from ckanext.passport.mr.model import Passport, Problem, Severity, Translate, english
@@ -31,9 +33,6 @@ from ..shape import PassportConformance, document
 HISTORY_JOBS = 30
 SORTS = ("score", "-score", "identifier")
 SEVERITIES = tuple(s.value for s in Severity)
-# The content key the fetch stage writes for a passport it read; `json.dumps` writes keys unescaped, and a
-# value holding this text would carry its quotes escaped, so the pattern only matches the key.
-_READ_MARK = '%"conformance": {%'
 
 
 @dataclass
@@ -123,25 +122,25 @@ def score_history(source_id: str, limit: int = HISTORY_JOBS) -> list[dict[str, A
             WHERE source_id = :source AND status = 'Finished'
             ORDER BY finished DESC NULLS LAST LIMIT :limit
         ), entries AS (
-            SELECT o.harvest_job_id, o.guid, o.gathered, o.report_status,
-                   CASE WHEN o.content LIKE :mark
-                        THEN (o.content::json -> 'conformance' ->> 'score')::int END AS own_score
+            SELECT o.harvest_job_id, o.guid, o.gathered, o.report_status, own.value::int AS own_score
             FROM harvest_object o JOIN jobs ON jobs.id = o.harvest_job_id
+            LEFT JOIN harvest_object_extra own ON own.harvest_object_id = o.id AND own.key = :score
             WHERE NOT EXISTS (SELECT 1 FROM harvest_object_extra e WHERE e.harvest_object_id = o.id
-                              AND e.key = 'status' AND e.value = 'delete')
+                              AND e.key = :status AND e.value = :delete)
         )
         SELECT jobs.id, jobs.finished, count(entries.guid),
                avg(COALESCE(entries.own_score, CASE WHEN entries.report_status = 'not modified' THEN (
-                   SELECT (p.content::json -> 'conformance' ->> 'score')::int FROM harvest_object p
-                   WHERE p.harvest_source_id = :source AND p.guid = entries.guid
-                     AND p.gathered < entries.gathered AND p.content LIKE :mark
+                   SELECT earlier.value::int FROM harvest_object p
+                   JOIN harvest_object_extra earlier ON earlier.harvest_object_id = p.id AND earlier.key = :score
+                   WHERE p.harvest_source_id = :source AND p.guid = entries.guid AND p.gathered < entries.gathered
                    ORDER BY p.gathered DESC LIMIT 1) END))
         FROM jobs LEFT JOIN entries ON entries.harvest_job_id = jobs.id
         GROUP BY jobs.id, jobs.finished
         ORDER BY jobs.finished NULLS FIRST
         """
     )
-    rows = model.Session.execute(statement, {"source": source_id, "limit": limit, "mark": _READ_MARK})
+    rows = model.Session.execute(statement, {"source": source_id, "limit": limit, "score": stored_object.SCORE,
+                                             "status": stored_object.STATUS, "delete": stored_object.DELETE})
     return [
         {"job_id": job_id, "finished": _iso(finished), "passports": passports,
          "mean_score": None if mean is None else round(float(mean), 1)}
@@ -192,7 +191,7 @@ class _Row:
     id: str
     guid: str
     package_id: Optional[str]
-    content: dict
+    content: stored_object.MrContent
     report_status: Optional[str]
     gathered: Optional[dt.datetime]
     passport_url: Optional[str]
@@ -204,25 +203,25 @@ def _objects(condition: Any) -> list[_Row]:
     query = (
         model.Session.query(HarvestObject.id, HarvestObject.guid, HarvestObject.package_id, HarvestObject.content,
                             HarvestObject.report_status, HarvestObject.gathered, passport_url.value)
-        .outerjoin(status, sa.and_(status.harvest_object_id == HarvestObject.id, status.key == "status"))
+        .outerjoin(status, sa.and_(status.harvest_object_id == HarvestObject.id, status.key == stored_object.STATUS))
         .outerjoin(passport_url, sa.and_(passport_url.harvest_object_id == HarvestObject.id,
-                                         passport_url.key == "passport_url"))
+                                         passport_url.key == stored_object.PASSPORT_URL))
         .filter(condition)
-        .filter(sa.or_(status.value.is_(None), status.value != "delete"))
+        .filter(sa.or_(status.value.is_(None), status.value != stored_object.DELETE))
         .filter(HarvestObject.content.isnot(None))
         .order_by(HarvestObject.gathered, HarvestObject.id)
     )
-    return [_Row(id_, guid, package_id, json.loads(content), report_status, gathered, url)
+    return [_Row(id_, guid, package_id, stored_object.MrContent.from_json(content), report_status, gathered, url)
             for id_, guid, package_id, content, report_status, gathered, url in query]
 
 
 def _resolved(rows: list[_Row], source_id: str) -> list[StoredPassport]:
-    unchanged = [row for row in rows if "conformance" not in row.content and row.report_status == "not modified"]
+    unchanged = [row for row in rows if not row.content.read and row.report_status == "not modified"]
     earlier = _earlier_reads(source_id, unchanged)
     errors = _object_findings([row.id for row in rows])
     stored = []
     for row in rows:
-        reader = row if "conformance" in row.content else earlier.get(row.guid)
+        reader = row if row.content.read else earlier.get(row.guid)
         stored.append(_stored(row, reader, errors.get(row.id, [])))
     return stored
 
@@ -232,20 +231,23 @@ def _earlier_reads(source_id: str, unchanged: list[_Row]) -> dict[str, _Row]:
     if not unchanged:
         return {}
     before = min((row.gathered for row in unchanged if row.gathered), default=None)
+    passport_url = aliased(HarvestObjectExtra)
+    score = aliased(HarvestObjectExtra)
     query = (
         model.Session.query(HarvestObject.id, HarvestObject.guid, HarvestObject.package_id, HarvestObject.content,
-                            HarvestObject.report_status, HarvestObject.gathered, HarvestObjectExtra.value)
-        .outerjoin(HarvestObjectExtra, sa.and_(HarvestObjectExtra.harvest_object_id == HarvestObject.id,
-                                               HarvestObjectExtra.key == "passport_url"))
+                            HarvestObject.report_status, HarvestObject.gathered, passport_url.value)
+        .outerjoin(passport_url, sa.and_(passport_url.harvest_object_id == HarvestObject.id,
+                                         passport_url.key == stored_object.PASSPORT_URL))
+        # A passport read is an object with a score.
+        .join(score, sa.and_(score.harvest_object_id == HarvestObject.id, score.key == stored_object.SCORE))
         .filter(HarvestObject.harvest_source_id == source_id)
         .filter(HarvestObject.guid.in_({row.guid for row in unchanged}))
-        .filter(HarvestObject.content.like(_READ_MARK))
         .distinct(HarvestObject.guid)
         .order_by(HarvestObject.guid, HarvestObject.gathered.desc())
     )
     if before is not None:
         query = query.filter(HarvestObject.gathered < before)
-    return {guid: _Row(id_, guid, package_id, json.loads(content), status, gathered, url)
+    return {guid: _Row(id_, guid, package_id, stored_object.MrContent.from_json(content), status, gathered, url)
             for id_, guid, package_id, content, status, gathered, url in query}
 
 
@@ -266,9 +268,8 @@ def _object_findings(object_ids: list[str]) -> dict[str, list[Problem]]:
 
 
 def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem]) -> StoredPassport:
-    entry = row.content.get("entry") or {}
-    registry_url = row.content.get("registry_url") or ""
-    link = urljoin(registry_url, (entry.get("link") or "").strip())
+    entry = row.content.entry
+    link = urljoin(row.content.registry_url, (entry.get("link") or "").strip())
     stored = StoredPassport(object_id=row.id, guid=row.guid, package_id=row.package_id,
                             identifier=entry.get("identifier") or row.guid, title=entry.get("title") or "",
                             url=row.passport_url or link)
@@ -277,16 +278,16 @@ def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem]) -> StoredP
         stored.problems = errors
         return stored
     content = reader.content
-    read = [stored_problem(d) for d in content.get("problems") or []]
-    checked = [stored_problem(d) for d in content["conformance"].get("problems") or []]
+    read = [stored_problem(d) for d in content.problems]
+    checked = [stored_problem(d) for d in content.conformance_problems]
     # Errors the object's rows hold that the content does not (hostile input saved as an error is in both).
     kept = {(p.code, p.location) for p in read + checked}
     stored.problems = read + checked + [p for p in errors if (p.code, p.location) not in kept]
-    stored.score = content["conformance"].get("score")
-    stored.form = content.get("form") or ""
+    stored.score = content.score
+    stored.form = content.form
     stored.url = reader.passport_url or stored.url
-    stored.title = stored.title or (content.get("passport") or {}).get("title") or ""
-    stored.passport = content.get("passport")
+    stored.title = stored.title or (content.passport or {}).get("title") or ""
+    stored.passport = content.passport
     stored.read_by = reader.id
     if stored.package_id is None:
         stored.package_id = reader.package_id

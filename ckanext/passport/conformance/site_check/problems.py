@@ -6,7 +6,7 @@ reader's language (cs, ru, en) like every other finding; pure, so the catalogue 
 from __future__ import annotations
 
 from ckanext.passport.mr.model import Severity
-from ckanext.passport.mr.problems import N_, define
+from ckanext.passport.mr.problems import N_, Nn_, define
 
 # Refusals when a check is asked for (the action's ValidationError, the form's messages).
 URL_MISSING = define(
@@ -18,7 +18,9 @@ URL_INVALID = define(
        "https://example.ru/opendata/"),
 )
 URL_TOO_LONG = define(
-    "site_check.url_too_long", Severity.ERROR, N_("The address is too long (at most {limit} characters)."),
+    "site_check.url_too_long", Severity.ERROR,
+    Nn_("The address is too long (at most {limit} character).", "The address is too long (at most {limit} characters).",
+        count="limit"),
 )
 PRIVATE_ADDRESS = define(
     "site_check.private_address", Severity.ERROR,
@@ -31,8 +33,10 @@ RATE_USER = define(
 )
 RATE_HOST = define(
     "site_check.rate_host", Severity.ERROR,
-    N_("{host} has been checked as often as allowed (at most {limit} checks in {minutes} min); please try again "
-       "later or open an earlier report."),
+    Nn_("{host} has been checked as often as allowed (at most {limit} check in {minutes} min); please try again "
+        "later or open an earlier report.",
+        "{host} has been checked as often as allowed (at most {limit} checks in {minutes} min); please try "
+        "again later or open an earlier report.", count="limit"),
 )
 # Why a check that was started ended without a report.
 FAILED = define(
@@ -54,16 +58,22 @@ NOT_ALLOWED = define(
 # What a kept report says it left out (site_check.report.kept): the report stays within its size bound.
 VALUES_CUT = define(
     "site_check.values_cut", Severity.INFO,
-    N_("{characters} characters of long texts were left out of this report: each text is kept to its first "
-       "{limit} characters and then ends in …"),
+    Nn_("{characters} character of long texts was left out of this report: each text is kept to its first "
+        "{limit} characters and then ends in …",
+        "{characters} characters of long texts were left out of this report: each text is kept to its first "
+        "{limit} characters and then ends in …", count="characters"),
 )
 FINDINGS_CUT = define(
     "site_check.findings_cut", Severity.INFO,
-    N_("{count} more findings were left out of this report, to keep it within its size (at most {limit} characters "
-       "for each passport and for the site)."),
+    Nn_("{count} more finding was left out of this report, to keep it within its size (at most {limit} "
+        "characters for each passport and for the site).",
+        "{count} more findings were left out of this report, to keep it within its size (at most {limit} "
+        "characters for each passport and for the site)."),
 )
 FIXED_TOO_LARGE = define(
     "site_check.fixed_too_large", Severity.INFO,
-    N_("No corrected files are offered for this passport: what was read takes {size} characters, more than the "
-       "{limit} the portal keeps for them."),
+    Nn_("No corrected files are offered for this passport: what was read takes {size} character, more than the "
+        "{limit} the portal keeps for them.",
+        "No corrected files are offered for this passport: what was read takes {size} characters, more than "
+        "the {limit} the portal keeps for them.", count="size"),
 )

@@ -33,7 +33,7 @@ from ..fields import (
     read_version_name, resolve, split_subject, standard_version,
 )
 from ..forms import Form
-from ..htmltables import REFUSALS, Cell, Link, Table, TableRow, page_tables, parse_html
+from ..htmldom import REFUSALS, Cell, Link, Table, TableRow, page_tables, parse_html
 from ..model import (
     STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion,
 )

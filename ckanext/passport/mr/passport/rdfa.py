@@ -31,7 +31,7 @@ from ..fields import (
     version_names,
 )
 from ..forms import Form
-from ..htmltables import elements, page_tables, text_content
+from ..htmldom import elements, page_tables, text_content
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import N_, define, problem
 from ..rdfagraph import (

@@ -1,4 +1,5 @@
-"""The tables of an HTML page as rows of cells, each cell's visible text and its links.
+"""An HTML page as the DOM every page reader shares (for its RDFa graph and its tables), and its tables as rows of
+cells, each cell's visible text and its links.
 
 Pages are parsed by libxml2's HTML parser through lxml (C, linear in the page, never a DTD, an entity or the
 network), into the DOM the RDFa reader hands to pyRdfa. lxml's own tree is not kept: libxml2 appends each
@@ -24,7 +25,7 @@ from lxml import etree
 
 from . import urls
 from .model import Problem, Severity
-from .problems import N_, define, problem
+from .problems import Nn_, define, problem
 
 MAX_DEPTH = 200
 """The deepest element nesting read. Real pages nest a few dozen deep; pyRdfa recurses once per level (and
@@ -43,17 +44,20 @@ cap would otherwise take tens of seconds."""
 TOO_DEEP = define(
     "html.too_deep",
     Severity.ERROR,
-    N_("The page nests its elements more than {limit} deep; it was not read"),
+    Nn_("The page nests its elements more than {limit} level deep; it was not read",
+        "The page nests its elements more than {limit} levels deep; it was not read", count="limit"),
 )
 TOO_MANY_ATTRIBUTES = define(
     "html.too_many_attributes",
     Severity.ERROR,
-    N_("An element of the page has more than {limit} attributes; the page was not read"),
+    Nn_("An element of the page has more than {limit} attribute; the page was not read",
+        "An element of the page has more than {limit} attributes; the page was not read", count="limit"),
 )
 TOO_MANY_NODES = define(
     "html.too_many_nodes",
     Severity.ERROR,
-    N_("The page has more than {limit} elements and attributes; it was not read"),
+    Nn_("The page has more than {limit} element or attribute; it was not read",
+        "The page has more than {limit} elements and attributes; it was not read", count="limit"),
 )
 REFUSALS = frozenset({TOO_DEEP, TOO_MANY_ATTRIBUTES, TOO_MANY_NODES})
 
