@@ -10,7 +10,7 @@ from typing import Any, Callable
 import ckan.plugins.toolkit as tk
 from flask import Blueprint, Response, current_app
 
-from . import feedback, visibility, workflow
+from . import completeness, feedback, visibility, workflow
 
 # A field people never see and bots fill in: such a post is thanked for and dropped.
 HONEYPOT = "website"
@@ -63,7 +63,9 @@ def transition(id: str) -> Response:
     except tk.NotAuthorized as error:
         return tk.abort(403, str(error) or tk._("Not authorized"))
     except tk.ValidationError as error:
-        _flash_errors(error)
+        # Shown in the workflow block the page lands on, each field named and linked (completeness), not as
+        # flash messages at the top of the page, out of sight.
+        completeness.remember_refusal(id, form.get("to", ""), error.error_dict)
         return _dataset_page(id, "#passport-workflow")
     tk.h.flash_success(tk._("The record is now: %(state)s") % {"state": workflow.state_label(form["to"])})
     return _dataset_page(id, "#passport-workflow")
@@ -127,6 +129,7 @@ def workflow_panel(pkg_dict: dict[str, Any]) -> dict[str, Any]:
         if can_read_feedback
         else None,
         "feedback_max_length": feedback.max_text_length(),
+        "refusal": completeness.take_refusal(pkg_dict),
         "honeypot": HONEYPOT,
     }
 
@@ -135,8 +138,16 @@ def is_editor() -> bool:
     return workflow.is_editor(tk.g.user)
 
 
+def refusal_heading(target: str) -> str:
+    """What the block of a refused transition says first."""
+    if target == workflow.SUBMITTED:
+        return tk._("The record cannot be submitted for review yet. Fill in or correct:")
+    return tk._("The record could not be moved to the state %(state)s:") % {"state": workflow.state_label(target)}
+
+
 def helpers() -> dict[str, Callable]:
     return {
+        "passport_refusal_heading": refusal_heading,
         "passport_workflow_panel": workflow_panel,
         "passport_state_label": workflow.state_label,
         "passport_is_editor": is_editor,

@@ -14,6 +14,7 @@ from ckan.lib.plugins import DefaultPermissionLabels
 from ckanext.passport.catalog import (
     actions,
     auth,
+    completeness,
     display,
     harvested_fields,
     identity,
@@ -40,7 +41,9 @@ from .shared import PassportTranslation, declaration_file
     | identity.validators()
     | openness.validators()
 )
-@tk.blanket.helpers(vocab.helpers() | display.helpers() | visibility.helpers() | views.helpers())
+@tk.blanket.helpers(
+    vocab.helpers() | display.helpers() | completeness.helpers() | visibility.helpers() | views.helpers()
+)
 @tk.blanket.blueprints(views.blueprints() + openness.blueprints())
 class PassportPlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IConfigurer)
