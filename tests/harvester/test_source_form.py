@@ -1,0 +1,53 @@
+"""The harvest source form as an organization admin meets it (issue 24): organizations by their titles, and the
+Configuration box showing an example and the keys of each of our source types, pointing to docs/harvest-source.md."""
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+
+from ckanext.passport.harvest import config as passport_config
+from ckanext.passport.harvest import source_form
+from ckanext.passport.lkod import harvest_config as lkod_config
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+
+
+@pytest.fixture
+def form(app) -> BeautifulSoup:
+    admin = factories.User()
+    factories.Organization(name="mesto-brno", title="Statutární město Brno",
+                           users=[{"name": admin["name"], "capacity": "admin"}])
+    token = call_action("api_token_create", user=admin["name"], name="web")["token"]
+    body = app.get("/cs/harvest/new", headers={"Authorization": token}).get_data(as_text=True)
+    return BeautifulSoup(body, "html.parser")
+
+
+def test_the_organization_picker_shows_titles(form):
+    options = [option.get_text(" ", strip=True) for option in form.select("#field-organizations option")]
+    assert "Statutární město Brno" in options
+    assert "mesto-brno" not in options
+
+
+def test_the_config_box_shows_an_example_and_each_types_keys(form):
+    box = form.select_one("#field-config")
+    assert box["placeholder"].endswith(source_form.config_help("passport")["example"])
+    help_block = form.select_one("#passport-config-help")
+    assert box["aria-describedby"] == "passport-config-help"
+    assert "docs/harvest-source.md" in help_block.get_text()
+    assert "v dokumentaci rozšíření" in help_block.get_text()  # in the reader's language
+    assert "Typ zdroje" in form.select_one(".harvest-types label").get_text()
+    listed = {item["data-source-type"]: [code.get_text() for code in item.select("code")][:-1]
+              for item in help_block.select("li[data-source-type]")}
+    assert listed["passport"] == list(passport_config.SCHEMA["properties"])
+    assert listed["lkod"] == list(lkod_config.SCHEMA["properties"])
+
+
+@pytest.mark.parametrize("source_type, check", [("passport", passport_config), ("lkod", lkod_config)])
+def test_each_example_is_a_valid_config(source_type, check):
+    assert check.config_errors(source_form.config_help(source_type)["example"]) == []
+
+
+def test_a_type_of_another_extension_gets_no_help():
+    assert source_form.config_help("dcat_rdf") == {}
