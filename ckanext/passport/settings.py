@@ -184,6 +184,22 @@ def notify_by_email() -> bool:
     return tk.asbool(tk.config.get(NOTIFY_BY_EMAIL))
 
 
+# CKAN's own option; CKAN declares ``localhost`` as its default, so a site that never set it reads that.
+SMTP_SERVER = "smtp.server"
+SMTP_SERVER_UNSET = ("", "localhost")
+
+
+def smtp_server() -> str:
+    """The mail server the site set, ``""`` when it set none.
+
+    CKAN fills in its declared default ``localhost`` for a site that never set ``smtp.server``, and the loaded
+    config cannot tell that default from the same word written in the ini: ``localhost`` (or nothing) counts as
+    unset. A site with a mail server on this machine names its port, ``localhost:25`` (docs/workflow.md).
+    """
+    server = str(tk.config.get(SMTP_SERVER) or "").strip()
+    return "" if server.lower() in SMTP_SERVER_UNSET else server
+
+
 def feedback_max_length() -> int:
     return tk.asint(tk.config.get(FEEDBACK_MAX_LENGTH))
 

@@ -5,6 +5,7 @@ makes its own records. test_workflow_actions_alone.py has the tests that need an
 """
 from __future__ import annotations
 
+import logging
 import re
 import socket
 from datetime import datetime
@@ -188,9 +189,27 @@ def test_a_published_record_is_mailed_to_its_curators(people, smtp_sink, ckan_co
     assert len(smtp_sink.to(people.curator["email"])) == 1
 
 
-def test_nothing_is_mailed_without_an_smtp_server(people, smtp_sink):
+@pytest.mark.parametrize("server", [None, "", "localhost"])
+def test_nothing_is_mailed_or_logged_without_an_smtp_server(people, smtp_sink, ckan_config, monkeypatch, caplog, server):
+    """docs/workflow.md: mail goes out only when ``smtp.server`` is set. Unset, CKAN reads its default ``localhost``
+    (None here: the option as CKAN fills it in); no mail is attempted and nothing is logged (issue 24)."""
+    if server is not None:
+        monkeypatch.setitem(ckan_config, "smtp.server", server)
+    attempts = []
+    monkeypatch.setattr("ckanext.passport.catalog.notify.mail_recipient", lambda *args, **kwargs: attempts.append(args))
+    caplog.set_level(logging.INFO, logger="ckanext.passport")
     move(people.curator, draft_record(people), "submitted")
-    assert smtp_sink.messages == []
+    assert smtp_sink.messages == [] and attempts == []
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == []
+
+
+def test_a_local_mail_server_named_with_its_port_is_used(people, smtp_sink, ckan_config, monkeypatch):
+    """``localhost`` alone is CKAN's default, read as unset; a site with a local server names its port."""
+    attempts = []
+    monkeypatch.setattr("ckanext.passport.catalog.notify.mail_recipient", lambda *args, **kwargs: attempts.append(args))
+    monkeypatch.setitem(ckan_config, "smtp.server", "localhost:25")
+    move(people.curator, draft_record(people), "submitted")
+    assert people.editor["email"] in [email for _, email, *_ in attempts]
 
 
 @pytest.mark.ckan_config("ckanext.passport.notify_by_email", "false")

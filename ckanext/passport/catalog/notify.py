@@ -1,7 +1,9 @@
 """E-mail about transitions: editors hear of submissions, curators of the editors' decisions.
 
 Sent through CKAN's mailer only when ``smtp.server`` is set (CKAN 2.11's mailer reads nothing else) and
-``ckanext.passport.notify_by_email`` is on. A failing mail server is logged and never undoes a transition.
+``ckanext.passport.notify_by_email`` is on; CKAN's default ``localhost`` counts as unset (``settings.smtp_server``),
+so a site without mail attempts none and logs nothing. A failing mail server that was set is logged and never
+undoes a transition.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ log = logging.getLogger(__name__)
 
 
 def enabled() -> bool:
-    return bool(tk.config.get("smtp.server")) and settings.notify_by_email()
+    return bool(settings.smtp_server()) and settings.notify_by_email()
 
 
 def recipients(package: model.Package, target: str, actor: Optional[model.User]) -> list[model.User]:
