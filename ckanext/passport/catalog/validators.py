@@ -21,6 +21,8 @@ from ckanext.scheming.validation import scheming_validator
 from ckanext.passport.mr.inn import is_valid_inn
 
 from . import vocab
+from .ico import is_ico
+from .media_type import split_media_type
 
 Invalid = tk.Invalid
 StopOnError = tk.StopOnError
@@ -33,9 +35,7 @@ SCHEME_FIELD = "publisher_id_scheme"
 OPENNESS_CONDITIONS = ("complete", "accessible", "machine_readable", "open_format", "open_terms", "free")
 FULFILMENT = ("yes", "no")
 
-_ICO = re.compile(r"^\d{8}$")
 _EMAIL = re.compile(r"^[^@\s\"<>(),;:\\\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$")
-_MEDIA_TYPE = re.compile(r"^([a-z]+)/([A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126})$")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # A category of the EU high-value datasets vocabulary (data.europa.eu/bna): a concept IRI with an 8-hex id.
 _HVD_CATEGORY = re.compile(r"^http://data\.europa\.eu/bna/c_[0-9a-f]{8}$")
@@ -55,12 +55,10 @@ TOP_LEVEL_TYPES = frozenset(
 
 
 def ico_error(value: str) -> Optional[str]:
-    """Czech IČO: 8 digits, the last one a mod-11 check digit over the first seven (weights 8..2)."""
-    if not _ICO.match(value):
+    """Czech IČO (catalog.ico): the form first, then the check digit, each with its own message."""
+    if not is_ico(value, check_digit=False):
         return tk._("An IČO has exactly 8 digits")
-    remainder = sum(int(digit) * weight for digit, weight in zip(value[:7], range(8, 1, -1))) % 11
-    expected = {0: 1, 1: 0}.get(remainder, 11 - remainder)
-    if int(value[7]) != expected:
+    if not is_ico(value):
         return tk._("This IČO's check digit is wrong")
     return None
 
@@ -110,11 +108,11 @@ def registered_media_types() -> frozenset[str]:
 
 def mimetype_error(value: str) -> Optional[str]:
     """A registered IANA media type, or one in the vendor/personal/unregistered trees (``vnd.``, ``prs.``, ``x.``)."""
-    essence = value.split(";", 1)[0].strip()
-    match = _MEDIA_TYPE.match(essence)
-    if match is None or match.group(1).lower() not in TOP_LEVEL_TYPES:
+    parts = split_media_type(value)
+    # The top-level names are lower case: a type written otherwise is refused, as the record always did.
+    if parts is None or parts[0] not in TOP_LEVEL_TYPES:
         return tk._("This is not a media type (type/subtype, e.g. text/csv)")
-    if essence.lower() in registered_media_types() or _TREE_SUBTYPE.match(match.group(2)):
+    if "/".join(parts).lower() in registered_media_types() or _TREE_SUBTYPE.match(parts[1]):
         return None
     return tk._("This media type is not registered with IANA")
 

@@ -14,6 +14,8 @@ import ckan.plugins.toolkit as tk
 from rdflib import Namespace
 
 from ckanext.passport.catalog import vocab
+from ckanext.passport.catalog.ico import is_ico
+from ckanext.passport.catalog.media_type import split_media_type
 
 PU = Namespace("https://data.gov.cz/slovník/podmínky-užití/")
 PU_VALUES = "https://data.gov.cz/podmínky-užití/"
@@ -158,11 +160,9 @@ def is_ruian(iri: object) -> bool:
 
 # --- publisher (RPP) ---------------------------------------------------------------------------------------
 
-_ICO = re.compile(r"\d{8}")
-
-
 def publisher_iri(ico: object) -> Optional[str]:
-    return RPP_PUBLISHER + ico if isinstance(ico, str) and _ICO.fullmatch(ico) else None
+    # The IRI is named by the IČO's form; its check digit is the record validator's verdict (catalog.ico).
+    return RPP_PUBLISHER + ico if is_ico(ico, check_digit=False) else None
 
 
 def publisher_ico(iri: object) -> Optional[str]:
@@ -170,7 +170,7 @@ def publisher_ico(iri: object) -> Optional[str]:
     if not isinstance(iri, str):
         return None
     for prefix in (RPP_PUBLISHER, quote(RPP_PUBLISHER, safe=":/")):
-        if iri.startswith(prefix) and _ICO.fullmatch(iri[len(prefix):]):
+        if iri.startswith(prefix) and is_ico(iri[len(prefix):], check_digit=False):
             return iri[len(prefix):]
     return None
 
@@ -248,15 +248,10 @@ def default_media_type(fmt: object) -> Optional[str]:
     return FILE_TYPES[code][1] if code else None
 
 
-_MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*")
-
-
 def media_type_iri(mimetype: object) -> Optional[str]:
     """The IANA IRI of a MIME type (parameters dropped), or ``None`` for text that is not one."""
-    if not isinstance(mimetype, str):
-        return None
-    essence = mimetype.split(";", 1)[0].strip().lower()
-    return IANA_MEDIA_TYPES + essence if _MEDIA_TYPE.fullmatch(essence) else None
+    parts = split_media_type(mimetype.lower()) if isinstance(mimetype, str) else None
+    return IANA_MEDIA_TYPES + "/".join(parts) if parts else None
 
 
 def media_type(iri: object) -> Optional[str]:
@@ -264,8 +259,11 @@ def media_type(iri: object) -> Optional[str]:
     if not isinstance(iri, str):
         return None
     for prefix in (IANA_MEDIA_TYPES, "https" + IANA_MEDIA_TYPES[4:]):
-        if iri.startswith(prefix) and _MEDIA_TYPE.fullmatch(iri[len(prefix):].lower()):
-            return iri[len(prefix):].lower()
+        rest = iri[len(prefix):].lower() if iri.startswith(prefix) else ""
+        # The whole rest is the media type: an IRI carries no parameters nor spaces.
+        parts = split_media_type(rest)
+        if parts is not None and "/".join(parts) == rest:
+            return rest
     return None
 
 
