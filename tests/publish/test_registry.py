@@ -137,3 +137,60 @@ def test_registry_page_shows_configured_terms_of_use_text(app):
 @pytest.mark.ckan_config("ckanext.passport.terms_of_use", "https://example.com/terms")
 def test_registry_page_links_configured_terms_of_use(app):
     assert 'href="https://example.com/terms"' in app.get("/opendata/").data.decode("utf-8")
+
+
+BAD_QUERIES = ["title:(", "OR", "AND OR NOT", "{!lucene}x"]
+
+
+def _whole(page: str) -> None:
+    assert 'class="site-footer' in page and page.rstrip().endswith("</html>"), page[-300:]
+
+
+@pytest.mark.usefixtures("catalog")
+@pytest.mark.parametrize("q", BAD_QUERIES)
+def test_a_query_the_index_cannot_parse_gives_the_whole_page_with_a_message(app, q):
+    """The search is asked before the page is streamed: the page is never cut at <tbody> (issue 24)."""
+    response = app.get("/opendata/", query_string={"q": q})
+    page = response.data.decode("utf-8")
+    assert response.status_code == 200
+    _whole(page)
+    assert 'class="alert alert-warning opendata-query-error"' in page
+    assert "could not be run" in page
+    assert "No open data found." not in page
+    assert 'rel="dc:hasPart"' not in page
+
+
+@pytest.mark.usefixtures("catalog")
+@pytest.mark.parametrize("locale, words", [("cs", "nelze provést"), ("ru", "не удалось выполнить")])
+def test_the_query_message_is_in_the_readers_language(app, locale, words):
+    page = app.get(f"/{locale}/opendata/", query_string={"q": "title:("}).data.decode("utf-8")
+    _whole(page)
+    assert words in page
+
+
+@pytest.mark.usefixtures("catalog")
+def test_the_message_shows_the_query_escaped(app):
+    page = app.get("/opendata/", query_string={"q": 'title:( <script>alert(1)</script>'}).data.decode("utf-8")
+    _whole(page)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+@pytest.mark.usefixtures("catalog")
+def test_a_search_failing_mid_page_ends_the_list_with_a_message_and_the_footer(app, monkeypatch):
+    from ckan.lib.search import SearchError
+
+    from ckanext.passport.publish import search
+
+    real = search.search
+
+    def failing_listing(fq: str = "", **params):
+        if params.get("rows") == search.PAGE_ROWS:
+            raise SearchError("the index went away")
+        return real(fq, **params)
+
+    monkeypatch.setattr(search, "search", failing_listing)
+    page = app.get("/opendata/", query_string={"q": "Budget"}).data.decode("utf-8")
+    _whole(page)
+    assert "The list could not be read to its end." in page
+    assert "No open data found." not in page

@@ -4,9 +4,11 @@ Everything is looked up as the anonymous visitor (``search``): what they may not
 """
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import Any, Iterable, Iterator
 
 import ckan.plugins.toolkit as tk
+from ckan.lib.search import SearchError, SolrConnectionError
 from ckan.views.dataset import read as dataset_read
 from flask import Blueprint, Response, redirect, request, stream_template
 
@@ -15,6 +17,7 @@ from ckanext.passport import settings
 from . import exports, links, search
 
 opendata = Blueprint(links.BLUEPRINT, __name__, url_prefix="/opendata")
+log = logging.getLogger(__name__)
 
 
 def _visible(identifier: str) -> dict[str, Any]:
@@ -22,6 +25,35 @@ def _visible(identifier: str) -> dict[str, Any]:
     if dataset is None:
         tk.abort(404, tk._("Dataset not found"))
     return dataset
+
+
+class Listing:
+    """The entries as the streamed page iterates them. A search failing once the page has begun (the index gone
+    mid-list) ends the list and sets ``failed``: the page says so and still ends with its footer, never cut."""
+
+    def __init__(self, entries: Iterable[Any]) -> None:
+        self._entries = entries
+        self.failed = False
+
+    def __iter__(self) -> Iterator[Any]:
+        try:
+            yield from self._entries
+        except (SearchError, SolrConnectionError) as error:
+            log.error("The open data registry page stopped listing: %r", error.args)
+            self.failed = True
+
+
+def _query_error(q: str) -> bool:
+    """Whether Solr refuses the search ``q`` (``title:(``, ``AND OR NOT``, ``{!lucene}x``): asked before the page
+    is streamed, so the reader gets the whole page with a message, as CKAN's ``/dataset/`` gives it."""
+    if not q:
+        return False
+    try:
+        search.search(q=q, rows=0)
+    except SearchError as error:
+        log.info("Open data registry search rejected: %r", error.args)
+        return True
+    return False
 
 
 @opendata.route("/", strict_slashes=False)
@@ -32,9 +64,11 @@ def registry() -> Response:
     summary = search.search(q="*:*", rows=0, **{"facet.field": f'["{facet}"]', "facet.limit": -1})
     formats = sorted((item for item in summary["search_facets"].get(facet, {}).get("items", []) if item["name"]),
                      key=lambda item: (-item["count"], item["name"]))
+    query_error = _query_error(q)
     page = stream_template(
         "opendata/registry.html",
-        entries=exports.iter_entries(q),
+        entries=Listing(() if query_error else exports.iter_entries(q)),
+        query_error=query_error,
         q=q,
         count=summary["count"],
         formats=formats,
