@@ -4,6 +4,7 @@ corrected files to take away."""
 from __future__ import annotations
 
 import json
+import socket
 import time
 
 import pytest
@@ -128,3 +129,20 @@ def test_a_report_is_read_in_the_readers_language(app, sysadmin, home_site):
     assert [f["code"] for f in gone_en["findings"]] == [f["code"] for f in gone_cs["findings"]]
     assert gone_en["findings"][0]["message"] != gone_cs["findings"][0]["message"]
     assert "fetch.not_found" in czech["report"]["summary"]["by_code"]
+
+
+def test_a_site_that_cannot_be_reached_is_told_in_words_in_the_page_and_the_csv(app, sysadmin):
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    check_id = start(sysadmin, f"http://127.0.0.1:{port}/opendata/", allow_private_addresses=True)
+    run_worker_burst()
+
+    token = {"Authorization": factories.APIToken(user=sysadmin["name"])["token"]}
+    page = app.get(f"/ru/passport/check/{check_id}", headers=token).body
+    table = app.get(f"/ru/passport/check/{check_id}.csv", headers=token).body
+    for text in (page, table):
+        assert "127.0.0.1 отказал в соединении: на этом порту никто не отвечает" in text
+        assert "Error" not in text.replace("fetch.", "") and "Max retries" not in text
+    assert "fetch.connection_refused" in {found["code"] for found in shown(check_id)["report"]["problems"]}

@@ -108,13 +108,17 @@ def _cell(value: Any) -> Any:
 
 
 def to_csv(report: Mapping[str, Any]) -> str:
-    """One row per finding (a passport without findings gets one row with its score), as spreadsheets read it.
+    """One row per finding (a passport without findings gets one row with its score), as spreadsheets read it; the
+    site's own findings (a registry not found, a host that cannot be reached) first, with no passport.
 
     Text that a spreadsheet would take for a formula is written with a leading apostrophe.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
+    for found in report.get("problems") or []:
+        writer.writerow(["", "", "", "", "", found["code"], found["severity"], _cell(found["message"]),
+                         _cell(found["where"]), _cell(found["url"] or "")])
     for entry in report["passports"]:
         head = [_cell(entry["identifier"]), entry.get("dataset_id") or "", _cell(entry["url"]), entry["form"],
                 "" if entry["score"] is None else entry["score"]]
