@@ -65,16 +65,20 @@ def test_geometry_cannot_be_typed_in(curator):
     assert "spatial" not in call_action("package_show", id=record["name"])
 
 
-def test_author_and_contact_are_the_user_who_saved_the_record(created):
-    assert created["author"] == "Jana Kurátorová"
-    assert created["author_email"] == "jana@example.cz"
+def test_the_user_who_saved_the_record_is_neither_its_author_nor_its_contact(created):
+    """A portal user's name and e-mail are never filled into the record (issue 24): ``author`` / ``author_email``
+    keep nothing and are not returned; the record's contacts are what the curator typed."""
+    assert "author" not in created and "author_email" not in created
+    assert "jana@example.cz" not in json.dumps(created, ensure_ascii=False)
+    assert "Jana Kurátorová" not in json.dumps(created, ensure_ascii=False)
 
 
-def test_author_follows_the_last_modification(created):
+def test_a_later_save_by_another_user_names_nobody_either(created):
     other = factories.Sysadmin(fullname="Petr Redaktor", email="petr@example.cz")
     call_action("package_patch", {"user": other["name"]}, id=created["id"], title="Obyvatelstvo obcí ČR")
     updated = call_action("package_show", id=created["id"])
-    assert (updated["author"], updated["author_email"]) == ("Petr Redaktor", "petr@example.cz")
+    assert "author" not in updated and "author_email" not in updated
+    assert "petr@example.cz" not in json.dumps(updated, ensure_ascii=False)
 
 
 def test_resource_attributes_round_trip(created):
@@ -161,3 +165,26 @@ def test_the_dataset_form_still_prefills_the_defaults(app, curator):
     form = BeautifulSoup(app.get("/en/dataset/new", headers={"Authorization": token}).body, "html.parser")
     selected = {name: form.select_one(f'select[name="{name}"] option[selected]') for name in DEFAULTS}
     assert {name: option["value"] for name, option in selected.items() if option} == DEFAULTS
+
+
+def test_the_migration_empties_what_earlier_saves_stored(created, monkeypatch):
+    """Records saved before issue 24 hold the saver's name and e-mail in the author fields: the migration empties
+    them (a harvest source, another package type, keeps its own)."""
+    import importlib.util
+    import types
+
+    import ckan.model as model
+
+    path = Path(catalog.__file__).parents[1] / "migration/passport/versions/f2b6d8a4c1e3_author_fields_not_kept.py"
+    spec = importlib.util.spec_from_file_location("author_fields_not_kept", path)
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    package = model.Package.get(created["id"])
+    package.author, package.author_email = "Jana Kurátorová", "jana@example.cz"
+    model.Session.commit()
+    monkeypatch.setattr(migration, "op", types.SimpleNamespace(get_bind=model.Session.connection))
+    migration.upgrade()
+    model.Session.commit()
+    model.Session.expire_all()
+    package = model.Package.get(created["id"])
+    assert (package.author, package.author_email) == (None, None)

@@ -115,15 +115,73 @@ def test_portal_dataset_gets_an_identifier_from_publisher_and_name(app, publish)
     assert data["source"].endswith(".csv")
 
 
+SAVER = {"name": "jnovak", "fullname": "Jan Novák", "email": "jan.novak@example.cz"}
+
+
+def _saved_by_a_user(publish, legacy: bool) -> dict:
+    """A portal record saved by a user; ``legacy``: with the name and e-mail earlier saves stored in the record's
+    author fields (the catalog filled them until issue 24; the migration empties them, here they are put back)."""
+    saver = factories.Sysadmin(**SAVER)
+    dataset = publish("portal", maintainer="", maintainer_email="", user=saver)
+    if legacy:
+        import ckan.lib.search as search
+        import ckan.model as model
+
+        package = model.Package.get(dataset["id"])
+        package.author, package.author_email = SAVER["fullname"], SAVER["email"]
+        model.Session.commit()
+        search.rebuild(dataset["id"])
+    return dataset
+
+
+def _leaks(text: str) -> list[str]:
+    return [word for word in (SAVER["name"], SAVER["fullname"], SAVER["email"]) if word in text]
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["new", "stored-before"])
 @pytest.mark.parametrize("form", ["meta.csv", "meta.xml", "meta.json"])
-def test_a_portal_record_never_publishes_the_login_of_whoever_saved_it(app, publish, form):
-    """``author`` is set on every save (the user's full name, else login): the passport names the provider."""
-    saver = factories.Sysadmin(name="jnovak", fullname="", email="jan.novak@example.cz")
-    publish("portal", maintainer="", maintainer_email="", user=saver)
-    assert call_action("package_show", id="bus-stops")["author"] == "jnovak"
+def test_a_portal_record_never_publishes_the_login_of_whoever_saved_it(app, publish, form, legacy):
+    """The passport names the provider, never whoever saved the record."""
+    _saved_by_a_user(publish, legacy)
     text = app.get(f"/opendata/{INN}-busstops/{form}").data.decode("utf-8")
-    assert "jnovak" not in text and "jan.novak@example.cz" not in text
+    assert _leaks(text) == []
     assert "Департамент транспорта" in text and "opendata@example.ru" in text
+
+
+def test_the_user_who_saves_a_record_is_not_kept_in_it(publish):
+    """CKAN's ``author`` / ``author_email`` were the saver's name and e-mail, published (issue 24): they keep nothing,
+    whatever is given, and are never returned, not even to a sysadmin."""
+    dataset = _saved_by_a_user(publish, legacy=False)
+    call_action("package_patch", {"user": SAVER["name"]}, id=dataset["id"], author="jnovak",
+                author_email="jan.novak@example.cz")
+    import ckan.model as model
+
+    package = model.Package.get(dataset["id"])
+    assert (package.author, package.author_email) == (None, None)
+    shown = call_action("package_show", {"user": SAVER["name"]}, id=dataset["id"])
+    assert "author" not in shown and "author_email" not in shown
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["new", "stored-before"])
+def test_no_page_document_or_api_answer_shows_whoever_saved_the_record(app, publish, legacy):
+    """The record page (with its RDFa), the anonymous API, search, ckanext-dcat's documents and the LKOD's: none
+    names the user who saved the record, nor finds it by their e-mail."""
+    dataset = _saved_by_a_user(publish, legacy)
+    urls = [
+        f"/dataset/{dataset['name']}", f"/cs/dataset/{dataset['name']}", f"/ru/dataset/{dataset['name']}",
+        f"/opendata/{INN}-busstops/", f"/api/3/action/package_show?id={dataset['name']}",
+        f"/api/3/action/package_search?q=name:{dataset['name']}",
+        f"/dataset/{dataset['name']}.ttl", f"/dataset/{dataset['name']}.jsonld", f"/lkod/dataset/{dataset['id']}",
+    ]
+    for url in urls:
+        response = app.get(url)
+        assert response.status_code in (200, 404), url
+        assert _leaks(response.data.decode("utf-8")) == [], url
+    shown = json.loads(app.get(f"/api/3/action/package_show?id={dataset['name']}").data)["result"]
+    assert "author_email" not in shown and "author" not in shown
+    for q in ('"jan.novak@example.cz"', "jnovak"):
+        found = json.loads(app.get("/api/3/action/package_search", query_string={"q": q}).data)["result"]
+        assert found["count"] == 0, q
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,6 @@ from functools import lru_cache
 from typing import Any, Callable, Mapping, Optional
 from urllib.parse import urlsplit
 
-import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import missing
 from ckanext.scheming.validation import scheming_validator
@@ -453,34 +452,16 @@ def _blank(value: Any) -> bool:
     return value is missing or value is None or (isinstance(value, str) and not value.strip())
 
 
-def _acting_user(context: dict) -> Optional[model.User]:
-    user = context.get("auth_user_obj")
-    if isinstance(user, model.User):
-        return user
-    name = context.get("user")
-    if not name:
-        return None
-    # Looked up once per action: both automatic author fields need it.
-    if "passport_acting_user" not in context:
-        context["passport_acting_user"] = model.User.get(name)
-    return context["passport_acting_user"]
+# CKAN's core fields naming whoever saved the record. The catalog once filled them from the acting user's name and
+# e-mail, and they were published; a portal user's login or e-mail is never published (issue 24), so they keep
+# nothing: whoever saved a record is in its activity stream and workflow history, for those who may read them. The
+# record's contacts are the fields the curator or the source types in: maintainer, maintainer_email, publisher_email.
+NOT_KEPT = ("author", "author_email")
 
 
-def last_author(key: tuple, data: dict, errors: dict, context: dict) -> None:
-    """The author of the record's last modification is whoever saves it (the concept's automatic field)."""
-    user = _acting_user(context)
-    if user is not None:
-        data[key] = user.fullname or user.name
-    elif _blank(data.get(key)):
-        data.pop(key, None)
-
-
-def last_author_email(key: tuple, data: dict, errors: dict, context: dict) -> None:
-    user = _acting_user(context)
-    if user is not None:
-        data[key] = user.email or ""
-    elif _blank(data.get(key)):
-        data.pop(key, None)
+def not_kept(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """Whatever is given, nothing is stored: a save empties what earlier saves stored (the column, not the key)."""
+    data[key] = None
 
 
 def license_url_output(key: tuple, data: dict, errors: dict, context: dict) -> None:
@@ -529,8 +510,7 @@ def validators() -> dict[str, Callable]:
         "passport_openness_conditions": openness_conditions,
         "passport_required": required,
         "passport_required_with": required_with,
-        "passport_last_author": last_author,
-        "passport_last_author_email": last_author_email,
+        "passport_not_kept": not_kept,
         "passport_license_url_output": license_url_output,
         "passport_json_output": json_output,
     }

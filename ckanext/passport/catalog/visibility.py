@@ -20,6 +20,7 @@ import ckan.model as model
 from ckanext.passport import settings
 
 from . import workflow
+from .validators import NOT_KEPT
 
 FULL = "full"
 PARTIAL = "partial"
@@ -72,8 +73,12 @@ def user_dataset_labels(labels: list[str], user_obj: Any) -> list[str]:
 
 
 def before_dataset_index(pkg_dict: dict[str, Any]) -> dict[str, Any]:
-    """Index every record's state, drafts that never stored one included, for the queue and facets."""
+    """Index every record's state, drafts that never stored one included, for the queue and facets; never the
+    fields naming whoever saved it (``validators.NOT_KEPT``, emptied by the migration of issue 24), which a search
+    must not find a record by."""
     pkg_dict[workflow.FIELD] = workflow.state_of(pkg_dict)
+    for field in NOT_KEPT:
+        pkg_dict.pop(field, None)
     return pkg_dict
 
 
