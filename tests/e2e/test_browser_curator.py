@@ -1,8 +1,10 @@
 """A curator completes and edits a harvested record in a real browser (Debian's Chromium) against a live CKAN.
 
 The record is stored as a harvest stores it (tests/harvested_records.py: Rosstat's OKVED2 passport): it carries
-its MR identity and lacks the curator's part. In Czech, the curator saves it incomplete and sees each missing
-part beside its field, completes it and submits it; the editor finds it in the queue. Editing the record and its
+its MR identity and lacks the curator's part. In Czech, the curator submits it incomplete and is told, where the
+page lands, which fields to fill in, each linked to its place in the form; the opened form says it again at the
+top. The curator saves it incomplete and sees each missing part beside its field, completes it and submits it;
+the editor finds it in the queue. Editing the record and its
 structure resource in the forms keeps the MR passport whole: the export still lists the data and structure.
 """
 from __future__ import annotations
@@ -78,6 +80,48 @@ def test_a_curator_completes_a_harvested_record_in_czech_and_submits_it(browser:
     editor.goto("/cs/passport/queue")
     expect(editor.locator(".passport-queue-item")).to_have_count(1)
     expect(editor.get_by_role("link", name=record["title"])).to_be_visible()
+
+
+# What a curator must never read: a raw dict of errors, a bare "missing value", the API's wording of the checklist.
+LEAKS = ("{'", "['", "Chybí hodnota", "machine_readable", "complete, accessible")
+
+
+def test_a_curator_submitting_an_incomplete_record_is_told_what_to_fill_in_where_the_page_lands(
+    browser: Browser, live_ckan: str, cast
+):
+    record = cast["record"]
+    curator = sign_in(browser, live_ckan, cast["curator"], locale="cs")
+    curator.goto(f"/cs/dataset/{record['name']}")
+    curator.locator("form.passport-transition[data-target=submitted] button[type=submit]").click()
+    curator.wait_for_url(f"**/cs/dataset/{record['name']}#passport-workflow")
+
+    refusal = curator.locator("#passport-workflow .passport-refusal")
+    expect(refusal).to_be_visible()
+    expect(refusal).to_be_in_viewport()  # where the page lands, not at its top out of sight
+    expect(refusal).to_contain_text("Záznam zatím nelze odeslat ke kontrole")
+    expect(curator.locator(".flash-messages .alert")).to_have_count(0)
+    expect(refusal.locator("li[data-field=publisher_email] a")).to_have_text("Kontaktní e-mail poskytovatele")
+    expect(refusal.locator("li[data-field=openness_conditions]")).to_contain_text(
+        "U každé podmínky otevřenosti uveďte, zda ji data splňují"
+    )
+    expect(refusal.locator("li[data-field=eurovoc]")).to_contain_text("Zvolte alespoň jeden koncept EUROVOC")
+    page_text = curator.locator("body").inner_text()
+    for leak in LEAKS:
+        assert leak not in page_text, leak
+    expect(curator.locator(".passport-state .badge").first).to_have_attribute("data-state", "draft")
+
+    # Each field's link opens the form at that field; the form names what is missing at its top.
+    refusal.locator("li[data-field=publisher_email] a").click()
+    curator.wait_for_url(f"**/cs/dataset/edit/{record['name']}#field-publisher_email")
+    expect(curator.locator("#field-publisher_email")).to_be_in_viewport()
+    summary = curator.locator(".passport-missing")
+    expect(summary).to_contain_text("V záznamu chybí povinné údaje")
+    expect(summary.locator("li[data-field=eurovoc] a")).to_have_text("Koncepty EUROVOC")
+    summary.locator("li[data-field=eurovoc] a").click()
+    expect(curator.locator("#field-eurovoc-0-uri")).to_be_in_viewport()
+    page_text = curator.locator("body").inner_text()
+    for leak in LEAKS:
+        assert leak not in page_text, leak
 
 
 def test_a_curator_finds_what_a_harvested_record_lacks_on_its_czech_page_and_completes_it(
