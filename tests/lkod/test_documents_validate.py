@@ -63,6 +63,51 @@ def test_texts_are_language_maps_and_keywords_an_array_per_language():
     assert document["klíčové_slovo"] == {"cs": ["obyvatelstvo", "obce"]}
 
 
+RUSSIAN = {
+    "record_language": "ru", "title": "Аптеки района", "notes": "Перечень аптек района",
+    "publisher_name": "Администрация района", "tags": [{"name": "аптеки"}, {"name": "здоровье"}],
+}
+
+
+def _language_maps(node, found=None):
+    """Every language-map key of the document's texts, with the term holding it."""
+    found = [] if found is None else found
+    if isinstance(node, dict):
+        for term, value in node.items():
+            if term in ("název", "popis", "klíčové_slovo", "jméno", "autor", "autor_databáze") and isinstance(value, dict):
+                found += [(term, language) for language in value]
+            else:
+                _language_maps(value, found)
+    elif isinstance(node, list):
+        for item in node:
+            _language_maps(item, found)
+    return found
+
+
+def test_a_russian_records_texts_are_russian_never_claimed_czech():
+    """A Russian record was published as Czech: "název": {"cs": "Аптеки района …"} (issue 24)."""
+    record = lkod_record(**RUSSIAN)
+    document = jsonld.dataset_document(record)
+    assert document["název"] == {"ru": "Аптеки района"}
+    assert document["popis"] == {"ru": "Перечень аптек района"}
+    assert document["klíčové_slovo"] == {"ru": ["аптеки", "здоровье"]}
+    assert document["kontaktní_bod"]["jméno"] == {"ru": "Администрация района"}
+    languages = _language_maps(document)
+    assert {language for _, language in languages} == {"ru"}, languages
+    assert {term for term, _ in languages} >= {"název", "popis", "klíčové_slovo", "jméno"}
+    assert errors("datová-sada.json", document) == []
+
+
+def test_the_turtle_of_a_russian_record_tags_its_texts_ru():
+    turtle = jsonld.dataset_turtle(lkod_record(**RUSSIAN))
+    assert '"Аптеки района"@ru' in turtle and "@cs" not in turtle
+
+
+def test_a_record_naming_no_language_is_written_in_czech():
+    document = jsonld.dataset_document(lkod_record(record_language=""))
+    assert document["název"] == {"cs": "Obyvatelstvo obcí"}
+
+
 def test_eurovoc_concepts_and_ruian_elements_get_their_own_terms():
     document = jsonld.dataset_document(lkod_record())
     assert document["téma"] == [str(iris.DATA_THEME["SOCI"]), str(iris.DATA_THEME["GOVE"])]

@@ -37,6 +37,16 @@ def test_a_record_with_an_inn_publisher_is_left_out():
     assert codes(record) == [("lkod.no_ico_publisher", {})]
 
 
+@pytest.mark.parametrize("language", ["ru", "en", "sk"])
+def test_a_record_not_in_czech_is_left_out_naming_its_language(language):
+    """Its texts carry its language (issue 24); NKOD and its validator take Czech titles and descriptions."""
+    assert codes(lkod_record(record_language=language)) == [("lkod.not_czech", {"language": language})]
+
+
+def test_a_record_naming_no_language_is_czech_and_listed():
+    assert reasons(lkod_record(record_language="")) == []
+
+
 @pytest.mark.parametrize(
     "field, empty",
     [("title", ""), ("notes", " "), ("tags", []), ("data_themes", []), ("accrual_periodicity", ""),

@@ -1,6 +1,6 @@
 """Whether a record goes into the LKOD, and if not, why: each reason a ``Problem`` of ``lkod.problems``.
 
-A record is listed when it is published, public, has an IČO publisher and every field the national catalog
+A record is listed when it is published, public, has an IČO publisher, is in Czech and every field the national catalog
 (NKOD) needs maps to a value its harvester keeps and the norm's schema accepts: the same ``iris`` rules
 ``graph_out`` writes by, so a listed record's document carries every required property.
 """
@@ -26,6 +26,9 @@ def reasons(dataset_dict: Mapping[str, Any]) -> list[Problem]:
         found.append(problem(codes.PRIVATE))
     if graph_out.publisher(dataset_dict) is None:
         found.append(problem(codes.NO_ICO_PUBLISHER))
+    # Its texts carry its language (graph_out.record_language); NKOD and its validator want Czech ones.
+    if graph_out.record_language(dataset_dict) != graph_out.LANGUAGE:
+        found.append(problem(codes.NOT_CZECH, language=graph_out.record_language(dataset_dict)))
     found += [problem(codes.MISSING_FIELD, field=field) for field in _missing_fields(dataset_dict)]
     for resource in _distributions(dataset_dict):
         found += [

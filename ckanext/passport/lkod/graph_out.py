@@ -26,8 +26,11 @@ PREFIXES = {
     "dcat": DCAT, "dct": DCT, "dcatap": DCATAP, "foaf": FOAF, "vcard": VCARD, "pu": Namespace(str(iris.PU)),
     "xsd": XSD,
 }
-# The record's language toward NKOD: the LKOD publishes Czech records (see docs/lkod-mapping.md).
+# The language of a record that names none (``record_language``) and of the catalog's own texts: Czech, the
+# national catalog's (see docs/lkod-mapping.md). A record's texts carry its own language: a Russian record's title is
+# tagged ru, never claimed Czech (issue 24); eligibility keeps a record whose texts are not Czech out of the catalog.
 LANGUAGE = "cs"
+_LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,8})*")
 SERVICE_SOURCE_TYPES = ("web_service", "api", "sparql_endpoint")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?![\d])")
 
@@ -38,9 +41,15 @@ def bind_prefixes(graph: Graph) -> None:
         graph.bind(prefix, namespace, replace=True)
 
 
-def _text(graph: Graph, subject: Node, predicate: URIRef, value: Any) -> None:
+def record_language(dataset: Mapping[str, Any]) -> str:
+    """The language tag of the record's texts: its ``record_language`` (``ru``, ``en`` …), else Czech."""
+    language = str(dataset.get("record_language") or "").strip().lower()
+    return language if _LANGUAGE_TAG.fullmatch(language) else LANGUAGE
+
+
+def _text(graph: Graph, subject: Node, predicate: URIRef, value: Any, language: str = LANGUAGE) -> None:
     if isinstance(value, str) and value.strip():
-        graph.add((subject, predicate, Literal(value.strip(), lang=LANGUAGE)))
+        graph.add((subject, predicate, Literal(value.strip(), lang=language)))
 
 
 def _iri(graph: Graph, subject: Node, predicate: URIRef, value: Optional[str]) -> None:
@@ -89,14 +98,14 @@ def publisher(dataset: Mapping[str, Any]) -> Optional[str]:
     return iris.publisher_iri(str(dataset.get("publisher_id") or "").strip())
 
 
-def _contact_point(graph: Graph, subject: Node, name: Any, email: Any) -> None:
+def _contact_point(graph: Graph, subject: Node, name: Any, email: Any, language: str = LANGUAGE) -> None:
     mailto = iris.mailto_iri(email)
     if not mailto and not (isinstance(name, str) and name.strip()):
         return
     node = BNode()
     graph.add((subject, DCAT.contactPoint, node))
     graph.add((node, RDF.type, VCARD.Organization))
-    _text(graph, node, VCARD.fn, name)
+    _text(graph, node, VCARD.fn, name, language)
     _iri(graph, node, VCARD.hasEmail, mailto)
 
 
@@ -113,20 +122,21 @@ def _hvd(graph: Graph, subject: Node, dataset: Mapping[str, Any], with_category:
 
 def add_dataset(graph: Graph, dataset: Mapping[str, Any], dataset_ref: URIRef) -> None:
     """Write ``dataset`` (a package_show dict) at ``dataset_ref``, its distributions and services at their IRIs."""
+    language = record_language(dataset)
     graph.add((dataset_ref, RDF.type, DCAT.Dataset))
-    _text(graph, dataset_ref, DCT.title, dataset.get("title"))
-    _text(graph, dataset_ref, DCT.description, dataset.get("notes"))
+    _text(graph, dataset_ref, DCT.title, dataset.get("title"), language)
+    _text(graph, dataset_ref, DCT.description, dataset.get("notes"), language)
     _iri(graph, dataset_ref, DCT.publisher, publisher(dataset))
     for code in vocab.as_list(dataset.get("data_themes")):
         _iri(graph, dataset_ref, DCAT.theme, iris.theme_iri(code))
     _iri(graph, dataset_ref, DCT.accrualPeriodicity, iris.frequency_iri(dataset.get("accrual_periodicity")))
     for keyword in tag_names(dataset):
-        _text(graph, dataset_ref, DCAT.keyword, keyword)
+        _text(graph, dataset_ref, DCAT.keyword, keyword, language)
     _iri(graph, dataset_ref, DCT.spatial, iris.territory_iri(dataset.get("spatial_area")))
     for concept in vocab.dataset_keys(dataset, vocab.EUROVOC):
         _iri(graph, dataset_ref, DCAT.theme, concept if iris.is_eurovoc(concept) else None)
     _temporal(graph, dataset_ref, dataset)
-    _contact_point(graph, dataset_ref, dataset.get("publisher_name"), dataset.get("publisher_email"))
+    _contact_point(graph, dataset_ref, dataset.get("publisher_name"), dataset.get("publisher_email"), language)
     _iri(graph, dataset_ref, FOAF.page, iris.web_iri(dataset.get("documentation_url")))
     _hvd(graph, dataset_ref, dataset, with_category=True)
     for resource in dataset.get("resources") or []:
@@ -150,8 +160,8 @@ def _add_distribution(graph: Graph, dataset: Mapping[str, Any], resource: Mappin
     distribution = URIRef(iris.distribution_iri(dataset["id"], resource["id"]))
     graph.add((dataset_ref, DCAT.distribution, distribution))
     graph.add((distribution, RDF.type, DCAT.Distribution))
-    _text(graph, distribution, DCT.title, resource.get("name"))
-    _conditions(graph, distribution, conditions.effective_conditions(dataset, resource))
+    _text(graph, distribution, DCT.title, resource.get("name"), record_language(dataset))
+    _conditions(graph, distribution, conditions.effective_conditions(dataset, resource), record_language(dataset))
     _iri(graph, distribution, DCAT.accessURL, url)
     _hvd(graph, distribution, dataset, with_category=False)
     if is_service(resource):
@@ -171,7 +181,7 @@ def _add_distribution(graph: Graph, dataset: Mapping[str, Any], resource: Mappin
     _iri(graph, distribution, DCT.conformsTo, next(iter(_urls(resource.get("schema_urls"))), None))
 
 
-def _conditions(graph: Graph, distribution: URIRef, values: Mapping[str, str]) -> None:
+def _conditions(graph: Graph, distribution: URIRef, values: Mapping[str, str], language: str) -> None:
     node = BNode()
     graph.add((distribution, iris.PU.specifikace, node))
     graph.add((node, RDF.type, iris.PU.Specifikace))
@@ -179,7 +189,7 @@ def _conditions(graph: Graph, distribution: URIRef, values: Mapping[str, str]) -
         _iri(graph, node, URIRef(part), iris.condition_iri(field, values.get(field)))
     for field, author in conditions.AUTHOR_OF.items():
         if values.get(field) == conditions.CC_BY_4:
-            _text(graph, node, URIRef(iris.CONDITION_AUTHORS[author]), values.get(author))
+            _text(graph, node, URIRef(iris.CONDITION_AUTHORS[author]), values.get(author), language)
 
 
 def service_pages(dataset: Mapping[str, Any], resource: Mapping[str, Any]) -> list[str]:
@@ -193,7 +203,7 @@ def _add_service(
     service = URIRef(iris.service_iri(dataset["id"], resource["id"]))
     graph.add((distribution, DCAT.accessService, service))
     graph.add((service, RDF.type, DCAT.DataService))
-    _text(graph, service, DCT.title, resource.get("name") or dataset.get("title"))
+    _text(graph, service, DCT.title, resource.get("name") or dataset.get("title"), record_language(dataset))
     _iri(graph, service, DCAT.endpointURL, url)
     if resource.get("source_type") == "sparql_endpoint":
         _iri(graph, service, DCT.conformsTo, iris.SPARQL_PROTOCOL)
@@ -201,7 +211,7 @@ def _add_service(
         _iri(graph, service, DCT.conformsTo, schema)
     for page in service_pages(dataset, resource):
         _iri(graph, service, FOAF.page, page)
-    _contact_point(graph, service, dataset.get("publisher_name"), dataset.get("publisher_email"))
+    _contact_point(graph, service, dataset.get("publisher_name"), dataset.get("publisher_email"), record_language(dataset))
     _hvd(graph, service, dataset, with_category=True)
 
 

@@ -20,3 +20,7 @@ MISSING_RESOURCE_FIELD = define(
     "lkod.missing_resource_field", Severity.INFO,
     N_("the field '{field}' of the resource '{resource}' has no value the national catalog accepts"),
 )
+NOT_CZECH = define(
+    "lkod.not_czech", Severity.INFO,
+    N_("the record's language is '{language}': the national catalog takes titles, descriptions and keywords in Czech"),
+)
