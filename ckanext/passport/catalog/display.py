@@ -3,11 +3,13 @@ it, the required ones still missing), the conditions checklist with its fulfilme
 beside it, and vocabulary values with labels in the reader's language."""
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Optional
+from urllib.parse import quote, unquote_to_bytes
 
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport.language import current_language, reader_translate
+from ckanext.passport.language import current_language, offered_locales, readable_date, reader_translate
 from ckanext.passport.mr.problems import from_dict
 
 from . import conditions, vocab
@@ -104,6 +106,31 @@ def openness_results(pkg_dict: Mapping[str, Any]) -> list[dict[str, Any]]:
             "result": found[0] if found and isinstance(found[0], Mapping) else None,
         })
     return results
+
+
+def resource_versions(pkg_dict: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The record's resources as its page lists them: ``shown``, the current MR data version (the newest) and the
+    structure version it conforms to (else the newest), and every resource that is no MR version; ``earlier``,
+    the other MR versions, newest first, for a fold."""
+    resources = list(pkg_dict.get("resources") or [])
+
+    def versions(kind: str) -> list[dict[str, Any]]:
+        return sorted((r for r in resources if r.get("resource_type") == kind and r.get("mr_version")),
+                      key=lambda r: str(r["mr_version"]), reverse=True)
+
+    data, structures = versions("data"), versions("structure")
+    current = set()
+    if data:
+        current.add(data[0]["id"])
+    wanted = data[0].get("mr_structure_version") if data else None
+    structure = next((r for r in structures if r["mr_version"] == wanted), structures[0] if structures else None)
+    if structure is not None:
+        current.add(structure["id"])
+    versioned = {r["id"] for r in data + structures}
+    return {
+        "shown": [r for r in resources if r.get("id") in current or r.get("id") not in versioned],
+        "earlier": [r for r in data + structures if r["id"] not in current],
+    }
 
 
 def vocab_values(name: str, value: Any) -> list[dict[str, str]]:
@@ -231,8 +258,64 @@ def condition_blank_label(field: Mapping[str, Any], data: Mapping[str, Any]) -> 
     return tk._("Not stated (the licence does not decide it)")
 
 
+def readable_url(url: Any) -> str:
+    """A web address as people read it: percent-encoded letters decoded ("…/Аптеки.csv", not "…/%D0%90…"), for
+    display only (the link keeps the address as it is). Encoded characters that would change how it reads (space,
+    slash, control characters) and bytes that are no UTF-8 stay encoded."""
+    text = str(url or "")
+    if "%" not in text:
+        return text
+
+    def decode(match: "re.Match[str]") -> str:
+        try:
+            decoded = unquote_to_bytes(match.group(0)).decode("utf-8")
+        except UnicodeDecodeError:
+            return match.group(0)
+        return "".join(quote(ch, safe="") if ch in KEEP_ENCODED or not ch.isprintable() else ch for ch in decoded)
+
+    return ENCODED_RUN.sub(decode, text)
+
+
+ENCODED_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+KEEP_ENCODED = frozenset(" /?#&=%+")
+
+
+@tk.chained_helper
+def render_datetime(next_helper: Any, datetime_: Any, date_format: Optional[str] = None, with_hours: bool = False,
+                    with_seconds: bool = False) -> str:
+    """CKAN's ``h.render_datetime`` with the hours in the reader's language's order: CKAN writes them with the
+    English pattern "MMMM d, YYYY, HH:mm" in every language ("prosince 1, 2026")."""
+    if not with_hours or date_format or with_seconds:
+        return next_helper(datetime_, date_format=date_format, with_hours=with_hours, with_seconds=with_seconds)
+    try:
+        moment = tk.h.date_str_to_datetime(datetime_) if isinstance(datetime_, str) else datetime_
+    except (ValueError, TypeError):
+        return ""
+    return readable_date(moment, with_hours=True) if moment else ""
+
+
+def state_label(state: Any) -> str:
+    """A stored CKAN state (``active`` …) in words of the reader's language."""
+    return {
+        "active": tk._("Active"),
+        "deleted": tk._("Deleted"),
+        "draft": tk._("Draft"),
+    }.get(str(state), str(state or ""))
+
+
+def mr_part_label(value: Any) -> str:
+    """A resource's MR part (``data``, ``structure``) in words."""
+    return {"data": tk._("Data version"), "structure": tk._("Structure version")}.get(str(value), str(value or ""))
+
+
 def helpers() -> dict[str, Any]:
     return {
+        "render_datetime": render_datetime,
+        "passport_date": readable_date,
+        "passport_readable_url": readable_url,
+        "passport_offered_locales": offered_locales,
+        "passport_resource_state_label": state_label,
+        "passport_mr_part_label": mr_part_label,
         "passport_condition_shown": condition_shown,
         "passport_condition_source_note": condition_source_note,
         "passport_condition_blank_label": condition_blank_label,
@@ -245,4 +328,5 @@ def helpers() -> dict[str, Any]:
         "passport_openness_check_label": check_label,
         "passport_openness_check_detail": check_detail,
         "passport_vocab_values": vocab_values,
+        "passport_resource_versions": resource_versions,
     }

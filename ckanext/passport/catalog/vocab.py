@@ -203,11 +203,35 @@ def _choice_label(concept: Concept, language: str, coded: bool) -> str:
     return f"{code} {text}" if code else text
 
 
+def _harvest_facet_titles(name: str) -> Optional[dict[str, str]]:
+    """Titles of the values of ckanext-harvest's own source facets (type and frequency), which index codes."""
+    if name == "source_type":
+        try:
+            return {info["name"]: tk._(info["title"]) for info in tk.h.harvesters_info()}
+        except (AttributeError, KeyError, TypeError):
+            return {}
+    if name == "frequency":
+        return {
+            "MANUAL": tk._("Manual"),
+            "MONTHLY": tk._("Monthly"),
+            "WEEKLY": tk._("Weekly"),
+            "BIWEEKLY": tk._("Biweekly"),
+            "DAILY": tk._("Daily"),
+            "ALWAYS": tk._("Always"),
+        }
+    return None
+
+
 def facet_items(name: str, search_facets: Mapping[str, Any]) -> Optional[list[dict[str, Any]]]:
-    """Facet items of our vocabulary facets with labels in the reader's language; ``None`` for other facets."""
+    """Facet items of our vocabulary facets with labels in the reader's language, and of a harvest source's type
+    and frequency with their titles; ``None`` for other facets."""
     vocab_name = next((vocab for vocab, solr in FACET_FIELDS.items() if solr == name), None)
     if vocab_name is None:
-        return None
+        titles = _harvest_facet_titles(name)
+        if titles is None:
+            return None
+        items = tk.h.get_facet_items_dict(name, search_facets)
+        return [dict(item, display_name=titles.get(item["name"], item["display_name"])) for item in items]
     language = current_language()
     items = tk.h.get_facet_items_dict(name, search_facets)
     return [dict(item, display_name=label(vocab_name, item["name"], language)) for item in items]
@@ -222,6 +246,9 @@ def helpers() -> dict[str, Any]:
 
 
 def dataset_facets(facets: dict, package_type: str) -> dict:
+    """The vocabulary facets, on the search of catalog records only (not of harvest sources, which have none)."""
+    if package_type != "dataset":
+        return facets
     facets[FACET_FIELDS[EUROVOC]] = tk._("EUROVOC")
     facets[FACET_FIELDS[CZ_NACE]] = tk._("CZ-NACE")
     facets[FACET_FIELDS[SPATIAL_AREA]] = tk._("Territory")

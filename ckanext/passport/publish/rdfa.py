@@ -9,6 +9,9 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+import ckan.plugins.toolkit as tk
+
+from ckanext.passport.language import readable_date
 from ckanext.passport.mr.fields import described_by_newest
 from ckanext.passport.mr.model import DataVersion, MRDate, Passport, StructureVersion
 from ckanext.passport.mr.writers.passport import date_text
@@ -49,6 +52,15 @@ class PassportView:
     def current_structure(self) -> Optional[StructureVersion]:
         return self.passport.structure_versions[0] if self.passport.structure_versions else None
 
+    @property
+    def earlier_data(self) -> list[DataVersion]:
+        """The data versions before the current one: the page folds them."""
+        return self.passport.data_versions[1:]
+
+    @property
+    def earlier_structures(self) -> list[StructureVersion]:
+        return self.passport.structure_versions[1:]
+
 
 def passport_view(pkg: dict[str, Any]) -> PassportView:
     passport = described_by_newest(links.published_passport(pkg))
@@ -67,13 +79,21 @@ def passport_view(pkg: dict[str, Any]) -> PassportView:
 
 
 def date_display(date: Optional[MRDate]) -> str:
+    """The date for people: in the reader's language and its order (the RDFa ``content`` keeps the files' text)."""
     if date is None:
         return ""
-    if isinstance(date.value, dt.datetime):
-        return date.value.strftime("%Y-%m-%d %H:%M")
     if isinstance(date.value, dt.date):
-        return date.value.isoformat()
+        return readable_date(date.value, with_hours=isinstance(date.value, dt.datetime))
     return date.text
+
+
+def site_relative(url: str) -> str:
+    """A link of this portal written from its root ("/opendata/…"): the same IRI for RDFa (resolved against the
+    page), half the bytes, for the many versions a long history lists. Other links are left whole."""
+    site = (tk.config.get("ckan.site_url") or "").rstrip("/")
+    if site and url.startswith(site + "/"):
+        return url[len(site):]
+    return url
 
 
 def helpers() -> dict[str, Any]:
@@ -83,4 +103,5 @@ def helpers() -> dict[str, Any]:
         "passport_publish_date_content": date_text,
         "passport_publish_date_display": date_display,
         "passport_publish_rdfa_prefixes": lambda: RDFA_PREFIXES,
+        "passport_publish_site_relative": site_relative,
     }

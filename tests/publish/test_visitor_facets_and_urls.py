@@ -1,0 +1,57 @@
+"""What a visitor reads on the search pages and in links (issue 24): no facet block without a value, no dataset
+facets on the harvest sources' search, the sources' type and frequency by their titles, and web addresses shown
+decoded (the link itself unchanged)."""
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+from catalog_records import complete_record
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+
+from ckanext.passport.catalog.display import readable_url
+from ckanext.passport.catalog.vocab import FACET_FIELDS
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+
+
+def facet_headings(body: str) -> list[str]:
+    soup = BeautifulSoup(body, "html.parser")
+    return [h.get_text(strip=True) for h in soup.select("section.module-narrow h2.module-heading")]
+
+
+@pytest.mark.ckan_config("ckanext.passport.initial_states", "draft published")
+def test_the_dataset_search_shows_no_empty_facet_block(app):
+    factories.Dataset(**complete_record(owner_org=factories.Organization()["id"], editorial_state="published"),
+                      user=factories.Sysadmin())
+    body = app.get("/en/dataset/").body
+    headings = facet_headings(body)
+    assert "Organizations" in headings and "EUROVOC" in headings
+    for empty in ("Groups",):
+        assert empty not in headings, headings
+    # Every block shown has values.
+    for section in BeautifulSoup(body, "html.parser").select("section.module-narrow.module-shallow"):
+        assert section.select(".nav-facet li"), section.get_text(" ", strip=True)
+
+
+def test_the_harvest_source_search_has_no_dataset_facets_and_titles_its_codes(app):
+    sysadmin = factories.Sysadmin()
+    factories.Organization()
+    source = {"url": "https://data.example.cz/opendata/", "source_type": "passport", "frequency": "WEEKLY",
+              "title": "Zdroj", "name": "zdroj"}
+    call_action("harvest_source_create", {"user": sysadmin["name"]}, **source)
+    body = app.get("/en/harvest/").body
+    headings = facet_headings(body)
+    for name in FACET_FIELDS.values():
+        assert f"{name}=" not in body
+    assert not {"EUROVOC", "CZ-NACE", "Territory"} & set(headings), headings
+    labels = [a.get_text(" ", strip=True) for a in BeautifulSoup(body, "html.parser").select(".nav-facet .item-label")]
+    assert "Weekly" in labels and "WEEKLY" not in labels, labels
+    assert "passport" not in labels, labels
+
+
+def test_a_web_address_is_shown_decoded():
+    encoded = "https://minzdrav.example.ru/opendata/%D0%90%D0%BF%D1%82%D0%B5%D0%BA%D0%B8%20%D1%80%D0%B0%D0%B9%D0%BE%D0%BD%D0%B0.csv"
+    assert readable_url(encoded) == "https://minzdrav.example.ru/opendata/Аптеки%20района.csv"
+    # What would change how it reads, and bytes that are no UTF-8, stay encoded.
+    assert readable_url("https://x.cz/a%2Fb?q=%FF") == "https://x.cz/a%2Fb?q=%FF"
