@@ -50,9 +50,10 @@ def mend_plural_rule() -> None:
         flask_babel.get_translations().plural = rule
 
 
-def readable_date(value: Any, with_hours: bool = False) -> str:
+def readable_date(value: Any, with_hours: bool = False, form: str = "long") -> str:
     """A date (or a date and time) in the reader's language and that language's order: "1 декабря 2026 г.",
-    "1. prosince 2026", "December 1, 2026"; with the hours "…, 18:49 (UTC)". Outside a request, ISO text."""
+    "1. prosince 2026", "December 1, 2026"; with the hours "…, 18:49 (UTC)"; ``form`` a babel date form ("short":
+    01.12.2026). Outside a request, ISO text."""
     if isinstance(value, str):
         try:
             value = (dt.date.fromisoformat(value) if len(value) <= 10
@@ -66,9 +67,9 @@ def readable_date(value: Any, with_hours: bool = False) -> str:
         if timed and with_hours:
             moment = value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
             return "{date}, {time}".format(
-                date=flask_babel.format_date(moment, "long"), time=flask_babel.format_time(moment, "HH:mm (z)")
+                date=flask_babel.format_date(moment, form), time=flask_babel.format_time(moment, "HH:mm (z)")
             )
-        return flask_babel.format_date(value, "long")
+        return flask_babel.format_date(value, form)
     except (RuntimeError, AttributeError, KeyError):
         return value.isoformat(sep=" ", timespec="minutes") if timed and with_hours else value.strftime("%Y-%m-%d")
 

@@ -55,3 +55,20 @@ def test_a_web_address_is_shown_decoded():
     assert readable_url(encoded) == "https://minzdrav.example.ru/opendata/Аптеки%20района.csv"
     # What would change how it reads, and bytes that are no UTF-8, stay encoded.
     assert readable_url("https://x.cz/a%2Fb?q=%FF") == "https://x.cz/a%2Fb?q=%FF"
+
+
+def test_a_job_page_lets_a_long_encoded_address_wrap(app):
+    """The job page quotes the addresses its errors failed on; long percent-encoded ones wrap, not widen it (the
+    page carries the rule; that the error lines themselves are shown is ckanext-harvest's report)."""
+    from ckanext.harvest.model import HarvestGatherError, HarvestJob
+
+    sysadmin = factories.SysadminWithToken()
+    factories.Organization()
+    source = call_action("harvest_source_create", {"user": sysadmin["name"]}, url="https://data.example.ru/opendata/",
+                        source_type="passport", title="Источник", name="istochnik")
+    job = call_action("harvest_job_create", {"user": sysadmin["name"]}, source_id=source["id"], run=False)
+    address = "https://data.example.ru/opendata/" + "%D0%90%D0%BF%D1%82%D0%B5%D0%BA%D0%B8" * 40 + ".csv"
+    HarvestGatherError(message=f"[registry.not_discovered] {address}", job=HarvestJob.get(job["id"])).save()
+    body = app.get(f"/en/harvest/{source['name']}/job/{job['id']}",
+                   headers={"Authorization": sysadmin["token"]}).body
+    assert "overflow-wrap: anywhere" in body

@@ -96,6 +96,23 @@ def site_relative(url: str) -> str:
     return url
 
 
+def version_curie(url: str, folder: str) -> str:
+    """A version's IRI as an RDFa safe CURIE of the prefix ``v:`` (``folder``, the passport's own folder of files),
+    for ``resource`` attributes; a link outside that folder stays a (root-relative) link."""
+    if folder and url.startswith(folder) and "/" not in url[len(folder):]:
+        return f"[v:{url[len(folder):]}]"
+    return site_relative(url)
+
+
+def short_date(date: Optional[MRDate]) -> str:
+    """A version's date in a long history: the language's short numeric form (01.11.2025)."""
+    if date is None:
+        return ""
+    if isinstance(date.value, dt.date):
+        return readable_date(date.value, form="short")
+    return date.text
+
+
 def helpers() -> dict[str, Any]:
     return {
         "passport_publish_view": passport_view,
@@ -104,4 +121,6 @@ def helpers() -> dict[str, Any]:
         "passport_publish_date_display": date_display,
         "passport_publish_rdfa_prefixes": lambda: RDFA_PREFIXES,
         "passport_publish_site_relative": site_relative,
+        "passport_publish_version_curie": version_curie,
+        "passport_publish_short_date": short_date,
     }
