@@ -17,7 +17,7 @@ import pytest
 from bs4 import BeautifulSoup
 from ckan.tests.helpers import call_action
 from harvested_records import create_harvested
-from workflow_support import CONFIG, draft_record, make_people
+from workflow_support import CONFIG, draft_record, make_people, record_in_state
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *CONFIG]
 
@@ -132,13 +132,30 @@ def test_the_opened_edit_form_of_an_incomplete_record_says_what_it_lacks_at_the_
     assert body.index("passport-missing") < body.index('id="dataset-edit"')
     assert "V záznamu chybí povinné údaje" in text_of(summary)
     items = {li["data-field"]: li for li in summary.select("li[data-field]")}
-    assert set(MISSING_CS) <= set(items)
+    # The record's validity is not asked for: the form fills in its default, as a save does.
+    assert set(items) == set(MISSING_CS)
     for field, label in MISSING_CS.items():
         link = items[field].select_one("a")
         assert text_of(link) == label
         assert page.find(id=link["href"].split("#", 1)[1]) is not None, field
     for leak in LEAKS:
         assert leak not in text_of(summary), leak
+
+
+def test_an_editor_returning_a_record_without_a_comment_is_told_so_in_the_workflow_block(app, people):
+    record = record_in_state(people, "submitted")
+    browser = SignedIn(app, people.editor)
+    page = browser.get(f"/cs/dataset/{record['name']}")
+    token = re.search(r'name="_csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    response = browser.post(
+        f"/cs/dataset/{record['name']}/passport/transition",
+        data={"to": "returned", "comment": " ", "_csrf_token": token},
+        follow_redirects=False,
+    )
+    landed = BeautifulSoup(browser.get(response.headers["Location"].split("#")[0]).get_data(as_text=True), "html.parser")
+    block = landed.select_one("#passport-workflow .passport-refusal")
+    assert text_of(block).startswith("Záznam nelze převést do stavu")
+    assert [text_of(li) for li in block.select("li")] == ["Při vrácení záznamu je nutný komentář"]
 
 
 def test_the_record_page_links_each_missing_field_to_the_form(app, people, harvested):

@@ -83,8 +83,13 @@ def _item(field: Mapping[str, Any], pkg_dict: Mapping[str, Any], messages: list[
 
 
 def missing_items(pkg_dict: Mapping[str, Any], schema: Optional[Mapping[str, Any]] = None) -> list[dict[str, Any]]:
-    """The record's required fields left empty, in form order, each with its label and link."""
-    return [_item(field, pkg_dict, []) for field in missing_required(pkg_dict, schema or _schema(pkg_dict))]
+    """The record's required fields left empty, in form order, each with its label and link. A field with a
+    default is left out: the form shows it filled in and a save stores it (a harvested record's validity)."""
+    return [
+        _item(field, pkg_dict, [])
+        for field in missing_required(pkg_dict, schema or _schema(pkg_dict))
+        if field.get("default") in (None, "")
+    ]
 
 
 def error_entries(error_dict: Mapping[str, Any]) -> list[dict[str, Any]]:
