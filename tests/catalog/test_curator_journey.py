@@ -18,6 +18,7 @@ from bs4 import BeautifulSoup
 from ckan.tests.helpers import call_action
 from harvested_records import create_harvested
 from workflow_support import CONFIG, draft_record, make_people, record_in_state
+from signed_in import SignedIn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *CONFIG]
 
@@ -29,20 +30,6 @@ MISSING_CS = {
 }
 # What the pages must never show a curator.
 LEAKS = ("{'", "['", "Chybí hodnota", "complete, accessible", "machine_readable", "Missing value")
-
-
-class SignedIn:
-    """A browser of one user: one cookie jar (the session), the user's API token on every request."""
-
-    def __init__(self, app, user: dict) -> None:
-        self.client = app.test_client()
-        self.headers = {"Authorization": call_action("api_token_create", user=user["name"], name="web")["token"]}
-
-    def get(self, url: str, **kwargs):
-        return self.client.get(url, headers=self.headers, **kwargs)
-
-    def post(self, url: str, **kwargs):
-        return self.client.post(url, headers=self.headers, **kwargs)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from ckan.tests import factories
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests.helpers import call_action
 from workflow_support import CONFIG, People, act, draft_record, make_people, record_in_state, smtp_sink  # noqa: F401
+from signed_in import SignedIn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins"), *CONFIG]
 
@@ -230,21 +231,6 @@ def test_an_unreachable_mail_server_does_not_stop_the_transition(people, ckan_co
 
 
 # Pages ---------------------------------------------------------------------------------------------------
-
-
-class SignedIn:
-    """A browser of one user: one cookie jar, the user's API token on every request."""
-
-    def __init__(self, app, user: dict) -> None:
-        self.client = app.test_client()
-        self.headers = {"Authorization": call_action("api_token_create", user=user["name"], name="web")["token"]}
-
-    def get(self, url: str, **kwargs):
-        return self.client.get(url, headers=self.headers, **kwargs)
-
-    def post(self, url: str, **kwargs):
-        return self.client.post(url, headers=self.headers, **kwargs)
-
 
 
 def transition_forms(body: str) -> list[str]:
