@@ -101,9 +101,9 @@ def error_items(pkg_dict: Mapping[str, Any], entries: Iterable[Mapping[str, Any]
     """Entries of :func:`error_entries` as shown: the record's fields in form order with their labels and links,
     then any other message (a refused state change, a missing comment) on its own."""
     fields = {field["field_name"]: field for field in _schema(pkg_dict).get("dataset_fields", [])}
-    order = list(fields)
+    position = {name: index for index, name in enumerate(fields)}
     entries = list(entries)
-    known = sorted((e for e in entries if e["field"] in fields), key=lambda e: order.index(e["field"]))
+    known = sorted((e for e in entries if e["field"] in fields), key=lambda e: position[e["field"]])
     items = [_item(fields[e["field"]], pkg_dict, list(e["messages"])) for e in known]
     for entry in entries:
         if entry["field"] not in fields:
