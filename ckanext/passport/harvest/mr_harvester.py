@@ -116,7 +116,7 @@ class PassportHarvester(HarvesterBase):
             seen.add(guid)
             content = stored.MrContent(entry=serialize.to_jsonable(item), registry_url=fetched.url).to_json()
             status = stored.CHANGE if guid in previous else stored.NEW
-            ids.append(objects.add_object(harvest_job, guid, status, content, previous.get(guid)))
+            ids.append(objects.add_object(harvest_job, guid, status, content, previous.get(guid), position=len(ids)))
             if len(ids) % _GATHER_BATCH == 0:
                 model.Session.commit()
         model.Session.commit()

@@ -6,6 +6,7 @@ is made current before the record is written (its plugin indexes ``harvest_sourc
 """
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import uuid
 from typing import Any, Optional
@@ -19,9 +20,15 @@ from ckanext.passport.mr.deadline import Deadline
 from ckanext.passport.mr.fetch import FetchPolicy, FetchResult, fetch
 
 
-def add_object(job: Any, guid: str, status: str, content: Optional[str], package_id: Optional[str]) -> str:
+def add_object(job: Any, guid: str, status: str, content: Optional[str], package_id: Optional[str],
+               position: Optional[int] = None) -> str:
+    """A new object of ``job``; ``position``, the entry's place in the listing, stamps it gathered that many
+    microseconds after the gather started, so a job's objects sort in listing order (consecutive objects often
+    get the same clock reading, and their random ids would then order them by chance)."""
     # The id is made here rather than by a flush per object: one round trip per batch, not per entry.
     obj = HarvestObject(id=str(uuid.uuid4()), guid=guid, job=job, content=content, package_id=package_id)
+    if position is not None:
+        obj.gathered = (job.gather_started or dt.datetime.utcnow()) + dt.timedelta(microseconds=position)
     obj.extras = [HarvestObjectExtra(key=stored.STATUS, value=status)]
     model.Session.add(obj)
     return obj.id

@@ -87,8 +87,8 @@ class LkodHarvester(DCATRDFHarvester):
         previous = objects.current_objects(source.id)
         ids = [
             objects.add_object(harvest_job, iri, stored.CHANGE if iri in previous else stored.NEW,
-                               stored.LkodContent(iri).to_json(), previous.get(iri))
-            for iri in iris
+                               stored.LkodContent(iri).to_json(), previous.get(iri), position=position)
+            for position, iri in enumerate(iris)
         ]
         model.Session.commit()
 
