@@ -38,8 +38,16 @@ TEST_DATABASES := $(TEST_DB) $(addprefix $(TEST_DB)_,$(WORKER_IDS))
 TEST_ENV := CKAN_SQLALCHEMY_URL=$(DB_URL)/$(TEST_DB) CKAN_SOLR_URL=http://127.0.0.1:8983/solr/$(SOLR_CORE)
 SERVICES_ENV := VENV=$(CURDIR)/$(VENV) SOLR_CORES="$(SOLR_CORE) $(addprefix $(SOLR_CORE)-,$(WORKER_IDS))" \
 	DATABASES="ckan_dev $(TEST_DATABASES) ckan_bench"
+# The service-fault tests kill and restart the services they run on: they get a second set of their own (its
+# cluster, node, files and ports), so they run beside the parallel phase instead of after it. CKAN and the tests read
+# the ports from these variables (CKAN_* over test.ini; AMQP_PORT in tests/brokers.py).
+FAULT_PORTS := PG_PORT=5434 REDIS_PORT=6381 SOLR_PORT=8984 AMQP_PORT=5674
+FAULT_SERVICES_ENV := VENV=$(CURDIR)/$(VENV) SERVICES_NAME=passport-faults SERVICES_RUN=$(CURDIR)/$(RUN)/faults \
+	$(FAULT_PORTS) SOLR_CORES="$(SOLR_CORE)" DATABASES="$(TEST_DB)"
+FAULT_TEST_ENV := $(FAULT_SERVICES_ENV) CKAN_SQLALCHEMY_URL=postgresql://ckan:ckan@127.0.0.1:5434/$(TEST_DB) \
+	CKAN_SOLR_URL=http://127.0.0.1:8984/solr/$(SOLR_CORE) CKAN_REDIS_URL=redis://127.0.0.1:6381/1
 
-.PHONY: demo test test-fast stop services install db-test db-demo default-version bench i18n serve clean
+.PHONY: demo test test-fast stop services install db-test db-faults db-demo default-version bench i18n serve clean
 
 install: $(STAMP)
 
@@ -70,6 +78,12 @@ db-test: services
 	   && $(CKAN) db pending-migrations --apply >/dev/null) & pids+=($$!); \
 	done; for pid in "$${pids[@]}"; do wait $$pid || exit 1; done
 
+# The service-fault tests' own services and database (made again when this CKAN cannot migrate it, as above).
+db-faults: $(STAMP)
+	@$(FAULT_SERVICES_ENV) dev/services.sh start
+	@export $(FAULT_TEST_ENV) CKAN_INI=$(TEST_INI); { $(CKAN) db init >/dev/null 2>&1 || \
+	  { $(CKAN) db clean --yes >/dev/null && $(CKAN) db init >/dev/null; }; } && $(CKAN) db pending-migrations --apply >/dev/null
+
 # The demo (database ckan_dev, dev/demo.sh) and the benchmarks (ckan_bench) run on the default CKAN version only.
 default-version:
 	@[ "$(CKAN_VERSION)" = "$(DEFAULT_CKAN_VERSION)" ] || { echo "make demo and make bench run on CKAN $(DEFAULT_CKAN_VERSION) only"; exit 1; }
@@ -83,12 +97,15 @@ db-demo: default-version services
 # start the services again as the Makefile does. PYTEST_ARGS reach both (a -m in them replaces each phase's own); a
 # phase that selects no test (pytest's exit status 5) is fine as long as the other ran tests; any other failure of
 # either fails the target. A first phase interrupted (Ctrl-C, or a collection error: status 2) ends the target there.
-test: db-test
+# Two phases at once: the service-fault tests in one process on their own services (their output follows the
+# parallel phase's), and everything else in the parallel workers.
+test: db-test db-faults
+	@export $(FAULT_TEST_ENV); $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) -n 0 -m service_faults tests \
+	  $(PYTEST_ARGS) > $(RUN)/service-faults.log 2>&1 & faults=$$!; \
 	$(TEST_ENV) $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) -n $(WORKERS) -m "not service_faults" tests \
-	  $(PYTEST_ARGS); parallel=$$?; [ $$parallel -ne 2 ] || exit 2; \
-	$(TEST_ENV) $(SERVICES_ENV) $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) -n 0 -m service_faults tests \
-	  $(PYTEST_ARGS); serial=$$?; \
-	echo "make test: parallel phase exit status $$parallel, serial (service faults) phase $$serial"; \
+	  $(PYTEST_ARGS); parallel=$$?; [ $$parallel -ne 2 ] || { kill $$faults; exit 2; }; \
+	wait $$faults; serial=$$?; echo "== service-fault tests (on their own services)"; cat $(RUN)/service-faults.log; \
+	echo "make test: parallel phase exit status $$parallel, service-fault phase $$serial"; \
 	case "$$parallel $$serial" in "0 0"|"0 5"|"5 0") ;; "5 5") exit 5;; *) exit 1;; esac
 
 # The quick loop: the MR formats library alone, no services, no CKAN.
@@ -100,6 +117,7 @@ demo: db-demo
 
 stop:
 	@dev/demo.sh stop
+	@$(FAULT_SERVICES_ENV) dev/services.sh stop
 	@dev/services.sh stop
 
 # Benchmarks get a database of their own (ckan_bench): the test suite empties ckan_test constantly.

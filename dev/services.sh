@@ -6,10 +6,14 @@
 # `start` also makes what one CKAN version needs (the Makefile passes them): the DATABASES, and the Solr cores
 # SOLR_CORES (default: SOLR_CORE) with the schema of the CKAN installed in VENV (CKAN 2.11 refuses 2.12's schema,
 # so each version has cores of its own; each parallel test worker has one).
+# A second set of the same services runs beside the first under another SERVICES_NAME (its PostgreSQL cluster and
+# RabbitMQ node name), SERVICES_RUN (its pid files and data) and ports: `make test` gives the service-fault tests
+# one, so they can kill and restart services while the rest of the suite runs on the first.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-RUN="$ROOT/dev/run"
+SERVICES_NAME=${SERVICES_NAME:-passport}
+RUN=${SERVICES_RUN:-"$ROOT/dev/run"}
 VENV=${VENV:-"$ROOT/.venv"}
 SOLR_CORE=${SOLR_CORE:-ckan}
 SOLR_CORES=${SOLR_CORES:-$SOLR_CORE}
@@ -19,7 +23,7 @@ REDIS_PORT=${REDIS_PORT:-6380}
 SOLR_PORT=${SOLR_PORT:-8983}
 AMQP_PORT=${AMQP_PORT:-5673}
 SOLR_HEAP=${SOLR_HEAP:-512m}
-PG_CLUSTER=passport
+PG_CLUSTER=$SERVICES_NAME
 mkdir -p "$RUN"
 
 log() { printf '[services] %s\n' "$*"; }
@@ -162,7 +166,7 @@ start_rabbitmq() {
     mkdir -p "$home"
     if [ "$(id -u)" -eq 0 ]; then chown rabbitmq "$home"; else sudo chown rabbitmq "$home"; fi
     # +sbwt none: Erlang's schedulers would otherwise spin on idle cores, which a 2-core machine feels.
-    as_rabbitmq env HOME="$home" RABBITMQ_NODENAME=passport@localhost RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
+    as_rabbitmq env HOME="$home" RABBITMQ_NODENAME="$SERVICES_NAME@localhost" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
       RABBITMQ_NODE_PORT="$AMQP_PORT" RABBITMQ_DIST_PORT=$((AMQP_PORT + 20000)) \
       RABBITMQ_MNESIA_BASE="$home/mnesia" RABBITMQ_LOG_BASE="$home/log" RABBITMQ_PID_FILE="$home/rabbitmq.pid" \
       RABBITMQ_ENABLED_PLUGINS_FILE="$home/enabled_plugins" \

@@ -1,8 +1,9 @@
 """The queue backends ckanext-harvest offers, as a portal's configuration file sets them, for the tests and the
-harvest benchmark that run real consumer processes: Redis (test.ini's own) and RabbitMQ (the broker
-dev/services.sh starts on 5673)."""
+harvest benchmark that run real consumer processes: Redis (test.ini's ``ckan.redis.url``) and RabbitMQ (the broker
+dev/services.sh starts on its AMQP_PORT, 5673 unless the Makefile gives a set of services other ports)."""
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -10,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BROKERS: dict[str, dict[str, str]] = {
     "redis": {},
     "amqp": {"ckan.harvest.mq.type": "amqp", "ckan.harvest.mq.hostname": "127.0.0.1",
-             "ckan.harvest.mq.port": "5673", "ckan.harvest.mq.user_id": "guest", "ckan.harvest.mq.password": "guest",
+             "ckan.harvest.mq.port": os.environ.get("AMQP_PORT", "5673"), "ckan.harvest.mq.user_id": "guest",
+             "ckan.harvest.mq.password": "guest",
              "ckan.harvest.mq.virtual_host": "/"},
 }
 

@@ -1,8 +1,8 @@
 """Fixtures of the service-fault tests: one MR site harvested once for the module, and a round of harvest processes
 with a fault injected mid-job for each test (fault_rounds.py).
 
-These tests kill and restart the suite's own PostgreSQL, Solr, Redis and RabbitMQ: `make test` runs them alone, in
-one process, after the parallel suite (``-m service_faults -n 0``).
+These tests kill and restart the PostgreSQL, Solr, Redis and RabbitMQ they run on: `make test` runs them in one
+process (``-m service_faults -n 0``) on a set of services of their own, beside the parallel suite.
 """
 from __future__ import annotations
 

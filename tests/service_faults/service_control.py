@@ -1,8 +1,9 @@
 """The suite's own services failed and brought back the ways an operator meets it, and the fetch consumer killed.
 
 A service comes back through the project's own runner, ``dev/services.sh start`` (idempotent: it starts what is down
-and waits until each service answers), with the variables the Makefile gives it (SERVICES_ENV: VENV, SOLR_CORES,
-DATABASES, passed to the serial phase of ``make test``); PostgreSQL restarts through Debian's ``pg_ctlcluster``.
+and waits until each service answers), with the variables the Makefile gives it (FAULT_SERVICES_ENV: the name,
+folder, ports, core and database of the service-fault tests' own set of services); PostgreSQL restarts through
+Debian's ``pg_ctlcluster``.
 Every command runs in a session of its own, so that a service it starts is no child of the test's process group
 (a Ctrl-C of the run would otherwise stop Solr with it).
 """
@@ -20,8 +21,10 @@ from typing import Callable
 from harvest_processes import HarvestProcesses
 
 ROOT = Path(__file__).resolve().parents[2]
-RUN = ROOT / "dev" / "run"
-PG_CLUSTER = "passport"
+# The set of services these tests act on: `make test` gives them their own (dev/services.sh's SERVICES_NAME and
+# SERVICES_RUN); a file run by hand acts on the default set.
+RUN = Path(os.environ.get("SERVICES_RUN", ROOT / "dev" / "run"))
+PG_CLUSTER = os.environ.get("SERVICES_NAME", "passport")
 
 # A fault acts on the running machinery (or on a service beside it) and returns once the service is back.
 Fault = Callable[[HarvestProcesses], None]
