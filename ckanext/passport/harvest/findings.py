@@ -9,6 +9,7 @@ another harvester's) keeps its stored text.
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 from typing import Any, Callable, Collection, Iterable, Optional
@@ -49,13 +50,28 @@ def line(found: Problem, repeats: int = 1, translate: Translate = english) -> st
     return text + (f" (×{repeats})" if repeats > 1 else "")
 
 
+# The stamp of the last error this process saved (see _stamp).
+_last_stamp = dt.datetime.min
+
+
+def _stamp() -> dt.datetime:
+    """Now, and always after the last error this process saved: errors are listed in the order they were found
+    (a job's gather errors say the cause, registry.not_discovered, before each address it tried), and rows saved
+    in one flush often get one clock reading, which would leave their order to the database."""
+    global _last_stamp
+    _last_stamp = max(dt.datetime.utcnow(), _last_stamp + dt.timedelta(microseconds=1))
+    return _last_stamp
+
+
 def save_gather_error(found: Problem, job: Any) -> None:
-    _save(HarvestGatherError(id=make_uuid(), message=line(found, 1, site_translate()), job=job), found, 1)
+    message = line(found, 1, site_translate())
+    _save(HarvestGatherError(id=make_uuid(), message=message, job=job, created=_stamp()), found, 1)
 
 
 def save_object_error(found: Problem, harvest_object: Any, stage: str, repeats: int = 1) -> None:
     message = line(found, repeats, site_translate())
-    _save(HarvestObjectError(id=make_uuid(), message=message, object=harvest_object, stage=stage), found, repeats)
+    _save(HarvestObjectError(id=make_uuid(), message=message, object=harvest_object, stage=stage, created=_stamp()),
+          found, repeats)
 
 
 def _save(error: Any, found: Problem, repeats: int) -> None:
@@ -100,7 +116,24 @@ def _localize(errors: Iterable[dict[str, Any]], speak: Callable[[str], str]) -> 
         error["message"] = speak(error["message"])
 
 
+def gather_messages(job_id: str) -> list[str]:
+    """The texts of the job's gather errors in the order they were saved (ckanext-harvest lists the newest first,
+    which put the probes of a registry not found before their cause)."""
+    rows = (model.Session.query(HarvestGatherError.message)
+            .filter(HarvestGatherError.harvest_job_id == job_id)
+            .order_by(HarvestGatherError.created, HarvestGatherError.id))
+    return [text for (text,) in rows]
+
+
+def _in_saved_order(summary: list[dict[str, Any]], job_id: str) -> list[dict[str, Any]]:
+    """An error summary by count as ckanext-harvest gives it, errors of one count in the order they were saved."""
+    position = {text: index for index, text in reversed(list(enumerate(gather_messages(job_id))))}
+    return sorted(summary, key=lambda error: (-error["error_count"], position.get(error["message"], len(position))))
+
+
 def _localize_summaries(job: dict[str, Any]) -> None:
+    if job.get("gather_error_summary"):
+        job["gather_error_summary"] = _in_saved_order(job["gather_error_summary"], job["id"])
     summaries = [job.get("gather_error_summary") or [], job.get("object_error_summary") or []]
     shown = {error["message"] for summary in summaries for error in summary}
     if not shown:
@@ -117,6 +150,7 @@ def _localize_summaries(job: dict[str, Any]) -> None:
 @auth_audit_exempt
 def harvest_job_report(up: Any, context: dict, data_dict: dict) -> dict[str, Any]:
     report = up(context, data_dict)
+    report["gather_errors"] = [{"message": text} for text in gather_messages(data_dict["id"])]
     speak = localizer(data_dict["id"], reader_translate())
     _localize(report["gather_errors"], speak)
     for found in report["object_errors"].values():

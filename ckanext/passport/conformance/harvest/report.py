@@ -104,7 +104,7 @@ def gather_problems(job_id: str) -> list[Problem]:
         model.Session.query(HarvestFinding.finding)
         .join(HarvestGatherError, HarvestGatherError.id == HarvestFinding.error_id)
         .filter(HarvestGatherError.harvest_job_id == job_id)
-        .order_by(HarvestGatherError.created)
+        .order_by(HarvestGatherError.created, HarvestGatherError.id)
     )
     return [stored_problem(json.loads(text)) for (text,) in rows]
 
