@@ -121,3 +121,23 @@ def test_an_error_stored_without_its_finding_is_shown_as_stored(app, harvested, 
     body = job_page(app, token, harvested["source"], harvested["job"], "/cs")
     assert "[fetch.not_found] file not found (HTTP 404) / файл не найден (HTTP 404)" in body
     assert CZECH in body
+
+
+@pytest.mark.parametrize(("prefix", "shown", "english"), [
+    ("/cs", ["Úlohy sklizně", "Zahájeno:", "Dokončeno:"], ["Harvest Jobs", "Started:", "Finished:"]),
+    ("/ru", ["Задания сбора", "Начато:", "Завершено:"], ["Harvest Jobs", "Started:", "Finished:"]),
+])
+def test_ckanext_harvests_job_list_speaks_czech_and_russian(app, harvested, token, prefix, shown, english):
+    page = app.get(f"{prefix}/harvest/{harvested['source']['name']}/job", headers={"Authorization": token}).body
+    assert all(text in page for text in shown)
+    assert not any(text in page for text in english)
+
+
+@pytest.mark.parametrize(("prefix", "shown", "english"), [
+    ("/cs", ["Sklidit znovu", "Vyčistit", "Poslední úloha sklizně"], [">Reharvest<", "Last Harvest Job"]),
+    ("/ru", ["Собрать заново", "Очистить", "Последнее задание сбора"], [">Reharvest<", "Last Harvest Job"]),
+])
+def test_ckanext_harvests_source_admin_page_speaks_czech_and_russian(app, harvested, token, prefix, shown, english):
+    page = app.get(f"{prefix}/harvest/admin/{harvested['source']['name']}", headers={"Authorization": token}).body
+    assert all(text in page for text in shown), page[:200]
+    assert not any(text in page for text in english)
