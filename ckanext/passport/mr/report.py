@@ -53,7 +53,9 @@ class PassportCheck:
 
     ``score`` is ``None`` when no passport could be read at all. ``problems`` hold the parse's, the
     conformance check's and the data check's findings; ``passport`` is what was read, ``corrections`` what
-    :func:`corrections.correct` would change in it (INFO ``fix.*``; they cost no score).
+    :func:`corrections.correct` would change in it (INFO ``fix.*``; they cost no score). The last
+    ``data_findings`` of ``problems`` are the data check's, and ``score_without_data`` the score without them: a
+    harvest reads data files only when its source asks for it, so that is the score its report may show.
     """
 
     identifier: str
@@ -64,6 +66,8 @@ class PassportCheck:
     encoding: str = ""
     problems: list[Problem] = field(default_factory=list)
     score: Optional[int] = None
+    data_findings: int = 0
+    score_without_data: Optional[int] = None
     passport: Optional[Passport] = None
     corrections: list[Problem] = field(default_factory=list)
 
@@ -213,8 +217,12 @@ def _judged(checked: PassportCheck, result: ParseResult, entry: RegistryEntry, u
     checked.identifier = checked.identifier or result.value.identifier
     checked.title = checked.title or result.value.title
     checked.url, checked.form, checked.encoding = url, result.form, result.encoding
-    checked.problems = result.problems + conformance.problems + (data(result.value) if data else [])
+    own = result.problems + conformance.problems
+    found_in_data = data(result.value) if data else []
+    checked.problems = own + found_in_data
     checked.score = score(checked.problems)
+    checked.data_findings = len(found_in_data)
+    checked.score_without_data = score(own)
     checked.passport = result.value
     checked.corrections = correct(result.value, url)[1]
     return checked

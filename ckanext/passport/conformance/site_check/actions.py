@@ -1,4 +1,5 @@
-"""Actions of the publishers' site check: start one (``passport_site_check``), read one (``passport_site_check_show``).
+"""Actions of the publishers' site check: start one (``passport_site_check``), read one (``passport_site_check_show``),
+list one's own (``passport_site_check_list``).
 
 Who may start one: signed-in users, and anonymous visitors too when ``ckanext.passport.site_check_public`` is on.
 A check's id is its shareable link: anyone who has it reads the report (one that read private addresses: sysadmins
@@ -8,6 +9,7 @@ code and a message in the reader's language (``[code] message``): a bad URL, a p
 """
 from __future__ import annotations
 
+import datetime
 import math
 import socket
 from typing import Any, Optional
@@ -25,6 +27,7 @@ from ckanext.passport.mr.model import Problem, Translate
 from ckanext.passport.mr.problems import from_dict, problem
 
 from ..shape import finding
+from . import history
 from . import job as site_check_job
 from . import problems as codes
 from .model import FAILED, SiteCheck, add, now
@@ -34,6 +37,9 @@ MAX_URL_LENGTH = 2000
 # The web request that starts a check looks the host up at once; a resolver that does not answer in this time
 # lets the check be queued (its job's fetches have their own deadlines) rather than hold the request.
 _LOOKUP_SECONDS = 3.0
+# Earlier checks listed by default, and at most.
+_LIST_LIMIT = 20
+_LIST_MAX = 100
 
 
 def _refusal(found: Problem) -> str:
@@ -154,12 +160,7 @@ def site_check_show(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
         raise tk.ObjectNotFound(tk._("Site check not found"))
     translate = reader_translate()
     stored = check.stored_result()
-    status, failure, finished = check.status, check.stored_failure(), check.finished
-    timeout = settings.site_check_timeout()
-    # Read only: the job writes the failure down (site_check.job._fail_stopped), this says what it will be.
-    if site_check_job.stopped(check, timeout, now()):
-        status = FAILED
-        failure, finished = site_check_job.timed_out(check, timeout)
+    status, failure, finished = _state(check)
     failed = from_dict(failure) if failure else None
     return {
         "id": check.id,
@@ -172,6 +173,48 @@ def site_check_show(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
         "report": _document(stored, check.id, translate) if stored else None,
         "failure": finding(failed, translate) if failed else None,
     }
+
+
+@tk.side_effect_free
+def site_check_list(context: dict, data_dict: dict[str, Any]) -> list[dict[str, Any]]:
+    """The caller's own checks, newest first: the checks whose links they were given when they started them.
+
+    Nobody else's check is listed, a sysadmin's list included: a check is found by its link, and this lists only
+    the links its caller already had. An anonymous visitor's checks are not told apart, so none are listed.
+
+    :param url: only the checks of this address's host (optional)
+    :param exclude: a check's id to leave out (optional; its own page lists the others)
+    :param limit: at most this many (default 20, at most 100)
+    :returns: ``[{"id", "url", "status", "created", "finished", "passports", "read", "mean_score"}]``: the
+        counts of a finished check's report, ``None`` for one without a report
+    """
+    tk.check_access("passport_site_check_list", context, data_dict)
+    user = context.get("user") or ""
+    account = model.User.get(user) if user else None
+    if account is None:
+        return []
+    host = checked_url(data_dict["url"])[1] if data_dict.get("url") else None
+    limit = min(max(tk.asint(data_dict.get("limit") or _LIST_LIMIT), 1), _LIST_MAX)
+    return [_listed(check, counts)
+            for check, counts in history.own_checks(account.id, host, data_dict.get("exclude") or None, limit)]
+
+
+def _listed(check: SiteCheck, counts: Optional[history.Counts]) -> dict[str, Any]:
+    status, _failure, finished = _state(check)
+    return {"id": check.id, "url": check.url, "status": status, "created": check.created.isoformat(),
+            "finished": finished.isoformat() if finished else None,
+            "passports": counts.passports if counts else None, "read": counts.read if counts else None,
+            "mean_score": counts.mean_score if counts else None}
+
+
+def _state(check: SiteCheck) -> tuple[str, Optional[dict[str, Any]], Optional[datetime.datetime]]:
+    """A check's status, failure and end, a check its worker stopped already as failed."""
+    timeout = settings.site_check_timeout()
+    # Read only: the job writes the failure down (site_check.job._fail_stopped), this says what it will be.
+    if site_check_job.stopped(check, timeout, now()):
+        failure, finished = site_check_job.timed_out(check, timeout)
+        return FAILED, failure, finished
+    return check.status, check.stored_failure() if check.status == FAILED else None, check.finished
 
 
 def _document(stored: dict[str, Any], check_id: str, translate: Translate) -> dict[str, Any]:
@@ -210,9 +253,17 @@ def site_check_show_auth(context: dict, data_dict: Optional[dict] = None) -> dic
     return {"success": True}
 
 
+@tk.auth_allow_anonymous_access
+def site_check_list_auth(context: dict, data_dict: Optional[dict] = None) -> dict[str, Any]:
+    """Anyone may ask: the list holds only the caller's own checks (none for an anonymous visitor)."""
+    return {"success": True}
+
+
 def actions() -> dict[str, Any]:
-    return {"passport_site_check": site_check, "passport_site_check_show": site_check_show}
+    return {"passport_site_check": site_check, "passport_site_check_show": site_check_show,
+            "passport_site_check_list": site_check_list}
 
 
 def auth_functions() -> dict[str, Any]:
-    return {"passport_site_check": site_check_auth, "passport_site_check_show": site_check_show_auth}
+    return {"passport_site_check": site_check_auth, "passport_site_check_show": site_check_show_auth,
+            "passport_site_check_list": site_check_list_auth}

@@ -50,6 +50,8 @@ def site_document(report: SiteReport, translate: Translate = english, fixed_url:
                   offered: frozenset[int] = frozenset()) -> dict[str, Any]:
     """The report of a site check in the shape of every conformance report (``shape.document``).
 
+    Each passport's entry adds ``data_findings``, how many of its findings (the last ones) its data and structure
+    files gave, and ``score_without_data``, its score without them (``None`` when it was not read).
     ``fixed_url`` names where the corrected files of the passports numbered in ``offered`` are served; without
     it (the command line serves none) ``fixed`` stays empty.
     """
@@ -67,8 +69,12 @@ def site_document(report: SiteReport, translate: Translate = english, fixed_url:
         )
         for number, passport in enumerate(report.passports, start=1)
     ]
-    return document(checked, report.problems, translate, url=report.url, registry_url=report.registry_url,
-                    registry_form=report.registry_form, registry_size=report.registry_size)
+    result = document(checked, report.problems, translate, url=report.url, registry_url=report.registry_url,
+                      registry_form=report.registry_form, registry_size=report.registry_size)
+    # What only the site check reads: a harvest compares data files with structures only when asked to.
+    for entry, passport in zip(result["passports"], report.passports):
+        entry.update(data_findings=passport.data_findings, score_without_data=passport.score_without_data)
+    return result
 
 
 @dataclass
@@ -151,6 +157,9 @@ def _kept_passport(checked: PassportCheck) -> tuple[dict[str, Any], Optional[Kep
     cuts = _Cuts()
     entry: dict[str, Any] = {name: cuts.text(getattr(checked, name)) for name in _TEXT_FIELDS}
     problems, left = cuts.findings_within(checked.problems, _findings_budget(entry))
+    # The data check's findings come last; those kept stay last, after the notes of what was cut.
+    data_kept = max(0, len(problems) - (len(checked.problems) - checked.data_findings))
+    problems, found_in_data = problems[:len(problems) - data_kept], problems[len(problems) - data_kept:]
     corrections, _left = cuts.findings_within(checked.corrections, left)
     passport: Optional[KeptPassport] = None
     notes = cuts.notes()
@@ -160,8 +169,9 @@ def _kept_passport(checked: PassportCheck) -> tuple[dict[str, Any], Optional[Kep
             passport = KeptPassport(url=checked.url, passport=text)
         else:
             notes.append(problem(codes.FIXED_TOO_LARGE, size=len(text), limit=PASSPORT_CHARS).as_dict())
-    entry.update(score=checked.score, problems=problems + notes, corrections=corrections,
-                 fixed=passport is not None)
+    entry.update(score=checked.score, problems=problems + notes + found_in_data, corrections=corrections,
+                 fixed=passport is not None, data_findings=len(found_in_data),
+                 score_without_data=checked.score_without_data)
     return entry, passport
 
 
@@ -190,6 +200,9 @@ def _restored_passport(data: Mapping[str, Any]) -> PassportCheck:
         problems=_problems(data.get("problems", [])),
         score=data.get("score"),
         corrections=_problems(data.get("corrections", [])),
+        # Checks kept before the data check's findings were told apart have neither.
+        data_findings=data.get("data_findings", 0),
+        score_without_data=data.get("score_without_data"),
     )
 
 

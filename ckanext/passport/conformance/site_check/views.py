@@ -13,9 +13,13 @@ import ckan.authz as authz
 import ckan.plugins.toolkit as tk
 from flask import Blueprint, Response, current_app
 
+from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.corrections import FIXED_FILES
+from ckanext.passport.mr.model import Severity, Translate
+from ckanext.passport.mr.problems import severity_label
 
 from .. import downloads
+from ..harvest.views import meaning, severity_of
 from .model import FAILED, FINISHED, SiteCheckPassport
 from .report import fixed
 
@@ -37,12 +41,27 @@ def _allowed(action: str) -> bool:
     return True
 
 
+def _earlier(url: str) -> tuple[list[dict[str, Any]], bool]:
+    """The reader's own checks, and whether they are those of ``url``'s host: of every site when ``url`` is
+    empty or no address a check may read."""
+    listed = tk.get_action("passport_site_check_list")
+    if url:
+        try:
+            return listed(_context(), {"url": url}), True
+        except tk.ValidationError:
+            pass
+    return listed(_context(), {}), False
+
+
 def _form(url: str = "", errors: Optional[list[str]] = None, status: int = 200) -> tuple[str, int]:
+    earlier, of_site = _earlier(url)
     variables = {
         "url": url,
         "errors": errors or [],
         "allowed": _allowed("passport_site_check"),
         "sysadmin": authz.is_sysadmin(tk.g.user),
+        "earlier": earlier,
+        "earlier_of_site": of_site,
     }
     return tk.render("site_check/form.html", variables), status
 
@@ -84,8 +103,26 @@ def _shown(id: str) -> dict[str, Any]:
 def read(id: str) -> str:
     check = _shown(id)
     running = check["status"] not in (FINISHED, FAILED)
+    others = tk.get_action("passport_site_check_list")(_context(), {"url": check["url"], "exclude": id})
+    codes = by_problem(check["report"], reader_translate()) if check["report"] else []
     return tk.render("site_check/read.html", {"check": check, "refresh": REFRESH_SECONDS if running else None,
-                                              "fixed_files": FIXED_FILES})
+                                              "fixed_files": FIXED_FILES, "others": others, "codes": codes})
+
+
+def by_problem(report: dict[str, Any], translate: Translate) -> list[dict[str, Any]]:
+    """The report's codes, most passports first: each with its severity and meaning in the reader's language, and
+    the passports that have it by their place in the report (numbered from 1, the anchors of their sections)."""
+    having: dict[str, list[tuple[int, str]]] = {}
+    for number, entry in enumerate(report["passports"], start=1):
+        for code in dict.fromkeys(found["code"] for found in entry["findings"]):
+            having.setdefault(code, []).append((number, entry["identifier"]))
+    rows = []
+    for code, count in report["summary"]["by_code"].items():
+        severity = severity_of(code)
+        rows.append({"code": code, "count": count, "meaning": meaning(code, translate), "severity": severity,
+                     "severity_label": severity_label(Severity(severity), translate) if severity else "",
+                     "passports": having.get(code, [])})
+    return rows
 
 
 def _report(id: str) -> dict[str, Any]:
