@@ -10,7 +10,6 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from hypothesis import strategies as st
 
-from ckanext.passport import settings
 from ckanext.passport.catalog import skos, vocab
 from ckanext.passport.catalog.cli import vocab_group
 from catalog_records import EUROVOC_DEMOGRAPHY, complete_record
@@ -111,13 +110,6 @@ SKOS = """<?xml version="1.0" encoding="UTF-8"?>
   <rdf:Description rdf:about="http://eurovoc.europa.eu/unlabelled"/>
 </rdf:RDF>
 """.encode()
-
-
-@pytest.fixture
-def vocab_dir(tmp_path, ckan_config, monkeypatch):
-    directory = tmp_path / "vocab"
-    monkeypatch.setitem(ckan_config, settings.VOCAB_DIR, str(directory))
-    return directory
 
 
 def test_vocab_load_stores_concepts_with_their_labels(cli, tmp_path, vocab_dir):

@@ -192,12 +192,13 @@ def choices(field: Mapping[str, Any]) -> list[dict[str, Any]]:
     """ckanext-scheming ``choices_helper``: the concepts of the field's ``passport_vocabulary``."""
     vocab = vocabulary(field["passport_vocabulary"])
     return [
-        {"value": concept.key, "label": {lang: _choice_label(concept, lang, vocab.coded) for lang in LANGUAGES}}
+        {"value": concept.key, "label": {lang: choice_label(concept, lang, vocab.coded) for lang in LANGUAGES}}
         for concept in vocab
     ]
 
 
-def _choice_label(concept: Concept, language: str, coded: bool) -> str:
+def choice_label(concept: Concept, language: str, coded: bool) -> str:
+    """How a choice reads in a form: the code before the label ("01 Crop production") where codes mean something."""
     code = concept.notation or ("" if concept.key.startswith("http") or not coded else concept.key)
     text = concept.label(language)
     return f"{code} {text}" if code else text

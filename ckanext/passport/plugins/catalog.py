@@ -19,10 +19,12 @@ from ckanext.passport.catalog import (
     harvested_fields,
     identity,
     openness,
+    people,
     validators,
     views,
     visibility,
     vocab,
+    vocab_search,
     workflow,
 )
 
@@ -32,8 +34,10 @@ from .shared import PassportTranslation, declaration_file
 
 
 @tk.blanket.config_declarations(declaration_file("catalog"))
-@tk.blanket.actions(actions.actions() | openness.actions())
-@tk.blanket.auth_functions(auth.auth_functions() | openness.auth_functions())
+@tk.blanket.actions(actions.actions() | openness.actions() | vocab_search.actions())
+@tk.blanket.auth_functions(
+    auth.auth_functions() | openness.auth_functions() | vocab_search.auth_functions() | people.auth_functions()
+)
 @tk.blanket.validators(
     validators.validators()
     | harvested_fields.validators()
@@ -42,7 +46,13 @@ from .shared import PassportTranslation, declaration_file
     | openness.validators()
 )
 @tk.blanket.helpers(
-    vocab.helpers() | display.helpers() | completeness.helpers() | visibility.helpers() | views.helpers()
+    vocab.helpers()
+    | vocab_search.helpers()
+    | display.helpers()
+    | completeness.helpers()
+    | visibility.helpers()
+    | views.helpers()
+    | people.helpers()
 )
 @tk.blanket.blueprints(views.blueprints() + openness.blueprints())
 class PassportPlugin(PassportTranslation, p.SingletonPlugin):
@@ -56,6 +66,7 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin):
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         tk.add_template_directory(config, "../templates/catalog")
+        tk.add_resource("../assets/catalog", "ckanext-passport")
 
     def make_middleware(self, app: Any, config: Any) -> Any:
         app.before_request(language.mend_plural_rule)

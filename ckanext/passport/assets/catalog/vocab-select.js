@@ -1,0 +1,71 @@
+/* A vocabulary field that searches as the curator types (EUROVOC, CZ-NACE, territory, EU data themes).
+ *
+ * The page renders the field as a plain <select> holding only the record's chosen concepts, all selected: without
+ * this script the form posts them unchanged. The script puts select2 (CKAN ships 3.5) beside the select, fed by the
+ * passport_vocab_search action, and mirrors each choice back into the select's options, so the form posts the very
+ * fields it posted before. select2 3.5 cannot search an API from a <select>, hence its own unnamed hidden input.
+ *
+ * Options (data-module-*): source (the action's URL with its vocabulary and language), limit, placeholder,
+ * searching, no-matches (the texts, already in the reader's language).
+ */
+this.ckan.module('passport-vocab-select', function ($) {
+  return {
+    options: {source: null, limit: 20, placeholder: '', searching: '', noMatches: ''},
+
+    initialize: function () {
+      // Scheming's add-another template, taken out of the page before this runs: each copy added is initialized.
+      if (!$.contains(document.documentElement, this.el[0])) {
+        return;
+      }
+      var select = this.el;
+      var multiple = select.prop('multiple');
+      var id = select.attr('id');
+      var chosen = select.find('option:selected').filter(function () { return this.value; })
+        .map(function () { return {id: this.value, text: $(this).text()}; }).get();
+      var search = $('<input type="hidden">').insertAfter(select);
+      var options = this.options;
+
+      search.select2({
+        multiple: multiple,
+        allowClear: !multiple,
+        placeholder: options.placeholder,
+        minimumInputLength: 0,
+        width: '100%',
+        formatSearching: function () { return options.searching; },
+        formatNoMatches: function () { return options.noMatches; },
+        ajax: {
+          url: options.source,
+          dataType: 'json',
+          quietMillis: 250,
+          data: function (term) { return {q: term, limit: options.limit}; },
+          results: function (response) {
+            return {results: $.map(response.result, function (concept) {
+              return {id: concept.id, text: concept.label};
+            })};
+          }
+        }
+      });
+      search.select2('data', multiple ? chosen : (chosen[0] || null));
+      search.on('change', function () { this._mirror(select, search.select2('data')); }.bind(this));
+
+      // The field's id and label move to what the curator sees: links to a missing field (#field-…) land on it,
+      // and its label focuses the search.
+      var typing = search.select2('container').find('input.select2-focusser, .select2-search-field input').first();
+      $('label[for="' + id + '"]').attr('for', typing.attr('id'));
+      select.hide().attr('id', id + '-chosen');
+      search.select2('container').attr('id', id);
+    },
+
+    /* The select's options become the chosen concepts, each selected (a single select keeps its blank choice). */
+    _mirror: function (select, data) {
+      var chosen = $.isArray(data) ? data : (data ? [data] : []);
+      select.find('option').filter(function () { return this.value; }).remove();
+      $.each(chosen, function (index, concept) {
+        select.append($('<option selected>').val(concept.id).text(concept.text));
+      });
+      if (!chosen.length) {
+        select.val('');
+      }
+    }
+  };
+});

@@ -1,0 +1,153 @@
+"""Search-as-you-type over the controlled vocabularies: the ``passport_vocab_search`` action and what the form's
+searchable selects need to render.
+
+The dataset form carries only the concepts a record has chosen; every other concept is found through the action,
+so the form stays the same size whether EUROVOC holds its 148 shipped concepts or a loaded thesaurus of thousands.
+"""
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Any, Callable, Mapping
+
+import ckan.plugins.toolkit as tk
+
+from ckanext.passport.language import current_language
+
+from . import vocab
+
+# The vocabularies the form's searchable selects search (the frequency's short list stays a plain select).
+SEARCHABLE = (vocab.EUROVOC, vocab.CZ_NACE, vocab.SPATIAL_AREA, vocab.DATA_THEMES)
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+# Longer than any label: a longer query matches nothing and only costs time.
+MAX_QUERY_LENGTH = 200
+
+
+def folded(text: str) -> str:
+    """``text`` for matching: case-folded and without diacritics, so "brno" finds "Brno-město" and "zeme" "Země"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def _rank(query: str, concept: vocab.Concept, language: str) -> int | None:
+    """0: the label or the code starts with the query, 1: a word of the label does, 2: the label contains it;
+    ``None``: no match."""
+    label = folded(concept.label(language))
+    codes = [folded(code) for code in (concept.notation, concept.key) if code and not code.startswith("http")]
+    if label.startswith(query) or any(code.startswith(query) for code in codes):
+        return 0
+    position = label.find(query)
+    if position < 0:
+        return None
+    return 1 if not label[position - 1].isalnum() else 2
+
+
+def search(name: str, query: str, language: str, limit: int) -> list[dict[str, str]]:
+    """The concepts of vocabulary ``name`` whose label in ``language`` or code matches ``query``, best first (in
+    the vocabulary's order within a rank); every concept, in order, for an empty query."""
+    vocabulary = vocab.vocabulary(name)
+    wanted = folded(query.strip())
+    ranked: list[tuple[int, int, vocab.Concept]] = []
+    for position, concept in enumerate(vocabulary):
+        rank = _rank(wanted, concept, language) if wanted else 0
+        if rank is not None:
+            ranked.append((rank, position, concept))
+    ranked.sort(key=lambda found: found[:2])
+    return [
+        {"id": concept.key, "label": vocab.choice_label(concept, language, vocabulary.coded)}
+        for _, _, concept in ranked[:limit]
+    ]
+
+
+def _limit(value: Any) -> int:
+    if value in (None, ""):
+        return DEFAULT_LIMIT
+    try:
+        limit = int(value)
+    except (TypeError, ValueError):
+        raise tk.ValidationError({"limit": [tk._("Invalid integer")]})
+    if not 1 <= limit <= MAX_LIMIT:
+        raise tk.ValidationError({"limit": [tk._("Must be between 1 and {most}").format(most=MAX_LIMIT)]})
+    return limit
+
+
+@tk.side_effect_free
+def vocab_search(context: dict, data_dict: dict[str, Any]) -> list[dict[str, str]]:
+    """Concepts of a controlled vocabulary whose label or code matches what was typed. Anyone may search.
+
+    :param vocabulary: ``eurovoc``, ``cz_nace``, ``spatial_area`` or ``data_themes``
+    :param q: the typed text (case and diacritics ignored); empty: the vocabulary from its start
+    :param language: ``cs``, ``en`` or ``ru`` (default: the request's language)
+    :param limit: how many (default 20, at most 100)
+    :returns: ``[{"id": stored value, "label": label in the language}]``, best matches first
+    """
+    tk.check_access("passport_vocab_search", context, data_dict)
+    name = data_dict.get("vocabulary")
+    if name not in SEARCHABLE:
+        raise tk.ValidationError({"vocabulary": [tk._("Unknown vocabulary")]})
+    query = data_dict.get("q") or ""
+    if not isinstance(query, str):
+        raise tk.ValidationError({"q": [tk._("A text value is expected")]})
+    language = data_dict.get("language")
+    if language not in vocab.LANGUAGES:
+        language = current_language()
+    return search(name, query[:MAX_QUERY_LENGTH], language, _limit(data_dict.get("limit")))
+
+
+@tk.auth_allow_anonymous_access
+def vocab_search_auth(context: dict, data_dict: dict[str, Any]) -> dict[str, bool]:
+    # The vocabularies are public data files: anyone may search them.
+    return {"success": True}
+
+
+def actions() -> dict[str, Callable]:
+    return {"passport_vocab_search": vocab_search}
+
+
+def auth_functions() -> dict[str, Callable]:
+    return {"passport_vocab_search": vocab_search_auth}
+
+
+# --- the form's searchable select ------------------------------------------------------------------------
+
+
+def _chosen_keys(value: Any) -> list[str]:
+    """A field's chosen codes as the form holds them: a list, one code, or a list's JSON text (a stored extra)."""
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped.startswith("["):
+            try:
+                value = json.loads(stripped)
+            except ValueError:
+                return [stripped]
+        else:
+            value = [stripped]
+    if not isinstance(value, (list, tuple)):
+        return []
+    return [item for item in value if isinstance(item, str) and item]
+
+
+def chosen_options(field: Mapping[str, Any], value: Any) -> list[dict[str, str]]:
+    """The options a searchable select renders: only the field's chosen values, each labelled in the reader's
+    language as the search labels it (an unknown value as it is, so an invalid choice is shown, not lost)."""
+    vocabulary = vocab.vocabulary(field["passport_vocabulary"])
+    language = current_language()
+    options = []
+    for key in _chosen_keys(value):
+        concept = vocabulary.get(key)
+        text = vocab.choice_label(concept, language, vocabulary.coded) if concept else key
+        options.append({"value": key, "text": text})
+    return options
+
+
+def search_url(field: Mapping[str, Any]) -> str:
+    """The action a field's select searches, in the reader's language."""
+    return tk.h.url_for(
+        "api.action", ver=3, logic_function="passport_vocab_search",
+        vocabulary=field["passport_vocabulary"], language=current_language(),
+    )
+
+
+def helpers() -> dict[str, Callable]:
+    return {"passport_vocab_chosen": chosen_options, "passport_vocab_search_url": search_url}
