@@ -7,6 +7,8 @@ another origin (as the public LKOD validator does) reads the catalog document ac
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 import rdflib
 import requests
@@ -19,8 +21,7 @@ from catalog_records import CZSO_ICO, ROSSTAT_INN
 from lkod_records import lkod_record
 
 from ckanext.passport.lkod import context
-from ckanext.passport.lkod.problems import NO_ICO_PUBLISHER
-from ckanext.passport.mr.problems import problem
+from ckanext.passport.lkod.left_out import NO_ICO_PUBLISHER
 from ckanext.passport.mr.translation import translator
 
 pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
@@ -66,15 +67,17 @@ def test_a_curator_gives_a_left_out_record_its_ico_publisher_and_a_visitor_finds
     page = sign_in(browser, live_ckan, curator, locale="cs")
     page.goto("/cs/lkod/")
     row = page.locator(f".lkod-left-out-record[data-id='{record['id']}']")
-    reason = row.locator(".lkod-reason")
-    expect(reason).to_have_text(problem(NO_ICO_PUBLISHER).message(translator("cs")))
-    row.locator(f"a[href$='/dataset/{record['name']}']").click()
-    page.goto(f"/cs/dataset/edit/{record['name']}")
+    reason = row.locator(".lkod-reason-text")
+    expect(reason).to_have_text(translator("cs")(NO_ICO_PUBLISHER).format(label="Druh identifikátoru"))
+    expect(row.locator(f"h3 a[href$='/dataset/{record['name']}']")).to_have_text(record["title"])
+    row.locator(".lkod-reason-fix").click()
+    expect(page).to_have_url(f"{live_ckan}/cs/dataset/edit/{record['name']}#field-publisher_id_scheme")
     page.select_option("#field-publisher_id_scheme", "ico")
     page.fill("#field-publisher_id", CZSO_ICO)
     page.fill("#field-publisher_name", "Český statistický úřad")
     save_dataset_form(page)
-    expect(page).to_have_url(f"{live_ckan}/cs/dataset/{record['name']}")
+    # The browser keeps the form's fragment across the save's redirect.
+    expect(page).to_have_url(re.compile(rf"{re.escape(live_ckan)}/cs/dataset/{record['name']}(#.*)?$"))
 
     visitor = browser.new_page(base_url=live_ckan, locale="cs")
     visitor.goto("/cs/lkod/")

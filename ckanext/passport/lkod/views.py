@@ -17,11 +17,10 @@ from flask import Blueprint, Response, redirect, request, stream_template, strea
 from werkzeug.wrappers import Response as HTTPResponse
 
 from ckanext.passport import settings
-from ckanext.passport.language import reader_translate
 from ckanext.passport.publish import search
 from ckanext.passport.publish.exports import modified_time
 
-from . import catalog_stream, eligibility, iris, jsonld
+from . import catalog_stream, eligibility, iris, jsonld, left_out
 
 BLUEPRINT = "passport_lkod"
 lkod = Blueprint(BLUEPRINT, __name__, url_prefix="/lkod")
@@ -83,8 +82,7 @@ def index() -> Response:
         missing=catalog_stream.missing_settings(catalog),
         count=count,
         public_left_out=catalog_stream.public_left_out_count(),
-        left_out=catalog_stream.iter_left_out() if signed_in else None,
-        translate=reader_translate(),
+        left_out=left_out.records(catalog_stream.iter_left_out()) if signed_in else None,
         document_url=iris.dataset_iri,
     )
     return Response(page, content_type="text/html; charset=utf-8")
