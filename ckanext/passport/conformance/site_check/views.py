@@ -1,9 +1,10 @@
-"""Pages of the publishers' site check: the form (``/passport/check``), a check's page (``/passport/check/<id>``,
-refreshing until the check ends, then the report), its downloads (``.csv``, ``.json``) and the corrected files
-of each passport read (``/passport/check/<id>/fixed/<n>/<file>``).
+"""Pages of the publishers' site check: the form (``/passport/check``, with the reader's earlier checks), a
+check's page (``/passport/check/<id>``, refreshing until the check ends, then the report, with the reader's other
+checks of the site), its downloads (``.csv``, ``.json``) and the corrected files of each passport read
+(``/passport/check/<id>/fixed/<n>/<file>``).
 
-Every decision is the actions' (``passport_site_check``, ``passport_site_check_show``); the form posts through
-CKAN's CSRF protection.
+Every decision is the actions' (``passport_site_check``, ``passport_site_check_show``,
+``passport_site_check_list``); the form posts through CKAN's CSRF protection.
 """
 from __future__ import annotations
 
