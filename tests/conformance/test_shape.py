@@ -21,8 +21,19 @@ def test_the_summary_counts_passports_read_conformant_and_each_code_once_per_pas
         PassportConformance("3-c", score=None),
     ])
 
-    assert report["summary"] == {"passports": 3, "read": 2, "mean_score": 80.0, "conformant": 1,
+    assert report["summary"] == {"passports": 3, "read": 2, "refused": 0, "mean_score": 80.0, "conformant": 1,
                                  "by_code": {"check.missing_field": 1}}
+
+
+def test_a_passport_refused_at_import_counts_in_neither_the_mean_nor_the_conformant():
+    report = document([
+        PassportConformance("1-a", score=100),
+        PassportConformance("2-b", score=None, refused=True, problems=[problem(MISSING_FIELD, field="title")]),
+    ])
+
+    assert report["passports"][1]["refused"] is True
+    assert {k: report["summary"][k] for k in ("passports", "read", "refused", "mean_score", "conformant")} == \
+        {"passports": 2, "read": 1, "refused": 1, "mean_score": 100.0, "conformant": 1}
 
 
 def test_the_csv_has_a_row_per_finding_and_one_for_a_passport_without_findings():

@@ -22,7 +22,8 @@ CSV_COLUMNS = ("identifier", "dataset_id", "url", "form", "score", "code", "seve
 
 @dataclass
 class PassportConformance:
-    """What was found about one passport: ``score`` is ``None`` when no passport could be read."""
+    """What was found about one passport: ``score`` is ``None`` when no passport could be read, or when the harvest
+    read it but refused to import it (``refused``: its identifier taken, the dataset invalid)."""
 
     identifier: str
     url: str = ""
@@ -34,6 +35,7 @@ class PassportConformance:
     # file name (meta.json, meta.csv, meta.xml) → URL of the corrected file; empty when nothing was read
     fixed: dict[str, str] = field(default_factory=dict)
     corrections: list[Problem] = field(default_factory=list)
+    refused: bool = False
 
 
 def web_link(url: Optional[str]) -> Optional[str]:
@@ -65,17 +67,23 @@ def passport_entry(checked: PassportConformance, translate: Translate = english)
         "findings": [finding(found, translate) for found in checked.problems],
         "fixed": dict(checked.fixed),
         "corrections": [finding(found, translate) for found in checked.corrections],
+        "refused": checked.refused,
     }
 
 
 def is_conformant(entry: Mapping[str, Any]) -> bool:
-    """A passport conforms when it was read and nothing about it is an error (warnings cost score only)."""
+    """A passport conforms when it was scored (read, and imported when harvested) and nothing about it is an error
+    (warnings cost score only): the summary's conformant count and mean score are of the same passports."""
     return entry["score"] is not None and not any(
         f["severity"] == Severity.ERROR.value for f in entry["findings"])
 
 
 def summary(entries: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """Counts over a report's passports; ``by_code`` counts the passports that have each code, not repeats."""
+    """Counts over a report's passports; ``by_code`` counts the passports that have each code, not repeats.
+
+    ``read`` counts the passports scored, the set ``mean_score`` and ``conformant`` are over; ``refused`` those a
+    harvest read but did not import (no score: the portal holds nothing of them).
+    """
     entries = list(entries)
     scores = [e["score"] for e in entries if e["score"] is not None]
     by_code: dict[str, int] = {}
@@ -85,6 +93,7 @@ def summary(entries: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     return {
         "passports": len(entries),
         "read": len(scores),
+        "refused": sum(1 for e in entries if e.get("refused")),
         "mean_score": round(mean(scores), 1) if scores else None,
         "conformant": sum(1 for e in entries if is_conformant(e)),
         "by_code": dict(sorted(by_code.items(), key=lambda item: (-item[1], item[0]))),

@@ -331,7 +331,13 @@ def _holds(dataset: dict[str, Any], identifier: str) -> bool:
 
 
 def _identifier_taken(identifier: str, holder: model.Package) -> Problem:
-    return problem(codes.IDENTIFIER_TAKEN, identifier=identifier, name=holder.name, title=holder.title)
+    """The refusal naming the record that holds the identifier and where it came from: the source that wrote it
+    (by title) or the portal."""
+    source_id = objects.source_of(holder.id)
+    source = model.Package.get(source_id) if source_id else None
+    where = (problem(codes.HOLDER_SOURCE, source=source.title or source.name) if source is not None
+             else problem(codes.HOLDER_PORTAL))
+    return problem(codes.IDENTIFIER_TAKEN, identifier=identifier, name=holder.name, title=holder.title, holder=where)
 
 
 def _data_findings(passport: Passport, config: HarvestConfig, source_id: str, budget: Deadline) -> list[Problem]:

@@ -92,9 +92,12 @@ MASS_DELETION = define(
 )
 IDENTIFIER_TAKEN = define(
     "harvest.identifier_taken", Severity.ERROR,
-    N_("The identifier {identifier} belongs to the record {name} ({title}) of another source or of the portal; "
-       "this entry was not imported and that record was left as it is"),
+    N_("The identifier {identifier} belongs to the record {name} ({title}) of {holder}; this entry was not "
+       "imported and that record was left as it is"),
 )
+# Who holds the record: each the ``holder`` of one harvest.identifier_taken finding.
+HOLDER_SOURCE = define("harvest.holder_source", Severity.INFO, N_("the harvest source {source}"))
+HOLDER_PORTAL = define("harvest.holder_portal", Severity.INFO, N_("the portal (a record not harvested)"))
 INVALID_DATASET = define(
     "harvest.invalid_dataset", Severity.ERROR, N_("The dataset was refused by validation: {details}"),
 )
@@ -140,6 +143,9 @@ OBJECT_STALLED = define(
         "connection died midway); what it had not saved was dropped, and the next harvest reads the entry again",
         count="seconds"),
 )
+
+# An error of an object's import stage means nothing of the entry was written, save these (the record was kept).
+RECORD_KEPT = frozenset({INDEX_FAILED})
 
 # An ``lkod`` source (another Czech catalog, DCAT-AP-CZ documents): its catalog document and its dataset documents.
 LKOD_NOT_RDF = define(

@@ -47,8 +47,10 @@ def passport_conformance_report(context: dict, data_dict: dict[str, Any]) -> dic
     :param job_id: one of the source's jobs (optional; default its last finished job)
     :returns: ``{"source_id", "job_id", "finished", "problems", "passports": [{"identifier", "dataset_id",
         "url", "form", "score", "findings": [{"code", "severity", "message", "where", ...}], "fixed",
-        "corrections"}], "summary": {"passports", "read", "mean_score", "conformant", "by_code"}}``; a source
-        with no finished job has ``job_id`` null and no passports.
+        "corrections", "refused"}], "summary": {"passports", "read", "refused", "mean_score", "conformant",
+        "by_code"}}``; a source with no finished job has ``job_id`` null and no passports. An entry read but
+        refused at import has ``refused`` true and no score; ``read`` counts the passports scored, the set
+        ``mean_score`` and ``conformant`` are over.
     """
     if not data_dict.get("id"):
         raise tk.ValidationError({"id": [tk._("Missing value")]})

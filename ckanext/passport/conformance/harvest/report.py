@@ -5,7 +5,10 @@ again: the fetch stage keeps what it read in the object's content (``MrContent``
 an unreadable passport's
 findings are its error rows' mirrors (``passport_harvest_finding``). An object whose fetch found its passport
 unchanged keeps only the gather content, so its passport and findings are those of the latest earlier object of
-the same guid and source that has them. The report is built in a fixed number of queries whatever the job's size.
+the same guid and source that has them. A passport read whose import was refused (an import-stage error other than
+those that keep the record, ``harvest.problems.RECORD_KEPT``) has no score: the portal holds nothing of it, so it
+counts in neither the mean nor the conformant. The report is built in a fixed number of queries whatever the job's
+size.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 from ckanext.harvest.model import HarvestGatherError, HarvestJob, HarvestObject, HarvestObjectError, HarvestObjectExtra
 
-import ckanext.passport.harvest.problems  # noqa: F401 (defines the harvest's codes)
+from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest import stored as stored_object
 from ckanext.passport.harvest.findings import HarvestFinding
 from ckanext.passport.mr import serialize
@@ -30,6 +33,7 @@ from ckanext.passport.mr.problems import stored_problem
 from ..shape import PassportConformance, document
 
 # How many finished jobs the score history shows: enough for a trend, few enough to read in one query.
+IMPORT_STAGE = "Import"  # ckanext-harvest's stage name on an import's error rows
 HISTORY_JOBS = 30
 SORTS = ("score", "-score", "identifier")
 SEVERITIES = tuple(s.value for s in Severity)
@@ -50,6 +54,7 @@ class StoredPassport:
     problems: Sequence[Problem] = ()
     passport: Optional[dict] = None  # serialize.to_jsonable of the passport, rebuilt only when corrections need it
     read_by: Optional[str] = None  # the object that read the passport (this one, or an earlier one if unchanged)
+    refused: bool = False  # read, but its import refused
 
 
 # Builds a passport's fixed-file links and corrections: (object that read it, passport) → (fixed, corrections).
@@ -90,7 +95,7 @@ def report(job: Optional[HarvestJob], source_id: str, translate: Translate = eng
 def conformance(stored: StoredPassport, fixer: Optional[Fixer] = None) -> PassportConformance:
     checked = PassportConformance(
         identifier=stored.identifier, url=stored.url, form=stored.form, score=stored.score,
-        problems=list(stored.problems), dataset_id=stored.package_id, title=stored.title,
+        problems=list(stored.problems), dataset_id=stored.package_id, title=stored.title, refused=stored.refused,
     )
     if fixer is not None and stored.passport is not None and stored.read_by:
         checked.fixed, checked.corrections = fixer(
@@ -112,8 +117,9 @@ def gather_problems(job_id: str) -> list[Problem]:
 def score_history(source_id: str, limit: int = HISTORY_JOBS) -> list[dict[str, Any]]:
     """``[{"job_id", "finished", "mean_score", "passports"}]`` of the source's last finished jobs, oldest first.
 
-    The mean is the report's (scores of the passports read; an unchanged passport counts with its earlier score),
-    computed by PostgreSQL from the stored contents: reading every job's report would parse every object again.
+    The mean is the report's (scores of the passports read and not refused; an unchanged passport counts with its
+    earlier score), computed by PostgreSQL from the stored contents: reading every job's report would parse every
+    object again.
     """
     statement = sa.text(
         """
@@ -122,25 +128,31 @@ def score_history(source_id: str, limit: int = HISTORY_JOBS) -> list[dict[str, A
             WHERE source_id = :source AND status = 'Finished'
             ORDER BY finished DESC NULLS LAST LIMIT :limit
         ), entries AS (
-            SELECT o.harvest_job_id, o.guid, o.gathered, o.report_status, own.value::int AS own_score
+            SELECT o.harvest_job_id, o.guid, o.gathered, o.report_status, own.value::int AS own_score,
+                   EXISTS (SELECT 1 FROM harvest_object_error r
+                           LEFT JOIN passport_harvest_finding f ON f.error_id = r.id
+                           WHERE r.harvest_object_id = o.id AND r.stage = :import
+                           AND (f.code IS NULL OR f.code <> ALL (:kept))) AS refused
             FROM harvest_object o JOIN jobs ON jobs.id = o.harvest_job_id
             LEFT JOIN harvest_object_extra own ON own.harvest_object_id = o.id AND own.key = :score
             WHERE NOT EXISTS (SELECT 1 FROM harvest_object_extra e WHERE e.harvest_object_id = o.id
                               AND e.key = :status AND e.value = :delete)
         )
         SELECT jobs.id, jobs.finished, count(entries.guid),
-               avg(COALESCE(entries.own_score, CASE WHEN entries.report_status = 'not modified' THEN (
+               avg(CASE WHEN NOT entries.refused THEN COALESCE(entries.own_score,
+                   CASE WHEN entries.report_status = 'not modified' THEN (
                    SELECT earlier.value::int FROM harvest_object p
                    JOIN harvest_object_extra earlier ON earlier.harvest_object_id = p.id AND earlier.key = :score
                    WHERE p.harvest_source_id = :source AND p.guid = entries.guid AND p.gathered < entries.gathered
-                   ORDER BY p.gathered DESC LIMIT 1) END))
+                   ORDER BY p.gathered DESC LIMIT 1) END) END)
         FROM jobs LEFT JOIN entries ON entries.harvest_job_id = jobs.id
         GROUP BY jobs.id, jobs.finished
         ORDER BY jobs.finished NULLS FIRST
         """
     )
     rows = model.Session.execute(statement, {"source": source_id, "limit": limit, "score": stored_object.SCORE,
-                                             "status": stored_object.STATUS, "delete": stored_object.DELETE})
+                                             "status": stored_object.STATUS, "delete": stored_object.DELETE,
+                                             "import": IMPORT_STAGE, "kept": sorted(codes.RECORD_KEPT)})
     return [
         {"job_id": job_id, "finished": _iso(finished), "passports": passports,
          "mean_score": None if mean is None else round(float(mean), 1)}
@@ -218,11 +230,11 @@ def _objects(condition: Any) -> list[_Row]:
 def _resolved(rows: list[_Row], source_id: str) -> list[StoredPassport]:
     unchanged = [row for row in rows if not row.content.read and row.report_status == "not modified"]
     earlier = _earlier_reads(source_id, unchanged)
-    errors = _object_findings([row.id for row in rows])
+    errors, refused = _object_findings([row.id for row in rows])
     stored = []
     for row in rows:
         reader = row if row.content.read else earlier.get(row.guid)
-        stored.append(_stored(row, reader, errors.get(row.id, [])))
+        stored.append(_stored(row, reader, errors.get(row.id, []), row.id in refused))
     return stored
 
 
@@ -251,23 +263,29 @@ def _earlier_reads(source_id: str, unchanged: list[_Row]) -> dict[str, _Row]:
             for id_, guid, package_id, content, status, gathered, url in query}
 
 
-def _object_findings(object_ids: list[str]) -> dict[str, list[Problem]]:
-    """object id → the findings of its error rows (fetch failures, structures not found, import refusals)."""
+def _object_findings(object_ids: list[str]) -> tuple[dict[str, list[Problem]], set[str]]:
+    """object id → the findings of its error rows (fetch failures, structures not found, import refusals), and the
+    objects whose import was refused (an import-stage error, save one that keeps the record)."""
     if not object_ids:
-        return {}
+        return {}, set()
     rows = (
-        model.Session.query(HarvestObjectError.harvest_object_id, HarvestFinding.finding)
-        .join(HarvestFinding, HarvestFinding.error_id == HarvestObjectError.id)
+        model.Session.query(HarvestObjectError.harvest_object_id, HarvestObjectError.stage, HarvestFinding.code,
+                            HarvestFinding.finding)
+        .outerjoin(HarvestFinding, HarvestFinding.error_id == HarvestObjectError.id)
         .filter(HarvestObjectError.harvest_object_id.in_(object_ids))
-        .order_by(HarvestObjectError.created)
+        .order_by(HarvestObjectError.created, HarvestObjectError.id)
     )
     found: dict[str, list[Problem]] = {}
-    for object_id, text in rows:
-        found.setdefault(object_id, []).append(stored_problem(json.loads(text)))
-    return found
+    refused: set[str] = set()
+    for object_id, stage, code, text in rows:
+        if stage == IMPORT_STAGE and code not in codes.RECORD_KEPT:
+            refused.add(object_id)
+        if text is not None:
+            found.setdefault(object_id, []).append(stored_problem(json.loads(text)))
+    return found, refused
 
 
-def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem]) -> StoredPassport:
+def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem], refused: bool = False) -> StoredPassport:
     entry = row.content.entry
     link = urljoin(row.content.registry_url, (entry.get("link") or "").strip())
     stored = StoredPassport(object_id=row.id, guid=row.guid, package_id=row.package_id,
@@ -283,7 +301,8 @@ def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem]) -> StoredP
     # Errors the object's rows hold that the content does not (hostile input saved as an error is in both).
     kept = {(p.code, p.location) for p in read + checked}
     stored.problems = read + checked + [p for p in errors if (p.code, p.location) not in kept]
-    stored.score = content.score
+    stored.score = None if refused else content.score
+    stored.refused = refused
     stored.form = content.form
     stored.url = reader.passport_url or stored.url
     stored.title = stored.title or (content.passport or {}).get("title") or ""

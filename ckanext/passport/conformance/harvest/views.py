@@ -98,7 +98,8 @@ def tab(source: str) -> str:
                           **{k: v for k, v in wanted.items()
                              if v and not (k == "sort" and v == "score") and not (k == "page" and v == 1)})
 
-    scores = [entry["score"] for entry in report["passports"]]
+    # A passport refused at import has no score and was read: it is neither a bar nor "not read".
+    scores = [entry["score"] for entry in report["passports"] if not entry["refused"]]
     return tk.render("passport_conformance/source.html", extra_vars={
         "harvest_source": harvest_source,
         "report": report,
