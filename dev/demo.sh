@@ -16,6 +16,9 @@ SITE_PORT=8765
 ADMIN=admin
 PASSWORD=${DEMO_PASSWORD:-demo-admin-password}
 SOURCE=demo-mr-site
+# The demo's harvest leaves its records submitted, so that the review queue has work (dev/demo_workflow.py has the
+# editor publish all but one); tests/e2e/test_demo_workflow.py harvests with this same config.
+SOURCE_CONFIG='{"allow_private_addresses": true, "default_editorial_state": "submitted"}'
 HARVEST_RUN_EVERY=10  # seconds between two `ckan harvester run`, where a portal has cron
 # Stopped in this order: the harvest processes write to the database and Solr, the demo site feeds them.
 PROCESSES=(harvest-cron gather-consumer fetch-consumer jobs-worker ckan demo-site)
@@ -73,8 +76,7 @@ if ! "$BIN/ckanapi" action organization_show -c "$CKAN_INI" id="$SOURCE" >/dev/n
 fi
 if ! "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$SOURCE" >/dev/null 2>&1; then
   "$BIN/ckan" harvester source create "$SOURCE" "http://127.0.0.1:$SITE_PORT/opendata/" passport \
-    "Demo MR site" true "$SOURCE" MANUAL \
-    '{"allow_private_addresses": true, "default_editorial_state": "published"}' \
+    "Demo MR site" true "$SOURCE" MANUAL "$SOURCE_CONFIG" \
     > "$RUN/demo-source.log" 2>&1 || { tail -n 20 "$RUN/demo-source.log"; exit 1; }
 fi
 
@@ -132,6 +134,11 @@ if [ "$job" != Finished ] || [ "$datasets" != "$passports" ]; then
   exit 1
 fi
 
+# The editorial workflow with people: the editors organization of dev/ckan.ini, an editor, a curator of the demo's
+# organizations; the curator completes the harvested records and the editor publishes all but one, which awaits review.
+workflow=$("$BIN/python" "$ROOT/dev/demo_workflow.py" 2> "$RUN/demo-workflow.log") \
+  || { echo "The demo's workflow setup failed:"; tail -n 20 "$RUN/demo-workflow.log"; exit 1; }
+
 cat <<TXT
 CKAN demo is running at http://127.0.0.1:$PORT
   harvested the demo MR site at http://127.0.0.1:$SITE_PORT/opendata/ ($datasets datasets): http://127.0.0.1:$PORT/harvest/$SOURCE
@@ -140,5 +147,6 @@ CKAN demo is running at http://127.0.0.1:$PORT
   site check (as a sysadmin, tick "private addresses" to check the demo site): http://127.0.0.1:$PORT/passport/check
   local catalog for the national catalog (LKOD, DCAT-AP-CZ): http://127.0.0.1:$PORT/lkod/catalog (about it: /lkod/)
   sysadmin login: $ADMIN / $PASSWORD
+$(sed "s/^/  /" <<< "$workflow")
   logs: dev/run/*.log        stop the processes: dev/demo.sh stop        and the services too: make stop
 TXT
