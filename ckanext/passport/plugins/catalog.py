@@ -28,7 +28,7 @@ from ckanext.passport.catalog import (
     workflow,
 )
 
-from ckanext.passport import language, rate_limits
+from ckanext.passport import language, rate_limits, script_translations
 
 from .shared import PassportTranslation, declaration_file
 
@@ -54,7 +54,8 @@ from .shared import PassportTranslation, declaration_file
     | views.helpers()
     | people.helpers()
 )
-@tk.blanket.blueprints(views.blueprints() + openness.blueprints())
+# A callable: the script messages' routes follow the configured locales, read when the app is made.
+@tk.blanket.blueprints(lambda: views.blueprints() + openness.blueprints() + script_translations.blueprints())
 class PassportPlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
