@@ -111,10 +111,7 @@ def tab(source: str) -> str:
         "first_row": (page - 1) * PAGE_SIZE + 1,
         "url": url,
         "args": args,
-        "codes": [{"code": code, "count": count, "meaning": meaning(code, translate),
-                   "severity": severity_of(code),
-                   "severity_label": severity_label(Severity(severity_of(code) or "error"), translate)}
-                  for code, count in report["summary"]["by_code"].items()],
+        "codes": code_rows(report, translate),
         "severities": [(s.value, severity_label(s, translate)) for s in Severity],
         "distribution_svg": charts.distribution_svg(
             scores, tk._("Passports by score"), tk._("not read")),
@@ -172,6 +169,38 @@ def meaning(code: str, translate: Translate) -> str:
 def severity_of(code: str) -> str:
     kind = catalogue().get(code)
     return kind.severity.value if kind else ""
+
+
+def code_rows(report: dict[str, Any], translate: Translate) -> list[dict[str, Any]]:
+    """The summary's codes as the tab and the job page list them: how many passports have each, its severity and
+    what it means."""
+    return [{"code": code, "count": count, "meaning": meaning(code, translate), "severity": severity_of(code),
+             "severity_label": severity_label(Severity(severity_of(code) or "error"), translate)}
+            for code, count in report["summary"]["by_code"].items()]
+
+
+def job_conformance(harvest_source: dict[str, Any], job: dict[str, Any]) -> Optional[dict[str, Any]]:
+    """Template helper: what a job's Conformance tab lists, for ckanext-harvest's job page (whose own summary
+    counts only error rows, never a passport's findings): the findings by severity, the site's and each code's,
+    and the tab's address for that job. ``None`` for another source type and for a reader the tab would refuse."""
+    if not has_conformance(harvest_source):
+        return None
+    try:
+        report = tk.get_action("passport_conformance_report")(_context(), {"id": harvest_source["id"],
+                                                                          "job_id": job["id"]})
+    except (tk.ObjectNotFound, tk.NotAuthorized):
+        return None
+    translate = reader_translate()
+    found = [*report["problems"], *(f for entry in report["passports"] for f in entry["findings"])]
+    return {
+        "summary": report["summary"],
+        "errors": sum(1 for f in found if f["severity"] == Severity.ERROR.value),
+        "severities": [{"severity": s.value, "label": severity_label(s, translate),
+                        "count": sum(1 for f in found if f["severity"] == s.value)} for s in Severity],
+        "problems": report["problems"],
+        "codes": code_rows(report, translate),
+        "url": tk.url_for(f"{BLUEPRINT}.tab", source=harvest_source["name"], job_id=job["id"]),
+    }
 
 
 def passport_row(entry: dict[str, Any], translate: Any) -> dict[str, Any]:
@@ -232,4 +261,4 @@ def has_conformance(source: dict[str, Any]) -> bool:
 
 def helpers() -> dict[str, Any]:
     return {"passport_dataset_conformance": dataset_conformance, "passport_has_conformance": has_conformance,
-            "passport_web_link": web_link}
+            "passport_job_conformance": job_conformance, "passport_web_link": web_link}
