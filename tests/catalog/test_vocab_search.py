@@ -25,14 +25,18 @@ def search(**params) -> list[dict]:
     return call_action("passport_vocab_search", {"user": ""}, **params)
 
 
+def id_and_label(concept: dict) -> dict:
+    return {"id": concept["id"], "label": concept["label"]}
+
+
 def test_search_finds_eurovoc_concepts_by_their_czech_label_and_answers_in_czech():
     found = search(vocabulary="eurovoc", q="demograf", language="cs")
-    assert found[0] == {"id": EUROVOC_DEMOGRAPHY, "label": "2816 demografie a obyvatelstvo"}
+    assert id_and_label(found[0]) == {"id": EUROVOC_DEMOGRAPHY, "label": "2816 demografie a obyvatelstvo"}
 
 
 def test_search_finds_eurovoc_concepts_by_their_english_label_and_answers_in_english():
     found = search(vocabulary="eurovoc", q="population", language="en")
-    assert found[0] == {"id": EUROVOC_DEMOGRAPHY, "label": "2816 demography and population"}
+    assert id_and_label(found[0]) == {"id": EUROVOC_DEMOGRAPHY, "label": "2816 demography and population"}
 
 
 def test_search_ignores_case_and_diacritics():
@@ -41,12 +45,19 @@ def test_search_ignores_case_and_diacritics():
 
 
 def test_search_finds_a_concept_by_its_code():
-    assert search(vocabulary="cz_nace", q="85", language="en")[0] == {"id": "85", "label": "85 Education"}
+    found = search(vocabulary="cz_nace", q="85", language="en")
+    assert id_and_label(found[0]) == {"id": "85", "label": "85 Education"}
 
 
 def test_search_puts_labels_starting_with_the_query_first():
     labels = [concept["label"] for concept in search(vocabulary="data_themes", q="en", language="en")]
     assert labels[0] == "Energy" and "Government and public sector" in labels
+
+
+def test_search_gives_each_concept_its_place_in_the_vocabulary():
+    themes = [concept.key for concept in vocab.vocabulary(vocab.DATA_THEMES)]
+    found = search(vocabulary="data_themes", q="", limit=100)
+    assert [(concept["id"], concept["order"]) for concept in found] == [(code, themes.index(code)) for code in themes]
 
 
 def test_search_returns_at_most_limit_concepts():
@@ -70,7 +81,7 @@ def test_search_refuses_a_limit_out_of_range(limit):
 def test_anyone_may_search_over_the_api(app):
     response = app.get("/api/3/action/passport_vocab_search", query_string={
         "vocabulary": "spatial_area", "q": "прага", "language": "ru", "limit": "1"})
-    assert response.json["result"] == [{"id": "CZ010", "label": "CZ010 Прага"}]
+    assert [id_and_label(unit) for unit in response.json["result"]] == [{"id": "CZ010", "label": "CZ010 Прага"}]
 
 
 # --- the form ------------------------------------------------------------------------------------------------
@@ -163,4 +174,4 @@ def test_with_a_7000_concept_eurovoc_loaded_the_dataset_form_stays_under_300_kb(
 @pytest.mark.usefixtures("full_eurovoc")
 def test_with_a_7000_concept_eurovoc_loaded_the_search_finds_a_loaded_concept_first():
     found = search(vocabulary="eurovoc", q="pojem číslo 6999", language="cs")
-    assert found[0] == {"id": "http://eurovoc.europa.eu/906999", "label": "syntetický pojem číslo 6999"}
+    assert id_and_label(found[0]) == {"id": "http://eurovoc.europa.eu/906999", "label": "syntetický pojem číslo 6999"}

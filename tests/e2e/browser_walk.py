@@ -29,6 +29,15 @@ def save_dataset_form(page: Page) -> None:
     page.click("button.btn-primary[name=save]")
 
 
+def choose_in_vocabulary(page: Page, field: str, typed: str, label: str | re.Pattern) -> None:
+    """Find a concept of a vocabulary field (EUROVOC, CZ-NACE, territory, data themes) as a curator does: open the
+    field, type part of its label or its code, pick it among what the search offers."""
+    several = page.locator(f"#field-{field}.select2-container-multi input.select2-input")  # typed in place
+    (several if several.count() else page.locator(f"#field-{field}")).click()
+    page.keyboard.type(typed)
+    page.locator(".select2-drop-active .select2-result-label", has_text=label).click()
+
+
 def reharvest(page: Page, admin: str) -> None:
     """The "Reharvest" button of the source's admin page, confirmed in its dialog."""
     page.goto(admin)

@@ -9,8 +9,10 @@ structure resource in the forms keeps the MR passport whole: the export still li
 """
 from __future__ import annotations
 
+import re
+
 import pytest
-from browser_walk import EDITORS_ORG, PASSWORD, save_dataset_form, sign_in
+from browser_walk import EDITORS_ORG, PASSWORD, choose_in_vocabulary, save_dataset_form, sign_in
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, create_harvested, resource_of
@@ -47,7 +49,7 @@ def complete_in_form(page: Page, record: dict, locale_prefix: str = "") -> None:
     page.fill("#field-publisher_email", "infoservis@czso.cz")
     for condition in CONDITIONS:
         page.select_option(f"#field-openness_conditions-{condition}", "yes")
-    page.select_option("#field-eurovoc-0-uri", "http://eurovoc.europa.eu/100146")
+    choose_in_vocabulary(page, "eurovoc-0-uri", "16", re.compile(r"^16 "))  # ECONOMICS, by its code
     save_dataset_form(page)
     page.wait_for_url(f"**{locale_prefix}/dataset/{record['name']}")
 

@@ -55,8 +55,8 @@ def search(name: str, query: str, language: str, limit: int) -> list[dict[str, s
             ranked.append((rank, position, concept))
     ranked.sort(key=lambda found: found[:2])
     return [
-        {"id": concept.key, "label": vocab.choice_label(concept, language, vocabulary.coded)}
-        for _, _, concept in ranked[:limit]
+        {"id": concept.key, "label": vocab.choice_label(concept, language, vocabulary.coded), "order": position}
+        for _, position, concept in ranked[:limit]
     ]
 
 
@@ -80,7 +80,8 @@ def vocab_search(context: dict, data_dict: dict[str, Any]) -> list[dict[str, str
     :param q: the typed text (case and diacritics ignored); empty: the vocabulary from its start
     :param language: ``cs``, ``en`` or ``ru`` (default: the request's language)
     :param limit: how many (default 20, at most 100)
-    :returns: ``[{"id": stored value, "label": label in the language}]``, best matches first
+    :returns: ``[{"id": stored value, "label": label in the language, "order": its place in the vocabulary}]``,
+        best matches first (a form posts several chosen concepts in the vocabulary's order)
     """
     tk.check_access("passport_vocab_search", context, data_dict)
     name = data_dict.get("vocabulary")
@@ -130,14 +131,16 @@ def _chosen_keys(value: Any) -> list[str]:
 
 def chosen_options(field: Mapping[str, Any], value: Any) -> list[dict[str, str]]:
     """The options a searchable select renders: only the field's chosen values, each labelled in the reader's
-    language as the search labels it (an unknown value as it is, so an invalid choice is shown, not lost)."""
+    language as the search labels it (an unknown value as it is, so an invalid choice is shown, not lost) and with
+    its place in the vocabulary (an unknown value last)."""
     vocabulary = vocab.vocabulary(field["passport_vocabulary"])
     language = current_language()
+    places = {key: position for position, key in enumerate(vocabulary.concepts)}
     options = []
     for key in _chosen_keys(value):
         concept = vocabulary.get(key)
         text = vocab.choice_label(concept, language, vocabulary.coded) if concept else key
-        options.append({"value": key, "text": text})
+        options.append({"value": key, "text": text, "order": places.get(key, len(places))})
     return options
 
 

@@ -3,7 +3,8 @@
  * The page renders the field as a plain <select> holding only the record's chosen concepts, all selected: without
  * this script the form posts them unchanged. The script puts select2 (CKAN ships 3.5) beside the select, fed by the
  * passport_vocab_search action, and mirrors each choice back into the select's options, so the form posts the very
- * fields it posted before. select2 3.5 cannot search an API from a <select>, hence its own unnamed hidden input.
+ * fields it posted before, several concepts in the vocabulary's order (as a select of every concept posted them).
+ * select2 3.5 cannot search an API from a <select>, hence its own unnamed hidden input.
  *
  * Options (data-module-*): source (the action's URL with its vocabulary and language), limit, placeholder,
  * searching, no-matches (the texts, already in the reader's language).
@@ -21,7 +22,7 @@ this.ckan.module('passport-vocab-select', function ($) {
       var multiple = select.prop('multiple');
       var id = select.attr('id');
       var chosen = select.find('option:selected').filter(function () { return this.value; })
-        .map(function () { return {id: this.value, text: $(this).text()}; }).get();
+        .map(function () { return {id: this.value, text: $(this).text(), order: $(this).data('order')}; }).get();
       var search = $('<input type="hidden">').insertAfter(select);
       var options = this.options;
 
@@ -40,7 +41,7 @@ this.ckan.module('passport-vocab-select', function ($) {
           data: function (term) { return {q: term, limit: options.limit}; },
           results: function (response) {
             return {results: $.map(response.result, function (concept) {
-              return {id: concept.id, text: concept.label};
+              return {id: concept.id, text: concept.label, order: concept.order};
             })};
           }
         }
@@ -56,9 +57,12 @@ this.ckan.module('passport-vocab-select', function ($) {
       search.select2('container').attr('id', id);
     },
 
-    /* The select's options become the chosen concepts, each selected (a single select keeps its blank choice). */
+    /* The select's options become the chosen concepts in the vocabulary's order, each selected (a single select
+     * keeps its blank choice). */
     _mirror: function (select, data) {
-      var chosen = $.isArray(data) ? data : (data ? [data] : []);
+      var chosen = ($.isArray(data) ? data.slice() : (data ? [data] : [])).sort(function (a, b) {
+        return a.order - b.order;
+      });
       select.find('option').filter(function () { return this.value; }).remove();
       $.each(chosen, function (index, concept) {
         select.append($('<option selected>').val(concept.id).text(concept.text));
