@@ -10,6 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 from ckan import model
 from ckan.tests import factories
+from ckan.logic import ValidationError
 from ckan.tests.helpers import call_action
 
 from ckanext.passport.conformance.site_check.model import FINISHED, QUEUED, SiteCheck, add
@@ -138,3 +139,12 @@ def test_a_report_opened_by_its_link_lists_none_of_its_owners_checks(app, publis
     for headers in ({}, auth(factories.User())):
         body = app.get(f"/passport/check/{shared}", headers=headers).body
         assert BeautifulSoup(body, "html.parser").select_one(".passport-site-check-earlier") is None
+
+
+def test_the_list_holds_at_most_its_limit_and_refuses_a_limit_that_is_no_number(publisher):
+    newest = finished_check(SITE, publisher, [90])
+    finished_check(SITE, publisher, [80], days_ago=1)
+    context = {"user": publisher["name"]}
+    assert [c["id"] for c in call_action("passport_site_check_list", context=context, limit=1)] == [newest]
+    with pytest.raises(ValidationError):
+        call_action("passport_site_check_list", context=context, limit="many")

@@ -194,7 +194,10 @@ def site_check_list(context: dict, data_dict: dict[str, Any]) -> list[dict[str, 
     if account is None:
         return []
     host = checked_url(data_dict["url"])[1] if data_dict.get("url") else None
-    limit = min(max(tk.asint(data_dict.get("limit") or _LIST_LIMIT), 1), _LIST_MAX)
+    try:
+        limit = min(max(int(data_dict.get("limit") or _LIST_LIMIT), 1), _LIST_MAX)
+    except (TypeError, ValueError):
+        raise tk.ValidationError({"limit": [tk._("Invalid integer")]})
     return [_listed(check, counts)
             for check, counts in history.own_checks(account.id, host, data_dict.get("exclude") or None, limit)]
 
