@@ -117,3 +117,25 @@ def test_pages_with_rdfa_parse_as_html5_without_errors(app, publish, path):
     parser = html5lib.HTMLParser()
     parser.parse(app.get(path).data)
     assert parser.errors == []
+
+
+@pytest.mark.parametrize("locale", ["/ru", "/cs"])
+def test_a_dataset_pages_permanent_links_carry_no_language(app, publish, locale):
+    """The MR links are the record's identity: the same on /ru/ and /cs/ pages as on the default one."""
+    dataset = publish("harvested")
+    default = extract(app.get(f"/dataset/{dataset['name']}").data, f"{SITE}/dataset/{dataset['name']}")
+    translated = extract(app.get(f"{locale}/dataset/{dataset['name']}").data, f"{SITE}{locale}/dataset/{dataset['name']}")
+    def permanent(graph: Graph) -> set[str]:
+        iris = {str(o) for _, _, o in graph if isinstance(o, URIRef)} | {str(s) for s, _, _ in graph}
+        return {iri for iri in iris if "/opendata" in iri}
+
+    assert not [iri for iri in permanent(translated) if iri.startswith(f"{SITE}{locale}/")]
+    assert permanent(translated) == permanent(default)
+
+
+@pytest.mark.parametrize("locale", ["/ru", "/cs"])
+def test_the_registry_pages_links_carry_no_language(app, publish, locale):
+    publish("harvested")
+    graph = extract(app.get(f"{locale}/opendata/").data, f"{SITE}{locale}/opendata/")
+    parts = {str(o) for _, p, o in graph if p == DC.hasPart}
+    assert parts and all(part.startswith(f"{SITE}/opendata/") for part in parts)

@@ -24,20 +24,26 @@ REGISTRY_FORMS = (Form.LIST_CSV, Form.LIST_XML, Form.LIST_JSON, Form.OPENDATALIS
 _EXTENSION = re.compile(r"\.([A-Za-z0-9]{1,10})$")
 
 
+def _permanent(view: str, **values: str) -> str:
+    # Without locale="default", CKAN prefixes the page's language (/ru/opendata/…): a record's identity and its
+    # files' links would change with the language its page was read in.
+    return tk.url_for(f"{BLUEPRINT}.{view}", _external=True, locale="default", **values)
+
+
 def passport_url(identifier: str) -> str:
-    return tk.url_for(f"{BLUEPRINT}.passport", identifier=identifier, _external=True)
+    return _permanent("passport", identifier=identifier)
 
 
 def passport_file_url(identifier: str, form: str) -> str:
-    return tk.url_for(f"{BLUEPRINT}.passport_file", identifier=identifier, form=form, _external=True)
+    return _permanent("passport_file", identifier=identifier, form=form)
 
 
 def registry_url() -> str:
-    return tk.url_for(f"{BLUEPRINT}.registry", _external=True)
+    return _permanent("registry")
 
 
 def registry_file_url(form: str) -> str:
-    return tk.url_for(f"{BLUEPRINT}.registry_file", form=form, _external=True)
+    return _permanent("registry_file", form=form)
 
 
 def extension(format_: str, source: str) -> str:
@@ -57,7 +63,7 @@ def structure_file_name(version: StructureVersion) -> str:
 
 
 def _version_url(identifier: str, file_name: str) -> str:
-    return tk.url_for(f"{BLUEPRINT}.version_file", identifier=identifier, file_name=file_name, _external=True)
+    return _permanent("version_file", identifier=identifier, file_name=file_name)
 
 
 def listing_options() -> PublishOptions:
