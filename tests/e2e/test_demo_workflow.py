@@ -3,21 +3,15 @@ once, so nothing awaited review): dev/demo_workflow.py, which dev/demo.sh runs a
 real stack after a harvest of the demo MR site configured as dev/demo.sh configures it."""
 from __future__ import annotations
 
-import configparser
 import os
 import subprocess
-import json
 import sys
-from pathlib import Path
 
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
+from demo_setup import ROOT, demo_config, demo_source_config, demo_workflow
 from demo_site import IDENTIFIERS
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "dev"))
-import demo_workflow  # noqa: E402  (dev/ is no package: the demo runs the file as a script)
 
 EDITORS = "demo-editors"
 pytestmark = [
@@ -50,18 +44,6 @@ formatter = generic
 [formatter_generic]
 format = %(levelname)s %(message)s
 """
-
-
-def demo_config() -> configparser.SectionProxy:
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.read(ROOT / "dev" / "ckan.ini", encoding="utf-8")
-    return parser["app:main"]
-
-
-def demo_source_config() -> dict:
-    """The source config dev/demo.sh creates the demo's harvest source with."""
-    script = (ROOT / "dev" / "demo.sh").read_text(encoding="utf-8")
-    return json.loads(script.split("SOURCE_CONFIG='", 1)[1].split("'", 1)[0])
 
 
 @pytest.fixture
