@@ -114,10 +114,13 @@ def _shipped(name: str) -> Vocabulary:
 
 
 @lru_cache(maxsize=4)
-def _loaded_eurovoc(path: str, mtime: float) -> dict[str, Concept]:
-    # Keyed on the file's mtime so a new `vocab load` is picked up without restarting the portal.
+def _loaded_eurovoc(path: str, mtime: float) -> Vocabulary:
+    # Keyed on the file's mtime so a new `vocab load` is picked up without restarting the portal. The same object
+    # while the file stays: thousands of concepts are not merged again at every lookup, and what is derived from
+    # them (the search's folded labels) can be kept beside it.
     with open(path, encoding="utf-8") as stream:
-        return {c.key: c for c in (_concept(e, "uri") for e in json.load(stream)["concepts"])}
+        loaded = {c.key: c for c in (_concept(e, "uri") for e in json.load(stream)["concepts"])}
+    return Vocabulary(EUROVOC, {**loaded, **_shipped(EUROVOC).concepts})
 
 
 def vocabulary(name: str) -> Vocabulary:
@@ -132,7 +135,7 @@ def vocabulary(name: str) -> Vocabulary:
         mtime = loaded.stat().st_mtime
     except OSError:
         return shipped
-    return Vocabulary(name, {**_loaded_eurovoc(str(loaded), mtime), **shipped.concepts})
+    return _loaded_eurovoc(str(loaded), mtime)
 
 
 def label(name: str, key: Any, language: Optional[str] = None) -> str:

@@ -30,11 +30,27 @@ def folded(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
-def _rank(query: str, concept: vocab.Concept, language: str) -> int | None:
-    """0: the label or the code starts with the query, 1: a word of the label does, 2: the label contains it;
+# Per vocabulary and language: the vocabulary object they were folded from, and each concept's folded label and
+# codes. Folding a loaded EUROVOC's labels takes longer than searching them; a new `vocab load` is a new object.
+_FOLDED: dict[tuple[str, str], tuple[vocab.Vocabulary, list[tuple[str, list[str]]]]] = {}
+
+
+def _folded_labels(vocabulary: vocab.Vocabulary, language: str) -> list[tuple[str, list[str]]]:
+    kept = _FOLDED.get((vocabulary.name, language))
+    if kept is not None and kept[0] is vocabulary:
+        return kept[1]
+    labels = [
+        (folded(concept.label(language)),
+         [folded(code) for code in (concept.notation, concept.key) if code and not code.startswith("http")])
+        for concept in vocabulary
+    ]
+    _FOLDED[(vocabulary.name, language)] = (vocabulary, labels)
+    return labels
+
+
+def _rank(query: str, label: str, codes: list[str]) -> int | None:
+    """0: the label or a code starts with the query, 1: a word of the label does, 2: the label contains it;
     ``None``: no match."""
-    label = folded(concept.label(language))
-    codes = [folded(code) for code in (concept.notation, concept.key) if code and not code.startswith("http")]
     if label.startswith(query) or any(code.startswith(query) for code in codes):
         return 0
     position = label.find(query)
@@ -49,8 +65,8 @@ def search(name: str, query: str, language: str, limit: int) -> list[dict[str, s
     vocabulary = vocab.vocabulary(name)
     wanted = folded(query.strip())
     ranked: list[tuple[int, int, vocab.Concept]] = []
-    for position, concept in enumerate(vocabulary):
-        rank = _rank(wanted, concept, language) if wanted else 0
+    for position, (concept, (label, codes)) in enumerate(zip(vocabulary, _folded_labels(vocabulary, language))):
+        rank = _rank(wanted, label, codes) if wanted else 0
         if rank is not None:
             ranked.append((rank, position, concept))
     ranked.sort(key=lambda found: found[:2])
@@ -134,10 +150,13 @@ def chosen_options(field: Mapping[str, Any], value: Any) -> list[dict[str, str]]
     language as the search labels it (an unknown value as it is, so an invalid choice is shown, not lost) and with
     its place in the vocabulary (an unknown value last)."""
     vocabulary = vocab.vocabulary(field["passport_vocabulary"])
+    keys = _chosen_keys(value)
+    if not keys:
+        return []
     language = current_language()
     places = {key: position for position, key in enumerate(vocabulary.concepts)}
     options = []
-    for key in _chosen_keys(value):
+    for key in keys:
         concept = vocabulary.get(key)
         text = vocab.choice_label(concept, language, vocabulary.coded) if concept else key
         options.append({"value": key, "text": text, "order": places.get(key, len(places))})
