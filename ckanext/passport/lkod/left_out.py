@@ -49,7 +49,9 @@ FIELD_ADVICE: dict[str, str] = {
     "spatial_area": N_(
         "'{label}' names no place of the Czech territorial register (RÚIAN): choose the territory the data cover."
     ),
-    "resources": N_("The record has no resource with a web address: add one whose address starts with http:// or https://."),
+    "resources": N_(
+        "The record has no resource with a web address: add one whose address starts with http:// or https://."
+    ),
     "documentation_url": N_(
         "A high-value dataset whose resources are all data services needs documentation: fill in '{label}' "
         "or add a file resource."
