@@ -139,3 +139,11 @@ def test_the_registry_pages_links_carry_no_language(app, publish, locale):
     graph = extract(app.get(f"{locale}/opendata/").data, f"{SITE}{locale}/opendata/")
     parts = {str(o) for _, p, o in graph if p == DC.hasPart}
     assert parts and all(part.startswith(f"{SITE}/opendata/") for part in parts)
+
+
+def test_the_russian_registry_page_leads_on_in_russian(app, publish):
+    """Its RDFa names permanent links, but a reader's links and search stay on /ru/ pages."""
+    dataset = publish("harvested")
+    page = app.get("/ru/opendata/").body
+    assert f'href="/ru/opendata/{dataset["name"]}/"' in page
+    assert 'action="/ru/opendata/"' in page
