@@ -182,3 +182,11 @@ def test_plural_forms_agree_with_ckans_own_catalog(lang, core):
     for entry in ours:
         if entry.msgid_plural:
             assert all(entry.msgstr_plural.get(index) for index in range(forms)), entry.msgid
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "ru"])
+def test_a_finding_stored_before_its_template_named_a_param_still_reads(lang):
+    """harvest.identifier_taken gained {holder}: a finding stored without it reads "…" there, not raw braces."""
+    stored = problem("harvest.identifier_taken", identifier="7701234560-schools", name="schools", title="Školy")
+    text = stored.message(translator(lang))
+    assert "{" not in text and "…" in text and "7701234560-schools" in text

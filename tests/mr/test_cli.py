@@ -104,7 +104,7 @@ def test_check_prints_json_on_request(site):
     assert document["registry_size"] == 4
     assert [p["identifier"] for p in document["passports"]] == ["7708234640-okvedva"]
     assert document["passports"][0]["findings"][0]["message"].startswith("The file mixes encodings")
-    assert set(document["summary"]) == {"passports", "read", "mean_score", "conformant", "by_code"}
+    assert set(document["summary"]) == {"passports", "read", "refused", "mean_score", "conformant", "by_code"}
 
 
 def test_check_refuses_a_local_site_without_allow_private(site, monkeypatch):

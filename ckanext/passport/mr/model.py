@@ -80,6 +80,11 @@ class Location:
     element: Optional[str] = None
 
 
+class _Params(dict):
+    def __missing__(self, key: str) -> str:
+        return "…"
+
+
 @dataclass(frozen=True)
 class Problem:
     """A finding about input: ``code`` is stable API (harvest errors, reports and tests key on it).
@@ -96,12 +101,13 @@ class Problem:
     location: Location = field(default_factory=Location)
 
     def message(self, translate: Translate = english) -> str:
-        """The message in the language of ``translate``; the template as it is when the params do not fit it."""
+        """The message in the language of ``translate``. A placeholder without its param (a finding stored before
+        its template named it) reads "…"; the template as it is when it cannot be filled at all."""
         text = translate.template(self.template, self.params)
-        params = {k: v.message(translate) if isinstance(v, Problem) else v for k, v in self.params.items()}
+        params = _Params({k: v.message(translate) if isinstance(v, Problem) else v for k, v in self.params.items()})
         try:
-            return text.format(**params)
-        except (KeyError, IndexError, ValueError):
+            return text.format_map(params)
+        except (IndexError, ValueError, AttributeError):
             return text
 
     def as_dict(self, translate: Translate = english) -> dict:
