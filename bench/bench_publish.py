@@ -13,6 +13,7 @@ Run from the repository root: `.venv/bin/python bench/bench_publish.py`.
 """
 from __future__ import annotations
 
+import json
 import os
 import socket
 import statistics
@@ -120,11 +121,11 @@ def ensure_datasets() -> None:
     print(f"  {DATASETS - present} datasets created in {time.perf_counter() - started:.0f} s", flush=True)
 
 
-def serve(port: int) -> None:
+def serve(port: int, options: dict[str, str] | None = None) -> None:
     from ckan.config.middleware import make_app
     from werkzeug.serving import make_server
 
-    make_server("127.0.0.1", port, make_app(configured(port))).serve_forever()
+    make_server("127.0.0.1", port, make_app(configured(port, options))).serve_forever()
 
 
 def free_port() -> int:
@@ -133,9 +134,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
+def start_server(options: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
+    """This CKAN on a free port in a child process (``configured``, with a benchmark's own ``options`` over it)."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)], cwd=ROOT, env=os.environ,
+    server = subprocess.Popen([sys.executable, __file__, "--serve", str(port), json.dumps(options or {})],
+                              cwd=ROOT, env=os.environ,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     for _ in range(600):
@@ -196,8 +199,8 @@ def timed(call: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def main() -> int:
-    if len(sys.argv) == 3 and sys.argv[1] == "--serve":
-        serve(int(sys.argv[2]))
+    if len(sys.argv) in (3, 4) and sys.argv[1] == "--serve":
+        serve(int(sys.argv[2]), json.loads(sys.argv[3]) if len(sys.argv) == 4 else None)
         return 0
     if len(sys.argv) == 3 and sys.argv[1] == "--create":
         create_share(int(sys.argv[2]))
