@@ -19,7 +19,8 @@ pytestmark = [
     pytest.mark.usefixtures("with_plugins"),
 ]
 
-SITE = "https://opendata.example.ru/opendata/"
+# Loopback, a closed port: saving a source reads its registry once (source_check), and a test reaches no network.
+SITE = "http://127.0.0.1:9/opendata/"
 
 
 @pytest.fixture
@@ -78,10 +79,12 @@ def test_organization_admin_sees_the_refusals_in_czech(browser: Browser, live_ck
 
 def test_organization_admin_may_name_their_own_organization(browser: Browser, live_ckan: str, cast):
     page = sign_in(browser, live_ckan, cast["admin"])
-    fill_source(page, "", {"organization": "mesto"})
+    with page.expect_response("**/harvest/mestska-data") as source_page:
+        fill_source(page, "", {"organization": "mesto"})
 
     expect(config_error(page)).to_have_count(0)
     assert source_exists(page)
+    assert source_page.value.status == 200  # the config's organization left the source's own on its page
 
 
 def test_sysadmin_may_harvest_into_any_organization(browser: Browser, live_ckan: str, cast):
@@ -90,3 +93,15 @@ def test_sysadmin_may_harvest_into_any_organization(browser: Browser, live_ckan:
 
     expect(config_error(page)).to_have_count(0)
     assert source_exists(page)
+
+
+def test_an_admin_saving_an_address_without_a_registry_reads_why_on_the_source_page(
+    browser: Browser, live_ckan: str, cast
+):
+    page = sign_in(browser, live_ckan, cast["admin"])
+    fill_source(page, "", {"organization": "mesto"})
+
+    assert source_exists(page)
+    notice = page.locator(".flash-messages .alert", has_text="leads to no MR registry yet")
+    # The address is on loopback, which a source's harvest may not read unless a sysadmin allowed it.
+    expect(notice).to_contain_text("[registry.not_discovered]")

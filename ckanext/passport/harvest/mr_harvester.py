@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from functools import partial
 from itertools import chain
 from typing import Any, Iterable, Optional
 
@@ -99,7 +100,7 @@ class PassportHarvester(HarvesterBase):
         source = harvest_job.source
         index_check.converge(harvest_job)
         config = self._config(source)
-        fetched, items = _open_registry(source.url, config, source.id)
+        fetched, items = open_registry(source.url, config, source.id)
         previous = objects.current_objects(source.id)
         ids: list[str] = []
         seen: set[str] = set()
@@ -304,17 +305,19 @@ class PassportHarvester(HarvesterBase):
 _GATHER_BATCH = 1000
 
 
-def _open_registry(
-    site_url: str, config: HarvestConfig, source_id: str
+def open_registry(
+    site_url: str, config: HarvestConfig, source_id: str, budget: Optional[Deadline] = None
 ) -> tuple[Optional[FetchResult], Iterable[Any]]:
-    """The registry's fetch and its entries and problems in file order (streamed for list.xml)."""
+    """The registry's fetch and its entries and problems in file order (streamed for list.xml); every fetch ends
+    by ``budget`` when one is given."""
     if not config.registry_url:
-        found = discover_registry(site_url, config.policy, limits=config.limits)
+        found = discover_registry(site_url, config.policy, fetcher=partial(fetch, deadline=budget),
+                                  limits=config.limits)
         if not found.ok:
             return None, found.problems
         return found.fetched, chain(found.problems, found.registry.entries)
     fetched = fetch(config.registry_url, ReadLimits.policy(config.policy, config.limits.registry_bytes),
-                    session=source_session(source_id, config.policy))
+                    session=source_session(source_id, config.policy), deadline=budget)
     if fetched.problem is not None:
         return None, [fetched.problem]
     return fetched, iter_registry(fetched.content, fetched.url, limits=config.limits)

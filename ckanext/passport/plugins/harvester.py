@@ -4,14 +4,15 @@ It needs the base plugin ``passport``, which declares the harvest's options (fet
 openness check fetches with them too. It chains ckanext-harvest's job actions so that our findings are shown
 in the reader's language (:mod:`ckanext.passport.harvest.findings`), and its job run so that no object of either
 source type stays mid-stage (:mod:`ckanext.passport.harvest.recovery`). It puts its own copy of ckanext-harvest's
-source form first (:mod:`ckanext.passport.harvest.source_form`).
+source form first (:mod:`ckanext.passport.harvest.source_form`), and reads a source's registry once when it is
+saved from that form (:mod:`ckanext.passport.harvest.source_check`).
 """
 from __future__ import annotations
 
 import ckan.plugins as p
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport.harvest import findings as harvest_findings, recovery, source_form
+from ckanext.passport.harvest import findings as harvest_findings, recovery, source_check, source_form, source_type
 from ckanext.passport.harvest.mr_harvester import PassportHarvester
 
 from .shared import PassportTranslation
@@ -24,7 +25,18 @@ class PassportHarvesterPlugin(PassportTranslation, PassportHarvester):
 
     p.implements(p.ITranslation)
     p.implements(p.IConfigurer)
+    p.implements(p.IPackageController, inherit=True)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         # ckanext-harvest's source form, with organizations by title and the config box's keys (source_form).
         source_form.override_source_form(config)
+
+    # A passport source saved from its form: its registry read once, and what blocks it said (source_check).
+    def after_dataset_create(self, context: dict, pkg_dict: dict) -> None:
+        source_check.after_source_saved(pkg_dict)
+
+    def after_dataset_update(self, context: dict, pkg_dict: dict) -> None:
+        source_check.after_source_saved(pkg_dict)
+
+    def after_dataset_show(self, context: dict, pkg_dict: dict) -> dict:
+        return source_type.keep_organization(pkg_dict)
