@@ -1,6 +1,6 @@
 """The queue backends ckanext-harvest offers, as a portal's configuration file sets them, for the tests and the
-harvest benchmark that run real consumer processes: Redis (test.ini's ``ckan.redis.url``) and RabbitMQ (the broker
-dev/services.sh starts on its AMQP_PORT, 5673 unless the Makefile gives a set of services other ports)."""
+harvest benchmark that run real consumer processes: Redis and RabbitMQ, on the ports dev/services.sh starts them on
+(REDIS_PORT, AMQP_PORT: test.ini's 6380 and 5673 unless the Makefile gives a set of services other ports)."""
 from __future__ import annotations
 
 import os
@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BROKERS: dict[str, dict[str, str]] = {
-    "redis": {},
+    "redis": {"ckan.harvest.mq.port": os.environ.get("REDIS_PORT", "6380")},
     "amqp": {"ckan.harvest.mq.type": "amqp", "ckan.harvest.mq.hostname": "127.0.0.1",
              "ckan.harvest.mq.port": os.environ.get("AMQP_PORT", "5673"), "ckan.harvest.mq.user_id": "guest",
              "ckan.harvest.mq.password": "guest",

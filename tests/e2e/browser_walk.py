@@ -32,20 +32,31 @@ def save_dataset_form(page: Page) -> None:
 def choose_in_vocabulary(page: Page, field: str, typed: str, label: str | re.Pattern) -> None:
     """Find a concept of a vocabulary field (EUROVOC, CZ-NACE, territory, data themes) as a curator does: open the
     field, type part of its label or its code, pick it among what the search offers."""
+    four = page.locator(f"#field-{field}:has(.select2-selection)")  # select2 4 (CKAN 2.12)
+    if four.count():
+        four.click()
+        page.keyboard.type(typed)
+        page.locator(".select2-container--open .select2-results__option", has_text=label).click()
+        return
     several = page.locator(f"#field-{field}.select2-container-multi input.select2-input")  # typed in place
     (several if several.count() else page.locator(f"#field-{field}")).click()
     page.keyboard.type(typed)
     page.locator(".select2-drop-active .select2-result-label", has_text=label).click()
 
 
-def reharvest(page: Page, admin: str) -> None:
-    """The "Reharvest" button of the source's admin page, confirmed in its dialog."""
+REHARVEST = {"en": ("Reharvest", "Harvest will start shortly"), "cs": ("Sklidit znovu", "Sklizeň brzy začne"),
+             "ru": ("Собрать заново", "Сбор скоро начнётся")}
+
+
+def reharvest(page: Page, admin: str, language: str = "en") -> None:
+    """The "Reharvest" button of the source's admin page (in the page's ``language``), confirmed in its dialog."""
+    button, started = REHARVEST[language]
     page.goto(admin)
-    page.get_by_role("link", name="Reharvest").click()
+    page.get_by_role("link", name=button).click()
     page.locator(".modal-footer .btn-primary").click()
     # The confirmation posts, creates the job and queues it before the page comes back: on a loaded machine that
     # takes longer than expect's default 5 s.
-    expect(page.locator(".flash-messages, .alert").first).to_contain_text("Harvest will start shortly", timeout=30_000)
+    expect(page.locator(".flash-messages, .alert").first).to_contain_text(started, timeout=30_000)
 
 
 def wait_for_finished_job(page: Page, admin: str, machinery: HarvestProcesses, seconds: float = 60) -> None:

@@ -50,7 +50,7 @@ def test_a_sysadmin_harvests_an_lkod_from_the_czech_source_form(
     page.wait_for_url("**/harvest/nas-lkod")
     admin_page = "/cs/harvest/admin/nas-lkod"
 
-    reharvest(page, admin_page)
+    reharvest(page, admin_page, "cs")
     wait_for_finished_job(page, admin_page, harvest_machinery)
     expect_counts(page, added=published, updated=0, error=0)
 

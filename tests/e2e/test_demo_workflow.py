@@ -4,6 +4,7 @@ real stack after a harvest of the demo MR site configured as dev/demo.sh configu
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -103,8 +104,12 @@ def test_the_printed_logins_sign_in(harvested, app):
     demo_workflow.set_up()
 
     for person in (demo_workflow.CURATOR, demo_workflow.EDITOR):
-        response = app.post("/user/login", data={"login": person.name, "password": person.password},
-                            follow_redirects=False)
+        # As a browser signs in: the form's CSRF token (CKAN 2.12 asks for it) with the session it belongs to.
+        browser = app.test_client()
+        form = browser.get("/user/login").get_data(as_text=True)
+        token = re.search(r'name="_csrf_token" value="([^"]+)"', form).group(1)
+        response = browser.post("/user/login", data={"login": person.name, "password": person.password,
+                                                     "_csrf_token": token}, follow_redirects=False)
         assert response.status_code == 302
         assert "/dashboard" in response.headers["Location"]
 

@@ -19,6 +19,11 @@ this.ckan.module('passport-vocab-select', function ($) {
         return;
       }
       var select = this.el;
+      // CKAN 2.12 ships select2 4, which searches an API from the <select> itself; CKAN 2.11 ships 3.5.
+      if ($.fn.select2.amd) {
+        this._initializeFour(select);
+        return;
+      }
       var multiple = select.prop('multiple');
       var id = select.attr('id');
       var chosen = select.find('option:selected').filter(function () { return this.value; })
@@ -55,6 +60,45 @@ this.ckan.module('passport-vocab-select', function ($) {
       $('label[for="' + id + '"]').attr('for', typing.attr('id'));
       select.hide().attr('id', id + '-chosen');
       search.select2('container').attr('id', id);
+    },
+
+    /* select2 4 on the select: each concept picked becomes one of its options, put in the vocabulary's order. */
+    _initializeFour: function (select) {
+      var options = this.options;
+      select.select2({
+        allowClear: !select.prop('multiple'),
+        placeholder: options.placeholder,
+        minimumInputLength: 0,
+        width: '100%',
+        language: {
+          searching: function () { return options.searching; },
+          noResults: function () { return options.noMatches; }
+        },
+        ajax: {
+          url: options.source,
+          dataType: 'json',
+          delay: 250,
+          data: function (params) { return {q: params.term || '', limit: options.limit}; },
+          processResults: function (response) {
+            return {results: $.map(response.result, function (concept) {
+              return {id: concept.id, text: concept.label, order: concept.order};
+            })};
+          }
+        }
+      });
+      select.on('select2:select', function (event) {
+        select.find('option').filter(function () { return this.value === event.params.data.id; })
+          .attr('data-order', event.params.data.order);
+        var picked = select.find('option').filter(function () { return this.value; }).detach().sort(function (a, b) {
+          return $(a).data('order') - $(b).data('order');
+        });
+        select.append(picked).trigger('change.select2');
+      });
+      // As with 3.5 below: the field's id moves to what the curator sees, so links to a missing field land on it.
+      var id = select.attr('id');
+      $('label[for="' + id + '"]').attr('for', id + '-chosen');
+      select.attr('id', id + '-chosen');
+      select.data('select2').$container.attr('id', id);
     },
 
     /* The select's options become the chosen concepts in the vocabulary's order, each selected (a single select
