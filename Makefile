@@ -97,11 +97,11 @@ db-demo: default-version services
 # start the services again as the Makefile does. PYTEST_ARGS reach both (a -m in them replaces each phase's own); a
 # phase that selects no test (pytest's exit status 5) is fine as long as the other ran tests; any other failure of
 # either fails the target. A first phase interrupted (Ctrl-C, or a collection error: status 2) ends the target there.
-# Two phases at once: the service-fault tests in one process on their own services (their output follows the
-# parallel phase's), and everything else in the parallel workers.
+# Two phases at once: the service-fault tests in one process on their own services (their variables in a subshell
+# of their own; their output follows the parallel phase's), and everything else in the parallel workers.
 test: db-test db-faults
-	@export $(FAULT_TEST_ENV); $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) -n 0 -m service_faults tests \
-	  $(PYTEST_ARGS) > $(RUN)/service-faults.log 2>&1 & faults=$$!; \
+	@(export $(FAULT_TEST_ENV); exec $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) -n 0 -m service_faults tests \
+	  $(PYTEST_ARGS)) > $(RUN)/service-faults.log 2>&1 & faults=$$!; \
 	$(TEST_ENV) $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) -n $(WORKERS) -m "not service_faults" tests \
 	  $(PYTEST_ARGS); parallel=$$?; [ $$parallel -ne 2 ] || { kill $$faults; exit 2; }; \
 	wait $$faults; serial=$$?; echo "== service-fault tests (on their own services)"; cat $(RUN)/service-faults.log; \

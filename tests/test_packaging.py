@@ -146,3 +146,11 @@ def test_catalogs_translate_every_message_of_ckanext_harvest(tmp_path, lang):
     extracted = _extracted(tmp_path, str(Path(ckanext.harvest.__file__).parent))
     assert {"Reharvest", "No errors for this job", "Harvest Jobs"} <= extracted
     assert extracted - _known(lang) == set()
+
+
+def test_the_suite_beside_the_service_fault_tests_runs_on_the_default_services():
+    """make test runs the service-fault tests at the same time on services of their own: none of their variables may
+    reach the rest of the suite, whose jobs and queues would then sit on services those tests kill."""
+    import os
+
+    assert not {"SERVICES_NAME", "SERVICES_RUN", "REDIS_PORT", "AMQP_PORT"} & set(os.environ)
