@@ -237,7 +237,7 @@ def resource_url(key: tuple, data: dict, errors: dict, context: dict) -> None:
         errors[key].append(error)
 
 
-def _listed(value: Any) -> list[Any]:
+def listed(value: Any) -> list[Any]:
     """Lists arrive as lists (API), as JSON text (stored) or as one line per item (text areas)."""
     if isinstance(value, str):
         stripped = value.strip()
@@ -254,7 +254,7 @@ def _listed(value: Any) -> list[Any]:
 
 
 def _checked_list(value: Any, check: Callable[[Any], Optional[str]]) -> str:
-    items = _listed(value)
+    items = listed(value)
     for item in items:
         if not isinstance(item, str):
             raise Invalid(tk._("A text value is expected"))

@@ -6,15 +6,16 @@ so the form stays the same size whether EUROVOC holds its 148 shipped concepts o
 """
 from __future__ import annotations
 
-import json
 import unicodedata
 from typing import Any, Callable, Mapping
 
 import ckan.plugins.toolkit as tk
+from ckan.plugins.toolkit import Invalid
 
 from ckanext.passport.language import current_language
 
 from . import vocab
+from .validators import listed
 
 # The vocabularies the form's searchable selects search (the frequency's short list stays a plain select).
 SEARCHABLE = (vocab.EUROVOC, vocab.CZ_NACE, vocab.SPATIAL_AREA, vocab.DATA_THEMES)
@@ -131,18 +132,12 @@ def auth_functions() -> dict[str, Callable]:
 
 def _chosen_keys(value: Any) -> list[str]:
     """A field's chosen codes as the form holds them: a list, one code, or a list's JSON text (a stored extra)."""
-    if isinstance(value, str):
-        stripped = value.strip()
-        if stripped.startswith("["):
-            try:
-                value = json.loads(stripped)
-            except ValueError:
-                return [stripped]
-        else:
-            value = [stripped]
-    if not isinstance(value, (list, tuple)):
-        return []
-    return [item for item in value if isinstance(item, str) and item]
+    try:
+        items = listed(value)
+    except Invalid:
+        # Text no list reads from (a stored value gone wrong) is shown as it is, so the curator sees it.
+        return [value.strip()] if isinstance(value, str) and value.strip() else []
+    return [item for item in items if isinstance(item, str) and item]
 
 
 def chosen_options(field: Mapping[str, Any], value: Any) -> list[dict[str, str]]:

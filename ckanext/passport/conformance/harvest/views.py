@@ -174,9 +174,12 @@ def severity_of(code: str) -> str:
 def code_rows(report: dict[str, Any], translate: Translate) -> list[dict[str, Any]]:
     """The summary's codes as the tab and the job page list them: how many passports have each, its severity and
     what it means."""
-    return [{"code": code, "count": count, "meaning": meaning(code, translate), "severity": severity_of(code),
-             "severity_label": severity_label(Severity(severity_of(code) or "error"), translate)}
-            for code, count in report["summary"]["by_code"].items()]
+    rows = []
+    for code, count in report["summary"]["by_code"].items():
+        severity = severity_of(code)
+        rows.append({"code": code, "count": count, "meaning": meaning(code, translate), "severity": severity,
+                     "severity_label": severity_label(Severity(severity), translate) if severity else ""})
+    return rows
 
 
 def job_conformance(harvest_source: dict[str, Any], job: dict[str, Any]) -> Optional[dict[str, Any]]:

@@ -16,11 +16,10 @@ from flask import Blueprint, Response, current_app
 
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.corrections import FIXED_FILES
-from ckanext.passport.mr.model import Severity, Translate
-from ckanext.passport.mr.problems import severity_label
+from ckanext.passport.mr.model import Translate
 
 from .. import downloads
-from ..harvest.views import meaning, severity_of
+from ..harvest.views import code_rows
 from .model import FAILED, FINISHED, SiteCheckPassport
 from .report import fixed
 
@@ -117,13 +116,7 @@ def by_problem(report: dict[str, Any], translate: Translate) -> list[dict[str, A
     for number, entry in enumerate(report["passports"], start=1):
         for code in dict.fromkeys(found["code"] for found in entry["findings"]):
             having.setdefault(code, []).append((number, entry["identifier"]))
-    rows = []
-    for code, count in report["summary"]["by_code"].items():
-        severity = severity_of(code)
-        rows.append({"code": code, "count": count, "meaning": meaning(code, translate), "severity": severity,
-                     "severity_label": severity_label(Severity(severity), translate) if severity else "",
-                     "passports": having.get(code, [])})
-    return rows
+    return [{**row, "passports": having.get(row["code"], [])} for row in code_rows(report, translate)]
 
 
 def _report(id: str) -> dict[str, Any]:
