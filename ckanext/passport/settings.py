@@ -50,6 +50,9 @@ SITE_CHECK_RATE_WINDOW = "ckanext.passport.site_check_rate_window"
 SITE_CHECK_MAX_PASSPORTS = "ckanext.passport.site_check_max_passports"
 SITE_CHECK_TIMEOUT = "ckanext.passport.site_check_timeout"
 SITE_CHECK_PASSPORT_BUDGET = "ckanext.passport.site_check_passport_budget"
+NOTIFY_SOURCES = "ckanext.passport.notify_sources"
+NOTIFY_SCORE_DROP = "ckanext.passport.notify_score_drop"
+NOTIFY_PUBLISHERS = "ckanext.passport.notify_publishers"
 LKOD_PUBLISHER_ICO = "ckanext.passport.lkod.publisher_ico"
 LKOD_TITLE = "ckanext.passport.lkod.title"
 LKOD_DESCRIPTION = "ckanext.passport.lkod.description"
@@ -282,6 +285,24 @@ def site_check_fetch_policy(allow_private_addresses: bool) -> FetchPolicy:
     organization admin configured; a site check is started by anyone allowed to, so it does not inherit it.
     """
     return site_fetch_policy(allow_private_addresses=allow_private_addresses)
+
+
+# --- conformance mails (plugin ``passport_conformance``; a source's config overrides each) ------------------
+
+
+def notify_sources() -> bool:
+    """Whether sources' organization admins hear of jobs that got worse and get the weekly digest."""
+    return tk.asbool(tk.config.get(NOTIFY_SOURCES))
+
+
+def notify_score_drop() -> int:
+    """Points a job's mean score must drop against the previous job's to be mailed."""
+    return tk.asint(tk.config.get(NOTIFY_SCORE_DROP))
+
+
+def notify_publishers() -> bool:
+    """Whether the MR publisher's own contact (``publishermbox``) is mailed too, at most once a week."""
+    return tk.asbool(tk.config.get(NOTIFY_PUBLISHERS))
 
 
 # --- the Czech local open-data catalog (LKOD) ---------------------------------------------------------------
