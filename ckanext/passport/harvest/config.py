@@ -52,6 +52,10 @@ SCHEMA: dict[str, Any] = {
         "check_data": {"type": "boolean"},
         "user": {"type": "string", "minLength": 1},
         "index_commit": {"enum": list(INDEX_COMMITS)},
+        # Conformance mails (conformance.notices): each overrides its site option.
+        "notify": {"type": "boolean"},
+        "notify_score_drop": {"type": "number", "minimum": 0, "maximum": 100},
+        "notify_publisher": {"type": "boolean"},
     },
     "not": {"required": ["organization", "create_organizations"], "properties": {"create_organizations": {"const": True}}},
 }
@@ -132,6 +136,10 @@ class HarvestConfig:
     check_data: bool = False
     user: str = ""
     index_commit: str = "soft"
+    # None: the site's option (settings.notify_sources, notify_score_drop, notify_publishers).
+    notify: Optional[bool] = None
+    notify_score_drop: Optional[float] = None
+    notify_publisher: Optional[bool] = None
     policy: FetchPolicy = field(default_factory=FetchPolicy)
     limits: ReadLimits = field(default_factory=ReadLimits)
 
@@ -154,6 +162,9 @@ def load_config(text: Optional[str], site: dict[str, Any]) -> HarvestConfig:
         check_data=bool(data.get("check_data", False)),
         user=data.get("user", ""),
         index_commit=data.get("index_commit", "soft"),
+        notify=data.get("notify"),
+        notify_score_drop=data.get("notify_score_drop"),
+        notify_publisher=data.get("notify_publisher"),
         policy=policy,
         limits=settings.read_limits(site),
     )
