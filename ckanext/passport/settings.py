@@ -60,6 +60,8 @@ LKOD_CONTACT_EMAIL = "ckanext.passport.lkod.contact_email"
 LKOD_HOMEPAGE = "ckanext.passport.lkod.homepage"
 # CKAN's own option, read here for the language of texts stored for every reader (harvest errors).
 LOCALE_DEFAULT = "ckan.locale_default"
+# ckanext-harvest's own option (it declares none): minutes after which ``harvester run`` ends a job with no progress.
+HARVEST_TIMEOUT = "ckan.harvest.timeout"
 
 # The fetch options' defaults, for the paths that run without the plugins (see the module docstring).
 FETCH_DEFAULTS: dict[str, Any] = {
@@ -151,6 +153,14 @@ def max_lkod_dataset_bytes() -> int:
 def harvest_object_budget() -> int:
     """Seconds all the fetches of one harvested passport share."""
     return tk.asint(tk.config.get(HARVEST_OBJECT_BUDGET))
+
+
+def harvest_timeout() -> Optional[int]:
+    """ckanext-harvest's ``ckan.harvest.timeout``, minutes a running job may go without progress; ``None`` when
+    unset. Read as ckanext-harvest reads it (any value set counts), so that our source types end exactly the jobs
+    it would end."""
+    value = tk.config.get(HARVEST_TIMEOUT)
+    return tk.asint(value) if value else None
 
 
 # --- language -----------------------------------------------------------------------------------------------

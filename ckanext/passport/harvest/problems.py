@@ -143,6 +143,15 @@ OBJECT_STALLED = define(
         "connection died midway); what it had not saved was dropped, and the next harvest reads the entry again",
         count="seconds"),
 )
+# A job ckanext-harvest's ``ckan.harvest.timeout`` ended (recovery): no object finished for that long.
+JOB_TIMEOUT = define(
+    "harvest.job_timeout", Severity.ERROR,
+    Nn_("The harvest job made no progress for more than {minutes} minute (its last action was at {last_action}) "
+        "and was ended as failed (ckan.harvest.timeout); its harvest consumers may have stopped",
+        "The harvest job made no progress for more than {minutes} minutes (its last action was at {last_action}) "
+        "and was ended as failed (ckan.harvest.timeout); its harvest consumers may have stopped",
+        count="minutes"),
+)
 
 # An error of an object's import stage means nothing of the entry was written, save these (the record was kept).
 RECORD_KEPT = frozenset({INDEX_FAILED})
