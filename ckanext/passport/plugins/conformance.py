@@ -11,6 +11,8 @@ import ckan.plugins.toolkit as tk
 
 from ckanext.passport.conformance.harvest import actions as harvest_actions
 from ckanext.passport.conformance.harvest import views as harvest_views
+from ckanext.passport.conformance import finished_jobs
+from ckanext.passport.conformance.scoreboard import actions as scoreboard_actions
 from ckanext.passport.conformance.site_check import actions as site_check_actions
 from ckanext.passport.conformance.site_check import views as site_check_views
 
@@ -18,8 +20,10 @@ from .shared import PassportTranslation, declaration_file
 
 
 @tk.blanket.config_declarations(declaration_file("conformance"))
-@tk.blanket.actions({**harvest_actions.actions(), **site_check_actions.actions()})
-@tk.blanket.auth_functions({**harvest_actions.auth_functions(), **site_check_actions.auth_functions()})
+@tk.blanket.actions({**harvest_actions.actions(), **site_check_actions.actions(), **scoreboard_actions.actions(),
+                     **finished_jobs.actions()})
+@tk.blanket.auth_functions({**harvest_actions.auth_functions(), **site_check_actions.auth_functions(),
+                            **scoreboard_actions.auth_functions()})
 @tk.blanket.blueprints(harvest_views.blueprints() + site_check_views.blueprints())
 @tk.blanket.helpers(harvest_views.helpers())
 class PassportConformancePlugin(PassportTranslation, p.SingletonPlugin):
