@@ -9,6 +9,11 @@ portal's cron) first turns every object of a running job of our source types tha
 longer than twice the object budget (``ckanext.passport.harvest_object_budget``: the fetches of one object end by
 then) into an error, ``harvest.object_stalled``. What its stage had not committed was rolled back with the
 connection; the next job reads the entry again (its content hash is the last current object's).
+
+A job with no progress at all (no object finished: its gather or fetch consumers stopped) is ckanext-harvest's
+``ckan.harvest.timeout``: past it, ``harvest_jobs_run`` marks the job finished with a plain-English gather error. For
+our source types this run ends those jobs first, by the same rule, with the coded finding ``harvest.job_timeout``,
+shown in each reader's language like every other finding and counted as a failed job.
 """
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 
 from ckanext.passport.harvest import problems as codes
 from ckanext.passport import settings
-from ckanext.passport.harvest.findings import save_object_error
+from ckanext.passport.harvest.findings import save_gather_error, save_object_error
 from ckanext.passport.mr.problems import problem
 
 log = logging.getLogger(__name__)
@@ -68,12 +73,58 @@ def release_stalled_objects(source_id: Optional[str] = None, now: Optional[datet
     return count
 
 
+def last_action_text(when: datetime.datetime) -> str:
+    """A job's last action time as the finding names it: UTC, to the minute, the same in every language."""
+    return f"{when:%Y-%m-%d %H:%M} UTC"
+
+
+def end_timed_out_jobs(source_id: Optional[str] = None, now: Optional[datetime.datetime] = None) -> list[str]:
+    """Every running job of our source types with no progress for longer than ``ckan.harvest.timeout`` ended as
+    ckanext-harvest would end it (status Finished, finished now), with the coded gather error
+    ``harvest.job_timeout`` instead of its plain-English one; the ids of the jobs ended.
+
+    The rule is ckanext-harvest's own (``HarvestJob.get_last_action_time`` against the same option), so a job is
+    ended here exactly when ckanext-harvest would have ended it a moment later in this same run.
+    """
+    minutes = settings.harvest_timeout()
+    if minutes is None:
+        return []
+    now = now or datetime.datetime.utcnow()
+    running = (
+        model.Session.query(HarvestJob)
+        .join(HarvestSource, HarvestJob.source_id == HarvestSource.id)
+        .filter(HarvestJob.status == "Running", HarvestSource.type.in_(SOURCE_TYPES))
+    )
+    if source_id:
+        running = running.filter(HarvestJob.source_id == source_id)
+    ended: list[HarvestJob] = []
+    for job in running.with_for_update(of=HarvestJob, skip_locked=True):
+        last_action = job.get_last_action_time()
+        if now - last_action <= datetime.timedelta(minutes=minutes):
+            continue
+        log.warning("Harvest job %s of source %s made no progress since %s: ended (ckan.harvest.timeout = %s)",
+                    job.id, job.source_id, last_action, minutes)
+        save_gather_error(problem(codes.JOB_TIMEOUT, minutes=minutes, last_action=last_action_text(last_action)),
+                          job)
+        job.status = "Finished"
+        job.finished = now
+        job.add()
+        ended.append(job)
+    model.Session.commit()
+    for job in ended:
+        # As ckanext-harvest does for a job that finished: the source's indexed status shows its last job.
+        tk.get_action("harvest_source_reindex")({"ignore_auth": True}, {"id": job.source_id})
+    return [job.id for job in ended]
+
+
 @tk.chained_action
 def harvest_jobs_run(up: Any, context: dict, data_dict: dict) -> Any:
     """ckanext-harvest's run, after the stalled objects of the running jobs were made errors (so that those jobs can
-    be marked finished by this very run)."""
+    be marked finished by this very run) and the jobs past ``ckan.harvest.timeout`` were ended with a coded reason
+    (ckanext-harvest then finds them finished and writes nothing of its own)."""
     tk.check_access("harvest_jobs_run", context, data_dict)
     release_stalled_objects(data_dict.get("source_id"))
+    end_timed_out_jobs(data_dict.get("source_id"))
     return up(context, data_dict)
 
 
