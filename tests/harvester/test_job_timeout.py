@@ -148,3 +148,11 @@ def test_an_lkod_source_s_idle_job_gets_the_same_coded_reason():
         call_action("harvest_jobs_run", source_id=source["id"])
     assert HarvestJob.get(job.id).status == "Finished"
     assert [message.split("]")[0] for message in _gather_messages(job.id)] == [STILL[:-1]]
+
+
+def test_the_scoreboard_counts_it_a_failed_job_with_its_coded_reason(timed_out):
+    from ckanext.passport.conformance.scoreboard.model import FAILED, JobSummary
+
+    summary = JobSummary.get(timed_out["job_id"])
+    assert summary is not None
+    assert (summary.status, summary.failure_code) == (FAILED, "harvest.job_timeout")

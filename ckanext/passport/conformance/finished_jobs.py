@@ -12,11 +12,14 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
-from typing import Any, Optional
+from typing import Any, Collection, Optional
 
 import ckan.model as model
 import ckan.plugins.toolkit as tk
+import sqlalchemy as sa
 from ckanext.harvest.model import HarvestJob, HarvestSource
+
+from ckanext.passport.harvest import recovery
 
 from .harvest.actions import PASSPORT_SOURCE_TYPE
 from .scoreboard import summary
@@ -29,19 +32,22 @@ NOTICES_MODULE = "ckanext.passport.conformance.notices"
 @tk.chained_action
 def harvest_jobs_run(up: Any, context: dict, data_dict: dict) -> Any:
     """ckanext-harvest's run; each passport job it marked finished then summarized and announced."""
-    running = running_jobs(data_dict.get("source_id"))
+    # The jobs the outer chain (harvest.recovery) ended past ckan.harvest.timeout were running when this run began.
+    running = running_jobs(data_dict.get("source_id"), ended=context.get(recovery.ENDED_JOBS, ()))
     result = up(context, data_dict)
     for job_id in finished_of(running):
         job_finished(job_id)
     return result
 
 
-def running_jobs(source_id: Optional[str] = None) -> list[str]:
-    """The ids of the running jobs of passport sources (of one source, or of all)."""
+def running_jobs(source_id: Optional[str] = None, ended: Collection[str] = ()) -> list[str]:
+    """The ids of the running jobs of passport sources (of one source, or of all), and of the ``ended`` ones."""
+    running = HarvestJob.status == "Running"
     query = (
         model.Session.query(HarvestJob.id)
         .join(HarvestSource, HarvestSource.id == HarvestJob.source_id)
-        .filter(HarvestJob.status == "Running", HarvestSource.type == PASSPORT_SOURCE_TYPE)
+        .filter(sa.or_(running, HarvestJob.id.in_(list(ended))) if ended else running,
+                HarvestSource.type == PASSPORT_SOURCE_TYPE)
     )
     if source_id:
         query = query.filter(HarvestJob.source_id == source_id)

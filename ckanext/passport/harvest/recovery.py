@@ -36,6 +36,9 @@ log = logging.getLogger(__name__)
 # The source types whose stages run under the object budget: this extension's harvesters.
 SOURCE_TYPES = ("passport", "lkod")
 _STAGES = {"FETCH": "Fetch", "IMPORT": "Import"}
+# The context key of harvest_jobs_run naming the jobs this run ended past the timeout (finished in this run, though
+# no longer running when the inner chains look).
+ENDED_JOBS = "passport_jobs_ended"
 
 
 def stalled_after() -> datetime.timedelta:
@@ -124,7 +127,9 @@ def harvest_jobs_run(up: Any, context: dict, data_dict: dict) -> Any:
     (ckanext-harvest then finds them finished and writes nothing of its own)."""
     tk.check_access("harvest_jobs_run", context, data_dict)
     release_stalled_objects(data_dict.get("source_id"))
-    end_timed_out_jobs(data_dict.get("source_id"))
+    # Chains further in note the running jobs before they call on, and would miss these: this chain is the outer
+    # one (CKAN wraps the first plugin's chain around the later ones'), so it names them in the context.
+    context.setdefault(ENDED_JOBS, []).extend(end_timed_out_jobs(data_dict.get("source_id")))
     return up(context, data_dict)
 
 
