@@ -1,0 +1,132 @@
+"""A finished job of a passport source is summarized once, when ``harvest_jobs_run`` marks it finished: the numbers
+of its report, its publisher, and whether it could read its registry at all."""
+from __future__ import annotations
+
+import shutil
+
+import ckan.model as model
+import pytest
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+from demo_site import DEMO_SITE, IDENTIFIERS
+
+from ckanext.harvest.model import HarvestJob
+from ckanext.passport.conformance import finished_jobs
+from ckanext.passport.conformance.harvest.report import StoredPassport
+from ckanext.passport.conformance.scoreboard import summary
+from ckanext.passport.conformance.scoreboard.model import FAILED, FINISHED, JobSummary
+
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("stack_once")]
+
+ALLOW = {"allow_private_addresses": True}
+
+
+@pytest.fixture(scope="module")
+def site(stack_once, tmp_path_factory, serve_site):
+    root = tmp_path_factory.mktemp("summary") / "site"
+    shutil.copytree(DEMO_SITE, root)
+    return serve_site(root)
+
+
+@pytest.fixture(scope="module")
+def harvested(site, harvest_source, run_harvest):
+    """The demo site harvested twice (the second job finds every passport unchanged); the source and both jobs."""
+    organization = factories.Organization(title="Demo municipality")
+    source = harvest_source(f"{site.url}/opendata/list.csv", ALLOW, name="demo-summary",
+                            owner_org=organization["id"])
+    first = run_harvest(source)[1]
+    second = run_harvest(source)[1]
+    return source, first, second, organization
+
+
+@pytest.fixture(scope="module")
+def unreadable(site, harvest_source, run_harvest):
+    """A source whose address holds no registry: its one job reads nothing."""
+    source = harvest_source(f"{site.url}/no-registry-here/", ALLOW, name="no-registry")
+    return source, run_harvest(source)[1]
+
+
+def test_a_job_is_summarized_when_harvest_jobs_run_marks_it_finished(harvested):
+    source, first, second, _ = harvested
+    rows = model.Session.query(JobSummary).filter(JobSummary.source_id == source["id"]).all()
+    assert {row.job_id for row in rows} == {first["id"], second["id"]}
+
+
+def test_the_summary_has_the_numbers_of_the_jobs_report(harvested):
+    source, first, second, _ = harvested
+    for job in (first, second):
+        report = call_action("passport_conformance_report", id=source["name"], job_id=job["id"])
+        counts = report["summary"]
+        kept = JobSummary.get(job["id"])
+        assert (kept.listed, kept.read, kept.conformant, kept.refused, kept.mean_score) == (
+            counts["passports"], counts["read"], counts["conformant"], counts["refused"], counts["mean_score"])
+        assert kept.listed == len(IDENTIFIERS) and kept.mean_score is not None
+        assert kept.codes == counts["by_code"]
+        assert kept.errors == sum(1 for entry in report["passports"] for found in entry["findings"]
+                                  if found["severity"] == "error")
+        assert (kept.status, kept.failure_code, kept.organization_id) == (FINISHED, None, source["owner_org"])
+
+
+def test_the_summary_is_the_same_row_when_made_again(harvested):
+    _, first, _, _ = harvested
+    before = {column: getattr(JobSummary.get(first["id"]), column) for column in JobSummary.__table__.columns.keys()}
+    again = summary.summarize(first["id"])
+    assert {column: getattr(again, column) for column in before} == before
+    assert model.Session.query(JobSummary).filter(JobSummary.job_id == first["id"]).count() == 1
+
+
+def test_the_previous_summary_is_the_same_sources_job_before(harvested):
+    _, first, second, _ = harvested
+    assert summary.previous(JobSummary.get(second["id"])).job_id == first["id"]
+    assert summary.previous(JobSummary.get(first["id"])) is None
+
+
+def test_a_job_that_could_not_read_its_registry_is_failed_with_its_code(unreadable):
+    source, job = unreadable
+    kept = JobSummary.get(job["id"])
+    assert (kept.status, kept.listed, kept.mean_score) == (FAILED, 0, None)
+    assert kept.failure_code in summary.FAILURE_CODES
+    assert kept.codes.get(kept.failure_code) == 1
+
+
+def test_the_publisher_is_the_inn_most_identifiers_start_with_and_its_creator():
+    def entry(identifier: str, creator: str = "") -> StoredPassport:
+        return StoredPassport(object_id="o", guid=identifier, package_id=None, identifier=identifier, title="",
+                              url="", passport={"creator": creator} if creator else None)
+
+    passports = [entry("7708234640-a", "Rosstat"), entry("7708234640-b", "Rosstat"),
+                 entry("7708234640-c", "Federal State Statistics Service"), entry("7703092752-d", "Other")]
+    assert summary.publisher(passports, None) == ("7708234640", "Rosstat")
+
+
+def test_a_publisher_without_inn_is_its_sources_organization():
+    organization = factories.Organization(title="Town hall")
+    # An identifier without a valid INN (check digit wrong, or none at all) names no publisher.
+    passports = [StoredPassport(object_id="o", guid=i, package_id=None, identifier=i, title="", url="")
+                 for i in ("7708234641-a", "schools")]
+    assert summary.publisher(passports, organization["id"]) == (f"org:{organization['id']}", "Town hall")
+
+
+def test_a_job_that_is_not_finished_is_not_summarized(harvested):
+    source, _, _, _ = harvested
+    job = HarvestJob(source_id=source["id"], status="Running")
+    job.save()
+    assert summary.summarize(job.id) is None and JobSummary.get(job.id) is None
+    model.Session.delete(job)
+    model.Session.commit()
+
+
+def test_a_failure_to_summarize_does_not_fail_harvest_jobs_run(harvested, run_harvest, monkeypatch):
+    source, _, _, _ = harvested
+
+    def broken(job_id: str) -> None:
+        raise RuntimeError("summary store unavailable")
+
+    monkeypatch.setattr(summary, "summarize", broken)
+    results, job = run_harvest(source)
+    assert job["status"] == "Finished" and JobSummary.get(job["id"]) is None
+    monkeypatch.undo()
+    # The job is still there to summarize afterwards (ckan passport scoreboard summarize).
+    assert job["id"] in summary.unsummarized(100)
+    finished_jobs.job_finished(job["id"])
+    assert JobSummary.get(job["id"]).listed == len(IDENTIFIERS)
