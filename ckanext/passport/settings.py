@@ -50,6 +50,7 @@ SITE_CHECK_RATE_WINDOW = "ckanext.passport.site_check_rate_window"
 SITE_CHECK_MAX_PASSPORTS = "ckanext.passport.site_check_max_passports"
 SITE_CHECK_TIMEOUT = "ckanext.passport.site_check_timeout"
 SITE_CHECK_PASSPORT_BUDGET = "ckanext.passport.site_check_passport_budget"
+HEALTH_GRACE = "ckanext.passport.health_grace"
 NOTIFY_SOURCES = "ckanext.passport.notify_sources"
 NOTIFY_SCORE_DROP = "ckanext.passport.notify_score_drop"
 NOTIFY_PUBLISHERS = "ckanext.passport.notify_publishers"
@@ -295,6 +296,20 @@ def site_check_fetch_policy(allow_private_addresses: bool) -> FetchPolicy:
     organization admin configured; a site check is started by anyone allowed to, so it does not inherit it.
     """
     return site_fetch_policy(allow_private_addresses=allow_private_addresses)
+
+
+# --- harvest health (plugin ``passport_conformance``) --------------------------------------------------------
+
+
+def health_grace() -> int:
+    """Minutes of lateness the harvest health view allows a source's harvests (see the declaration)."""
+    return tk.asint(tk.config.get(HEALTH_GRACE))
+
+
+def health_stalled_after() -> int:
+    """Minutes without progress after which a running job is stalled: ``ckan.harvest.timeout`` when set (past it the
+    next ``harvester run`` ends the job), else the grace."""
+    return harvest_timeout() or health_grace()
 
 
 # --- conformance mails (plugin ``passport_conformance``; a source's config overrides each) ------------------
