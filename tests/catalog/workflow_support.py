@@ -4,18 +4,14 @@ Imported by the workflow test modules (pytest puts this folder on sys.path).
 """
 from __future__ import annotations
 
-import email
-import email.policy
-import socketserver
-import threading
 from dataclasses import dataclass
-from email.message import EmailMessage
 from typing import Any, Optional
 
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from catalog_records import complete_record
+from smtp_sink import SmtpSink
 
 EDITORS_ORG = "redakce"
 
@@ -78,58 +74,7 @@ def record_in_state(people: People, state: str) -> dict:
     return call_action("package_show", id=record["id"])
 
 
-class _SmtpSession(socketserver.StreamRequestHandler):
-    """Just enough SMTP for smtplib: every message is kept, nothing is delivered."""
-
-    def _reply(self, line: str) -> None:
-        self.wfile.write(line.encode() + b"\r\n")
-
-    def handle(self) -> None:
-        self._reply("220 sink ESMTP")
-        recipients: list[str] = []
-        while line := self.rfile.readline():
-            command = line.strip().upper()
-            if command.startswith((b"EHLO", b"HELO")):
-                self._reply("250 sink")
-            elif command.startswith(b"RCPT TO:"):
-                recipients.append(line.strip()[8:].decode().strip("<> "))
-                self._reply("250 OK")
-            elif command == b"DATA":
-                self._reply("354 end with <CRLF>.<CRLF>")
-                lines = []
-                while (data_line := self.rfile.readline()) not in (b".\r\n", b""):
-                    lines.append(data_line[1:] if data_line.startswith(b"..") else data_line)
-                message = email.message_from_bytes(b"".join(lines), policy=email.policy.default)
-                self.server.messages.append((recipients, message))  # type: ignore[attr-defined]
-                recipients = []
-                self._reply("250 OK")
-            elif command == b"QUIT":
-                self._reply("221 bye")
-                return
-            else:
-                self._reply("250 OK")
-
-
-class SmtpSink(socketserver.ThreadingTCPServer):
-    daemon_threads = True
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _SmtpSession)
-        self.messages: list[tuple[list[str], EmailMessage]] = []
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.server_address[1]}"
-
-    def to(self, address: str) -> list[EmailMessage]:
-        return [message for recipients, message in self.messages if address in recipients]
-
-
 @pytest.fixture
 def smtp_sink():
-    sink = SmtpSink()
-    thread = threading.Thread(target=sink.serve_forever, daemon=True)
-    thread.start()
-    yield sink
-    sink.shutdown()
-    sink.server_close()
+    with SmtpSink().serving() as sink:
+        yield sink

@@ -12,6 +12,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.passport.conformance.harvest import actions as harvest_actions
 from ckanext.passport.conformance.harvest import views as harvest_views
 from ckanext.passport.conformance import finished_jobs
+from ckanext.passport.conformance.notices import views as notices_views
 from ckanext.passport.conformance.scoreboard import actions as scoreboard_actions
 from ckanext.passport.conformance.site_check import actions as site_check_actions
 from ckanext.passport.conformance.site_check import views as site_check_views
@@ -24,12 +25,21 @@ from .shared import PassportTranslation, declaration_file
                      **finished_jobs.actions()})
 @tk.blanket.auth_functions({**harvest_actions.auth_functions(), **site_check_actions.auth_functions(),
                             **scoreboard_actions.auth_functions()})
-@tk.blanket.blueprints(harvest_views.blueprints() + site_check_views.blueprints())
+@tk.blanket.blueprints(harvest_views.blueprints() + site_check_views.blueprints() + notices_views.blueprints())
 @tk.blanket.helpers(harvest_views.helpers())
 class PassportConformancePlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
+    p.implements(p.IClick)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         tk.add_template_directory(config, "../templates/conformance")
         harvest_views.override_harvest_templates(config)
+
+    def get_commands(self) -> list:
+        # The conformance commands join the base plugin's `ckan passport` group.
+        from ckanext.passport.cli import passport
+        from ckanext.passport.conformance.notices.cli import notices_group
+
+        passport.add_command(notices_group)
+        return [passport]

@@ -1,0 +1,83 @@
+"""What got worse between a source's job and its previous one: the rule deciding whether a job is mailed.
+
+Read from the two jobs' summaries (``scoreboard.summary``, the numbers of their reports) and, only when the job is
+mailed, from their reports (``conformance.harvest.report``): the passports that conformed before and do not now.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ckanext.harvest.model import HarvestJob
+
+from ..harvest import report as harvest_report
+from ..scoreboard.model import FAILED, JobSummary
+from ..shape import is_conformant, passport_entry
+
+# Why a job is mailed (more than one may hold).
+ERRORS_GREW, SCORE_DROPPED, FAILED_JOB = "errors_grew", "score_dropped", "failed"
+
+
+@dataclass
+class Worse:
+    """How ``current`` got worse than ``before`` (``None``: the source's first job)."""
+
+    current: JobSummary
+    before: Optional[JobSummary]
+    reasons: list[str] = field(default_factory=list)
+    # code → how many more passports (or site findings) have it than in the previous job
+    new_codes: dict[str, int] = field(default_factory=dict)
+
+
+def worse(current: JobSummary, before: Optional[JobSummary], score_drop: float) -> Worse:
+    """Whether ``current`` got worse than ``before``: a failed job (its registry unread, its gather stopped) always
+    is; otherwise its error findings grew, or its mean score fell by ``score_drop`` points or more. A first job
+    that did not fail has nothing to be worse than."""
+    found = Worse(current, before)
+    if current.status == FAILED:
+        found.reasons.append(FAILED_JOB)
+    if before is not None:
+        if current.errors > before.errors:
+            found.reasons.append(ERRORS_GREW)
+        if (current.mean_score is not None and before.mean_score is not None
+                and before.mean_score - current.mean_score >= score_drop):
+            found.reasons.append(SCORE_DROPPED)
+    earlier = (before.codes or {}) if before is not None else {}
+    found.new_codes = {code: count - earlier.get(code, 0) for code, count in sorted((current.codes or {}).items())
+                       if count > earlier.get(code, 0)} if found.reasons else {}
+    return found
+
+
+def conformant_identifiers(job_id: Optional[str]) -> set[str]:
+    """The identifiers of a job's passports that conform (as the report counts them)."""
+    job = HarvestJob.get(job_id) if job_id else None
+    if job is None:
+        return set()
+    return {entry.identifier for entry in harvest_report.job_passports(job)
+            if conforms(entry)}
+
+
+def broken(current: JobSummary, before: Optional[JobSummary]) -> list[harvest_report.StoredPassport]:
+    """The passports that conformed in ``before`` and do not in ``current``, in registry order, as the harvest
+    stored them (the mails render their findings, their publisher's contact and corrected files); a passport that
+    left the registry is not broken."""
+    if before is None:
+        return []
+    conformed = conformant_identifiers(before.job_id)
+    job = HarvestJob.get(current.job_id)
+    if not conformed or job is None:
+        return []
+    return [stored for stored in harvest_report.job_passports(job)
+            if stored.identifier in conformed and not conforms(stored)]
+
+
+def conforms(stored: harvest_report.StoredPassport) -> bool:
+    return is_conformant(passport_entry(harvest_report.conformance(stored)))
+
+
+def publisher_mbox(stored: harvest_report.StoredPassport) -> str:
+    """The passport's ``publishermbox``, as read (``""`` when none, or not an address)."""
+    mbox = str(((stored.passport or {}).get("publisher") or {}).get("mbox") or "").strip()
+    if mbox.lower().startswith("mailto:"):
+        mbox = mbox[len("mailto:"):]
+    return mbox if "@" in mbox and " " not in mbox and len(mbox) <= 254 else ""
