@@ -67,6 +67,18 @@ def test_the_summary_has_the_numbers_of_the_jobs_report(harvested):
         assert (kept.status, kept.failure_code, kept.organization_id) == (FINISHED, None, source["owner_org"])
 
 
+def test_the_scoreboard_shows_the_last_jobs_report_numbers_for_its_publisher(harvested):
+    source, _, second, _ = harvested
+    counts = call_action("passport_conformance_report", id=source["name"])["summary"]
+    key = JobSummary.get(second["id"]).publisher_key
+    rows = call_action("passport_scoreboard", q="")["rows"]
+    row = next(row for row in rows if row["publisher"] == key)
+    assert (row["listed"], row["read"], row["conformant"], row["mean_score"]) == (
+        counts["passports"], counts["read"], counts["conformant"], counts["mean_score"])
+    assert [s["id"] for s in row["sources"]] == [source["id"]]
+    assert row["codes"][0]["count"] == max(counts["by_code"].values())
+
+
 def test_the_summary_is_the_same_row_when_made_again(harvested):
     _, first, _, _ = harvested
     before = {column: getattr(JobSummary.get(first["id"]), column) for column in JobSummary.__table__.columns.keys()}
