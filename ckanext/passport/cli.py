@@ -145,6 +145,40 @@ def check_index(source_name: Optional[str], recent: Optional[int], repair: bool,
     raise SystemExit(1 if failed else 0)
 
 
+@passport.group("scoreboard")
+def scoreboard_group() -> None:
+    """The publishers' scoreboard (passport_scoreboard)."""
+
+
+@scoreboard_group.command("summarize")
+@click.option("--limit", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Summarize at most this many jobs, oldest first.")
+@LANG_OPTION
+def summarize(limit: int, lang: str) -> None:
+    """Summarize the finished jobs of passport sources that have no summary yet (jobs finished before the
+    scoreboard existed, or whose summary failed): the scoreboard reads only summaries.
+
+    Run it again until it summarizes none; a job that cannot be summarized is reported and skipped.
+    """
+    from .conformance.scoreboard import summary
+
+    translate = translator(lang)
+    done = failed = 0
+    for job_id in summary.unsummarized(limit):
+        try:
+            summary.summarize(job_id)
+            done += 1
+        except Exception as error:  # one job's failure (logged by its reader) leaves the others to do
+            from ckan import model
+
+            model.Session.rollback()
+            failed += 1
+            click.echo(translate(N_("Job {id} could not be summarized: {error}")).format(
+                id=job_id, error=type(error).__name__), err=True)
+    click.echo(translate.ngettext("{count} job summarized.", "{count} jobs summarized.", done).format(count=done))
+    raise SystemExit(1 if failed else 0)
+
+
 def _harvest_source_id(name: str, translate: Translate) -> str:
     from ckanext.harvest.model import HarvestSource
     from ckan import model
