@@ -152,6 +152,21 @@ JOB_TIMEOUT = define(
         "and was ended as failed (ckan.harvest.timeout); its harvest consumers may have stopped",
         count="minutes"),
 )
+# A source's health (conformance/scoreboard/health.py, for sysadmins): a job that is not ended yet, a harvest late.
+SOURCE_STALLED = define(
+    "harvest.source_stalled", Severity.ERROR,
+    Nn_("The source's harvest job has made no progress for more than {minutes} minute (its last action was at "
+        "{last_action}); check that `ckan harvester run` runs from cron and that the harvest consumers are up",
+        "The source's harvest job has made no progress for more than {minutes} minutes (its last action was at "
+        "{last_action}); check that `ckan harvester run` runs from cron and that the harvest consumers are up",
+        count="minutes"),
+)
+SOURCE_OVERDUE = define(
+    "harvest.source_overdue", Severity.WARNING,
+    Nn_("The source is to be harvested every {days} day, but no harvest of it has finished since {last}",
+        "The source is to be harvested every {days} days, but no harvest of it has finished since {last}",
+        count="days"),
+)
 
 # An error of an object's import stage means nothing of the entry was written, save these (the record was kept).
 RECORD_KEPT = frozenset({INDEX_FAILED})
