@@ -160,7 +160,7 @@ def test_a_job_that_could_not_read_its_registry_is_mailed_with_the_reason(harves
     failed = JobSummary.get(harvested.jobs[4])
     assert failed.status == FAILED
     [mail] = harvested.to(4, ADMIN_MAIL)
-    assert f"It could not read the registry: [{failed.failure_code}]" in body(mail)
+    assert f"It could not read the registry: [{failed.failure_code}] {harvested.source['url']} " in body(mail)
 
 
 def test_the_publisher_is_mailed_at_most_once_a_week_with_the_corrected_files(harvested):

@@ -52,10 +52,10 @@ def job_notice(worse: changes.Worse, source: dict[str, Any], broken: Iterable[ha
     title = source.get("title") or source["name"]
     subject = translate(N_("[{site}] The harvest of {source} got worse")).format(site=_site_title(), source=title)
     lines = [translate(N_("The harvest of \"{source}\" finished on {date} got worse than the one before.")).format(
-        source=title, date=readable_date(current.finished, with_hours=True)), ""]
+        source=title, date=_when(current.finished)), ""]
     if changes.FAILED_JOB in worse.reasons:
-        lines.append("- " + translate(N_("It could not read the registry: [{code}] {meaning}")).format(
-            code=current.failure_code or "", meaning=meaning(current.failure_code or "", translate)))
+        lines.append("- " + translate(N_("It could not read the registry: [{code}] {reason}")).format(
+            code=current.failure_code or "", reason=_failure(current, translate)))
     if changes.ERRORS_GREW in worse.reasons and before is not None:
         lines.append("- " + translate(N_("Error findings: {before} before, {now} now.")).format(
             before=before.errors, now=current.errors))
@@ -64,7 +64,7 @@ def job_notice(worse: changes.Worse, source: dict[str, Any], broken: Iterable[ha
             before=_score(before.mean_score, translate), now=_score(current.mean_score, translate)))
     if worse.new_codes:
         lines += ["", translate(N_("New findings by code:"))]
-        lines += [f"  [{code}] {meaning(code, translate)} +{count}" for code, count in worse.new_codes.items()]
+        lines += [f"  +{count} [{code}] {meaning(code, translate)}" for code, count in worse.new_codes.items()]
     broken = list(broken)
     if broken:
         lines += ["", translate.ngettext("{count} passport conformed before and does not now:",
@@ -95,6 +95,21 @@ def publisher_notice(source: dict[str, Any], passports: list[harvest_report.Stor
     lines += _footer(address, translate, translate(N_(
         "You receive this mail, at most once a week, as the contact (publishermbox) of these passports.")))
     return subject, "\n".join(lines)
+
+
+def _failure(current: JobSummary, translate: Translate) -> str:
+    """The failed job's finding of its failure code, with its particulars (the address tried); else what the code
+    means."""
+    for found in harvest_report.gather_problems(current.job_id):
+        if found.code == current.failure_code:
+            return found.message(translate)
+    return meaning(current.failure_code or "", translate)
+
+
+def _when(moment: Any) -> str:
+    # Outside a request readable_date gives ISO text without its zone; the summaries' times are UTC.
+    text = readable_date(moment, with_hours=True)
+    return text if "UTC" in text else f"{text} (UTC)"
 
 
 def _passports(passports: Iterable[harvest_report.StoredPassport], translate: Translate) -> list[str]:
