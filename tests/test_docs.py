@@ -87,6 +87,23 @@ def test_every_declared_option_is_documented_and_no_other():
     assert sorted(documented) == sorted(declared)
 
 
+def test_the_ckanext_harvest_options_documented_are_the_ones_it_reads_and_we_read():
+    """configuration.md documents ckanext-harvest's ``ckan.harvest.timeout`` (it declares none of its own): the key
+    must stay the one ckanext-harvest reads and settings.py reads after it, and the demo sets it."""
+    import ckanext.harvest
+
+    from ckanext.passport import settings
+
+    text = (ROOT / "docs" / "configuration.md").read_text("utf-8")
+    documented = re.findall(r"^\| `(ckan\.harvest\.[a-z_.]+)` \|", text, re.MULTILINE)
+    assert documented == [settings.HARVEST_TIMEOUT]
+    harvest_code = "".join(path.read_text("utf-8") for path in Path(ckanext.harvest.__file__).parent.rglob("*.py")
+                           if "tests" not in path.parts)
+    assert f"'{settings.HARVEST_TIMEOUT}'" in harvest_code
+    demo = re.search(r"^ckan\.harvest\.timeout = (\d+)$", (ROOT / "dev" / "ckan.ini").read_text("utf-8"), re.MULTILINE)
+    assert demo and int(demo.group(1)) > 0
+
+
 LKOD_SECTION = "\n## Czech local catalogs (`lkod`)\n"
 
 
