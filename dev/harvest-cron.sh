@@ -6,12 +6,16 @@
 # 10 minutes compared with their search index documents and indexed again where they differ (a Solr that was down
 # mid-harvest). It exits 1 when records differ and were not repaired; like any failure of either command, that is
 # logged and the loop goes on.
+# Every 360th round (an hour at the default interval) it runs `ckan passport notices digest`: an organization's
+# digest goes out once, then not again for six days, so this is the weekly digest a portal's crontab runs weekly
+# (docs/scoreboard.md, "Mail"); without smtp.server it sends nothing.
 # Usage: CKAN_INI=config.ini dev/harvest-cron.sh [INTERVAL]   (`make demo` and the tests run it this way)
 # CKAN names the `ckan` command to run (default: .venv's); the tests pass their own CKAN version's.
 set -uo pipefail
 CKAN=${CKAN:-"$(cd "$(dirname "$0")/.." && pwd)/.venv/bin/ckan"}
 INTERVAL=${1:-10}
 CHECK_EVERY=6
+DIGEST_EVERY=360
 child=
 round=0
 # Stopped by a signal, it ends and reaps the run in progress rather than leaving it orphaned.
@@ -29,6 +33,7 @@ while :; do
   round=$((round + 1))
   run "$CKAN" harvester run
   [ $((round % CHECK_EVERY)) -eq 0 ] && run "$CKAN" passport check-index --recent 10 --repair
+  [ $((round % DIGEST_EVERY)) -eq 0 ] && run "$CKAN" passport notices digest
   sleep "$INTERVAL" & child=$!
   wait "$child"
 done
