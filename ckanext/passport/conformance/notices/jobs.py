@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 import ckan.model as model
-from ckanext.harvest.model import HarvestSource
+from ckanext.harvest.model import HarvestJob, HarvestSource
 
 from ckanext.passport import settings
 from ckanext.passport.harvest.config import HarvestConfig, load_config
@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 
 # A publisher's contact hears from the portal at most this often.
 PUBLISHER_INTERVAL = dt.timedelta(days=7)
+# The addresses come from the harvested passports, that is from whoever writes the registry: one job mails at most
+# this many contacts (the first in registry order), so a registry naming thousands cannot make the portal a sender
+# of bulk mail.
+MAX_PUBLISHER_CONTACTS = 10
 
 
 @dataclass(frozen=True)
@@ -93,8 +97,6 @@ def job_finished(job_id: str) -> None:
 def mail_publishers(current: JobSummary, source: dict[str, Any]) -> None:
     """Each contact (``publishermbox``) of the job's passports with errors, unless mailed in the last week: those
     passports, their findings and their corrected files."""
-    from ckanext.harvest.model import HarvestJob
-
     job = HarvestJob.get(current.job_id)
     if job is None:
         return
@@ -108,7 +110,7 @@ def mail_publishers(current: JobSummary, source: dict[str, Any]) -> None:
     translate = site_translate()
     fixer = fixed.fixer(source["name"])
     since = now() - PUBLISHER_INTERVAL
-    for address in without_opted_out(by_contact):
+    for address in without_opted_out(by_contact)[:MAX_PUBLISHER_CONTACTS]:
         if sent_since(address, PUBLISHER, since):
             continue
         subject, body = compose.publisher_notice(source, by_contact[address], fixer, address, translate)
