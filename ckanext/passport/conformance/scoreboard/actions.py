@@ -2,8 +2,8 @@
 portal's, over time (``passport_scoreboard_history``).
 
 Both read only ``passport_job_summary`` (one row per finished job, ``scoreboard.summary``) joined with the sources,
-in one SQL query per call whose memory does not grow with the number of jobs: PostgreSQL picks each source's latest
-summaries by the (source, finished) index and returns one page. Anyone may call them; only the rows of public
+in one SQL query per call whose time and memory do not grow with the number of jobs: each source's latest summary
+(and its latest before the period) is one lookup of the (source, finished) index, and one page is returned. Anyone may call them; only the rows of public
 sources (the harvest source's dataset not private) are counted, unless the caller is a sysadmin.
 """
 from __future__ import annotations
@@ -38,15 +38,8 @@ _VISIBLE = f"""
 _SCOREBOARD = """
 WITH visible AS ({visible}),
 latest AS (
-    SELECT DISTINCT ON (j.source_id) j.*
-    FROM passport_job_summary j JOIN visible v ON v.id = j.source_id
-    ORDER BY j.source_id, j.finished DESC
-),
-earlier AS (
-    SELECT DISTINCT ON (j.source_id) j.source_id, j.read, j.mean_score
-    FROM passport_job_summary j JOIN visible v ON v.id = j.source_id
-    WHERE j.finished < :since
-    ORDER BY j.source_id, j.finished DESC
+    SELECT j.* FROM visible v CROSS JOIN LATERAL (
+        SELECT * FROM passport_job_summary s WHERE s.source_id = v.id ORDER BY s.finished DESC LIMIT 1) j
 ),
 publishers AS (
     SELECT l.publisher_key,
@@ -63,9 +56,12 @@ publishers AS (
     GROUP BY l.publisher_key
 ),
 past AS (
+    -- each source's latest summary finished before the period began, counted for the publisher it has now
     SELECT l.publisher_key,
            sum(e.mean_score * e.read) / NULLIF(sum(e.read) FILTER (WHERE e.mean_score IS NOT NULL), 0) AS mean_score
-    FROM latest l JOIN earlier e ON e.source_id = l.source_id
+    FROM latest l CROSS JOIN LATERAL (
+        SELECT s.read, s.mean_score FROM passport_job_summary s
+        WHERE s.source_id = l.source_id AND s.finished < :since ORDER BY s.finished DESC LIMIT 1) e
     GROUP BY l.publisher_key
 ),
 code_counts AS (
