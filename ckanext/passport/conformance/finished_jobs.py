@@ -1,5 +1,5 @@
 """What happens when a job of a ``passport`` source finishes: it is summarized for the scoreboard
-(``scoreboard.summary``), then whoever must be told is told (``conformance.notices``, when that module exists).
+(``scoreboard.summary``), then whoever must be told is told (``conformance.notices``).
 
 ckanext-harvest marks jobs finished only in ``harvest_jobs_run`` (what ``ckan harvester run`` calls from cron), so
 that action is chained here: the running jobs of passport sources are noted before it runs, and those it finished
@@ -9,8 +9,6 @@ here may make the run fail: a job that could not be summarized is logged, and su
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import logging
 from typing import Any, Collection, Optional
 
@@ -21,12 +19,11 @@ from ckanext.harvest.model import HarvestJob, HarvestSource
 
 from ckanext.passport.harvest import recovery
 
+from . import notices
 from .harvest.actions import PASSPORT_SOURCE_TYPE
 from .scoreboard import summary
 
 log = logging.getLogger(__name__)
-
-NOTICES_MODULE = "ckanext.passport.conformance.notices"
 
 
 @tk.chained_action
@@ -69,21 +66,11 @@ def job_finished(job_id: str) -> None:
         model.Session.rollback()
         log.exception("The finished harvest job %s could not be summarized for the scoreboard", job_id)
         return
-    notices = _notices()
-    if notices is None:
-        return
     try:
         notices.job_finished(job_id)
     except Exception:
         model.Session.rollback()
         log.exception("The notices of the finished harvest job %s failed", job_id)
-
-
-def _notices() -> Any:
-    # Written beside this module by the notifications' work (issue 25); until it is there, only the summary.
-    if importlib.util.find_spec(NOTICES_MODULE) is None:
-        return None
-    return importlib.import_module(NOTICES_MODULE)
 
 
 def actions() -> dict[str, Any]:
