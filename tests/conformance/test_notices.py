@@ -1,8 +1,9 @@
 """Conformance mails (issue 25, docs/scoreboard.md "Mail"): real harvests of the demo site, a real SMTP server.
 
-One source harvests a private copy of the demo site five times, each mail the portal sends kept by the step that
+One source harvests a private copy of the demo site six times, each mail the portal sends kept by the step that
 sent it: a first job, an unchanged one, one after a passport broke, one after another broke, one whose registry
-is gone. The tests read those steps; the others call the notices again on the kept jobs with other settings.
+is gone, one after it came back. The tests read those steps; the others call the notices again on the kept jobs
+with other settings.
 """
 from __future__ import annotations
 
@@ -86,9 +87,13 @@ def _harvest(site_root, serve_site, harvest_source, run_harvest) -> Harvested:
     schools = opendata / SCHOOLS / "meta.xml"
     schools.write_text(re.sub(r"<creator>[^<]*</creator>", "", schools.read_text("utf-8")), "utf-8")
     run()  # 3: the schools' passport too
-    for name in ("list.csv", "list.json", "list.xml", "opendatalist.csv", "index.html"):
+    registry = ("list.csv", "list.json", "list.xml", "opendatalist.csv", "index.html")
+    for name in registry:
         (opendata / name).unlink()
     run()  # 4: the registry is gone
+    for name in registry:
+        shutil.copy(DEMO_SITE / "opendata" / name, opendata / name)
+    run()  # 5: it is back, the passports as in job 3
     return harvested
 
 
@@ -163,6 +168,15 @@ def test_a_job_that_could_not_read_its_registry_is_mailed_with_the_reason(harves
     assert f"It could not read the registry: [{failed.failure_code}] {harvested.source['url']} " in body(mail)
 
 
+def test_a_job_that_recovered_from_a_failed_one_is_compared_with_the_job_before_the_failure(harvested):
+    """Job 5 reads the passports job 3 read: against the failed job 4 (the site's errors only, no mean) it would look
+    worse; against job 3 it is no worse."""
+    recovered = JobSummary.get(harvested.jobs[5])
+    assert recovered.status == FINISHED and recovered.errors > JobSummary.get(harvested.jobs[4]).errors
+    assert changes.baseline(recovered).job_id == harvested.jobs[3]
+    assert harvested.mails[5] == []
+
+
 def test_the_publisher_is_mailed_at_most_once_a_week_with_the_corrected_files(harvested):
     [mail] = harvested.to(2, BUSTOPS_MBOX)
     text = body(mail)
@@ -211,7 +225,7 @@ def test_the_weekly_digest_sums_up_each_sources_week_once(harvested):
     assert result.exit_code == 0, result.output
     [digest] = [m for m in SINK.to(ADMIN_MAIL) if "This week's conformance" in m["Subject"]]
     text = body(digest)
-    assert "Notified source" in text and "5 harvests finished, 1 failed" in text
+    assert "Notified source" in text and "6 harvests finished, 1 failed" in text
     assert CliRunner().invoke(notices_group, ["digest"]).output == "0 digests sent.\n"
 
 

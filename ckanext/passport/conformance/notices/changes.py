@@ -11,6 +11,7 @@ from typing import Optional
 from ckanext.harvest.model import HarvestJob
 
 from ..harvest import report as harvest_report
+from ..scoreboard import summary as summaries
 from ..scoreboard.model import FAILED, JobSummary
 from ..shape import is_conformant, passport_entry
 
@@ -27,6 +28,18 @@ class Worse:
     reasons: list[str] = field(default_factory=list)
     # code → how many more passports (or site findings) have it than in the previous job
     new_codes: dict[str, int] = field(default_factory=dict)
+
+
+def baseline(current: JobSummary, limit: int = 30) -> Optional[JobSummary]:
+    """What ``current`` is compared with: the source's previous job that did not fail. A failed job read no
+    passports (its errors are the site's, its mean none), so the job after it, compared with it, would look worse
+    for merely recovering; and a run of failures is each compared with the last job that read the registry."""
+    before = summaries.previous(current)
+    for _ in range(limit):
+        if before is None or before.status != FAILED:
+            return before
+        before = summaries.previous(before)
+    return None
 
 
 def worse(current: JobSummary, before: Optional[JobSummary], score_drop: float) -> Worse:

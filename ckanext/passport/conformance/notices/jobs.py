@@ -22,7 +22,6 @@ from ckanext.passport.language import site_translate
 
 from ..harvest import fixed
 from ..harvest import report as harvest_report
-from ..scoreboard import summary as summaries
 from ..scoreboard.model import JobSummary
 from . import changes, compose, send
 from .model import JOB, PUBLISHER, now, sent_about, sent_since, without_opted_out
@@ -81,7 +80,7 @@ def job_finished(job_id: str) -> None:
     wanted = choices(source)
     if not wanted.notify or sent_about(JOB, job_id):
         return
-    before = summaries.previous(current)
+    before = changes.baseline(current)
     worse = changes.worse(current, before, wanted.score_drop)
     if not worse.reasons:
         return
