@@ -23,6 +23,7 @@ from demo_site import DEMO_SITE
 from smtp_sink import SmtpSink, body
 
 from ckanext.passport.conformance import notices
+from ckanext.passport.conformance.harvest.report import StoredPassport
 from ckanext.passport.conformance.harvest.views import meaning
 from ckanext.passport.conformance.notices import changes, jobs
 from ckanext.passport.conformance.notices.cli import notices_group
@@ -191,6 +192,17 @@ def test_a_source_not_opted_in_is_not_mailed(harvested, ckan_config, monkeypatch
     assert _again(harvested.jobs[3]) != []
     monkeypatch.setitem(ckan_config, "ckanext.passport.notify_sources", "false")
     assert _again(harvested.jobs[3]) == []
+
+
+@pytest.mark.parametrize("mbox, address", [
+    ("opendata@edu.example.ru", "opendata@edu.example.ru"), ("mailto:a@b.ru ", "a@b.ru"), ("a@b", ""),
+    ("a@b.ru\r\nBcc: c@d.ru", ""), ("a@b.ru, c@d.ru", ""), ("Ivan <a@b.ru>", ""), ("", ""),
+])
+def test_a_publishers_contact_is_one_plain_address_or_none(mbox, address):
+    """The publisher writes publishermbox and the portal puts it in a mail header: nothing else gets through."""
+    stored = StoredPassport(object_id="o", guid="g", package_id=None, identifier="i", title="", url="",
+                            passport={"publisher": {"mbox": mbox}})
+    assert changes.publisher_mbox(stored) == address
 
 
 @pytest.mark.ckan_config("ckan.locale_default", "cs")

@@ -5,6 +5,7 @@ mailed, from their reports (``conformance.harvest.report``): the passports that 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -89,8 +90,13 @@ def conforms(stored: harvest_report.StoredPassport) -> bool:
 
 
 def publisher_mbox(stored: harvest_report.StoredPassport) -> str:
-    """The passport's ``publishermbox``, as read (``""`` when none, or not an address)."""
+    """The passport's ``publishermbox``, as read (``""`` when none, or not one plain address: the publisher's text
+    goes into a mail header, so a line break, a second address or a display name is refused, not mended)."""
     mbox = str(((stored.passport or {}).get("publisher") or {}).get("mbox") or "").strip()
     if mbox.lower().startswith("mailto:"):
         mbox = mbox[len("mailto:"):]
-    return mbox if "@" in mbox and " " not in mbox and len(mbox) <= 254 else ""
+    return mbox if len(mbox) <= 254 and _ADDRESS.fullmatch(mbox) else ""
+
+
+# One plain address: no spaces, line breaks, commas, quotes or angle brackets; a dot in its domain.
+_ADDRESS = re.compile(r"[^@\s<>,;:\"'()\[\]\\]+@[^@\s<>,;:\"'()\[\]\\]+\.[^@\s<>,;:\"'()\[\]\\]+")

@@ -8,7 +8,6 @@ options (``settings.notify_*``), each overridden by the source's config (``harve
 from __future__ import annotations
 
 import datetime as dt
-import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -25,8 +24,6 @@ from ..harvest import report as harvest_report
 from ..scoreboard.model import JobSummary
 from . import changes, compose, send
 from .model import JOB, PUBLISHER, now, sent_about, sent_since, without_opted_out
-
-log = logging.getLogger(__name__)
 
 # A publisher's contact hears from the portal at most this often.
 PUBLISHER_INTERVAL = dt.timedelta(days=7)
