@@ -28,6 +28,7 @@ DEFAULT_SORT = "score"
 LIMIT, MAX_LIMIT = 50, 500
 HISTORY_LIMIT = 30
 TOP_CODES = 5
+ALL_CODES = 10_000  # one publisher's row (its page) lists every code its findings have
 
 # The sources whose summaries the caller may count: active passport sources, public ones unless a sysadmin asks.
 _VISIBLE = f"""
@@ -77,7 +78,7 @@ top_codes AS (
 board AS (
     SELECT p.*, p.mean_score - past.mean_score AS change, COALESCE(t.codes, '[]'::jsonb) AS codes
     FROM publishers p LEFT JOIN past USING (publisher_key) LEFT JOIN top_codes t USING (publisher_key)
-    WHERE :pattern = '' OR p.name ILIKE :pattern ESCAPE '\\'
+    WHERE (:pattern = '' OR p.name ILIKE :pattern ESCAPE '\\') AND (:publisher = '' OR p.publisher_key = :publisher)
 ),
 page AS (
     SELECT * FROM board ORDER BY {order} NULLS LAST, lower(name), publisher_key LIMIT :limit OFFSET :offset
@@ -86,15 +87,16 @@ SELECT (SELECT count(*) FROM board) AS total, page.*
 FROM (SELECT 1) AS one LEFT JOIN page ON true
 """
 
+# The last :limit jobs of each publisher asked for (one publisher's history, or the trends of a page's rows).
 _PUBLISHER_HISTORY = """
 WITH visible AS ({visible})
 SELECT * FROM (
-    SELECT j.job_id, j.source_id, j.finished, j.status, j.failure_code, j.listed, j.read, j.conformant,
-           j.refused, j.mean_score, j.errors
+    SELECT j.publisher_key, j.job_id, j.source_id, j.finished, j.status, j.failure_code, j.listed, j.read,
+           j.conformant, j.refused, j.mean_score, j.errors, j.codes,
+           row_number() OVER (PARTITION BY j.publisher_key ORDER BY j.finished DESC) AS place
     FROM passport_job_summary j JOIN visible v ON v.id = j.source_id
-    WHERE j.publisher_key = :publisher
-    ORDER BY j.finished DESC LIMIT :limit
-) jobs ORDER BY finished
+    WHERE j.publisher_key = ANY(:publishers)
+) jobs WHERE place <= :limit ORDER BY publisher_key, finished
 """
 
 _PORTAL_HISTORY = """
@@ -117,6 +119,8 @@ def passport_scoreboard(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     :param period: ``week`` or ``month`` (default): ``change`` is the mean score now minus the mean of each source's
         latest job finished before now minus 7 or 30 days (null when there was none)
     :param q: only publishers whose name contains this text (any case)
+    :param publisher: only the publisher with this key (its page); its row then lists every code of its findings,
+        not only the five most frequent
     :param sort: ``score`` (default, best first), ``change`` (most improved first), ``passports`` (most listed
         first) or ``name`` (A to Z); a leading ``-`` reverses. Rows without a value come last.
     :param limit: rows per page (default 50, at most 500)
@@ -130,11 +134,12 @@ def passport_scoreboard(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     order = _order(data_dict)
     limit, offset = _page(data_dict)
     query = (data_dict.get("q") or "").strip()
+    publisher = str(data_dict.get("publisher") or "").strip()
     now = dt.datetime.utcnow()
     statement = sa.text(_SCOREBOARD.format(visible=_VISIBLE, order=order))
     result = model.Session.execute(statement, {
-        "all": _sees_all(context), "since": now - PERIODS[period], "top": TOP_CODES,
-        "pattern": f"%{_escaped(query)}%" if query else "", "limit": limit, "offset": offset,
+        "all": _sees_all(context), "since": now - PERIODS[period], "top": ALL_CODES if publisher else TOP_CODES,
+        "pattern": f"%{_escaped(query)}%" if query else "", "publisher": publisher, "limit": limit, "offset": offset,
     }).mappings().all()
     count = result[0]["total"] if result else 0
     return {"count": count, "period": period,
@@ -148,23 +153,36 @@ def passport_scoreboard_history(context: dict, data_dict: dict[str, Any]) -> dic
     :param publisher: a publisher's key (as ``passport_scoreboard`` gives it); omitted: the portal
     :param limit: the last this many jobs (or days with finished jobs) (default 30, at most 500)
     :returns: with ``publisher``: ``{"publisher", "jobs": [{"job_id", "source_id", "finished", "status",
-        "failure_code", "listed", "read", "conformant", "refused", "mean_score", "errors"}]}``; without:
+        "failure_code", "listed", "read", "conformant", "refused", "mean_score", "errors", "codes"}]}`` (``codes``:
+        the job's findings by code, ``{code: count}``); without:
         ``{"publisher": null, "days": [{"day", "jobs", "listed", "read", "conformant", "mean_score"}]}``, the mean
         over the passports read by the jobs finished that day
     """
     tk.check_access("passport_scoreboard_history", context, data_dict)
     limit = _int(data_dict, "limit", HISTORY_LIMIT, MAX_LIMIT)
     publisher = (data_dict.get("publisher") or "").strip()
-    params = {"all": _sees_all(context), "limit": limit, "publisher": publisher}
     if publisher:
-        rows = model.Session.execute(sa.text(_PUBLISHER_HISTORY.format(visible=_VISIBLE)), params).mappings()
-        return {"publisher": publisher, "jobs": [
-            {**row, "finished": row["finished"].isoformat(), "mean_score": _rounded(row["mean_score"])}
-            for row in rows]}
+        return {"publisher": publisher, "jobs": histories(context, [publisher], limit)[publisher]}
+    params = {"all": _sees_all(context), "limit": limit}
     rows = model.Session.execute(sa.text(_PORTAL_HISTORY.format(visible=_VISIBLE)), params).mappings()
     return {"publisher": None, "days": [
         {"day": row["day"].isoformat(), "jobs": row["jobs"], "listed": int(row["listed"]), "read": int(row["read"]),
          "conformant": int(row["conformant"]), "mean_score": _rounded(row["mean_score"])} for row in rows]}
+
+
+def histories(context: dict, publishers: list[str], limit: int = HISTORY_LIMIT) -> dict[str, list[dict[str, Any]]]:
+    """The last ``limit`` jobs of each of ``publishers``, oldest first, by publisher key (one query for all of
+    them: the scoreboard page's trends); the jobs of sources the caller may not see are left out."""
+    found: dict[str, list[dict[str, Any]]] = {key: [] for key in publishers}
+    if not publishers:
+        return found
+    rows = model.Session.execute(sa.text(_PUBLISHER_HISTORY.format(visible=_VISIBLE)), {
+        "all": _sees_all(context), "limit": limit, "publishers": list(publishers)}).mappings()
+    for row in rows:
+        job = {key: value for key, value in row.items() if key not in ("publisher_key", "place")}
+        found[row["publisher_key"]].append(
+            {**job, "finished": row["finished"].isoformat(), "mean_score": _rounded(row["mean_score"])})
+    return found
 
 
 def _row(row: Any) -> dict[str, Any]:
