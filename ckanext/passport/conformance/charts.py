@@ -90,6 +90,26 @@ def history_svg(history: Sequence[Mapping[str, Any]], title: str, score_label: s
     return Markup("".join(parts))
 
 
+def sparkline_svg(means: Sequence[Optional[float]], title: str) -> Markup:
+    """A small line of mean scores (0–100), one point per job in order, for a table row; the last point marked.
+    Jobs without a mean (nothing read) are left out; no line at all without two points."""
+    values = [mean for mean in means if mean is not None]
+    width, height, pad = 100, 24, 3
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="passport-sparkline" viewBox="0 0 {width} {height}" '
+             f'width="{width}" height="{height}" role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>']
+    if values:
+        step = (width - 2 * pad) / max(len(values) - 1, 1)
+        coordinates = [(pad + index * step if len(values) > 1 else width / 2,
+                        pad + (height - 2 * pad) * (1 - value / 100)) for index, value in enumerate(values)]
+        if len(coordinates) > 1:
+            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in coordinates)
+            parts.append(f'<polyline points="{path}" fill="none" stroke="{_COLOURS["line"]}" stroke-width="1.5"/>')
+        x, y = coordinates[-1]
+        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{_COLOURS["line"]}"/>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
 def _open(width: int, height: int, title: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="100%" '
             f'style="max-width:{width}px" role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>')

@@ -15,6 +15,7 @@ from ckanext.passport.conformance import finished_jobs
 from ckanext.passport.conformance.notices import views as notices_views
 from ckanext.passport.conformance.scoreboard import actions as scoreboard_actions
 from ckanext.passport.conformance.scoreboard import health
+from ckanext.passport.conformance.scoreboard import views as scoreboard_views
 from ckanext.passport.conformance.site_check import actions as site_check_actions
 from ckanext.passport.conformance.site_check import views as site_check_views
 
@@ -26,7 +27,8 @@ from .shared import PassportTranslation, declaration_file
                      **health.actions(), **finished_jobs.actions()})
 @tk.blanket.auth_functions({**harvest_actions.auth_functions(), **site_check_actions.auth_functions(),
                             **scoreboard_actions.auth_functions(), **health.auth_functions()})
-@tk.blanket.blueprints(harvest_views.blueprints() + site_check_views.blueprints() + notices_views.blueprints())
+@tk.blanket.blueprints(harvest_views.blueprints() + site_check_views.blueprints() + notices_views.blueprints()
+                       + scoreboard_views.blueprints())
 @tk.blanket.helpers(harvest_views.helpers())
 class PassportConformancePlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IConfigurer)
