@@ -1,8 +1,10 @@
-"""What the site check's tests share: a clean job queue and rate-limit counters, the jobs worker as a real
-process, and reading a check as its page would (a fresh database session, as each web request has)."""
+"""What the site check's tests share: a clean job queue and rate-limit counters, CKAN's jobs worker (in this process,
+each job in a work horse of its own; or ``ckan jobs worker`` itself), and reading a check as its page would (a fresh
+database session, as each web request has)."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -42,12 +44,17 @@ def worker(burst: bool = True, log: Path | None = None) -> subprocess.Popen:
                             stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def run_worker_burst(timeout: float = 120) -> str:
-    """Run the queued jobs in a worker process that exits once the queue is empty; its output."""
-    done = subprocess.run([CKAN, "-c", str(ROOT / "test.ini"), "jobs", "worker", "--burst"], env=dict(os.environ),
-                          capture_output=True, text=True, timeout=timeout)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    return done.stdout + done.stderr
+def run_worker_burst() -> None:
+    """Run the queued jobs until the queue is empty, with CKAN's own worker in this process: each job in a forked work
+    horse that loads the environment again, as under ``ckan jobs worker`` (:func:`worker`, whose start-up of a whole
+    CKAN costs seconds each time, is for the tests about the command itself and for the browser walks' servers)."""
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        jobs.Worker().work(burst=True)
+    finally:
+        for sig, handler in handlers.items():  # the worker's own handlers would outlive it in this process
+            signal.signal(sig, handler)
+        model.Session.remove()
 
 
 def shown(check_id: str, **context: Any) -> dict[str, Any]:
