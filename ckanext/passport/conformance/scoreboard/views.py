@@ -16,6 +16,7 @@ from typing import Any, Iterator
 import ckan.authz as authz
 import ckan.model as model
 import ckan.plugins.toolkit as tk
+from ckan.lib.pagination import Page
 from flask import Blueprint, Response, request, stream_with_context
 
 from ckanext.passport.language import current_language, reader_translate
@@ -90,7 +91,7 @@ def index() -> Any:
     trends = histories(context, [row["publisher"] for row in board["rows"]])
     portal = tk.get_action("passport_scoreboard_history")(context, {})
     sysadmin = authz.is_sysadmin(context["user"])
-    page = tk.h.Page(collection=board["rows"], page=args["page"], item_count=board["count"],
+    page = Page(collection=board["rows"], page=args["page"], item_count=board["count"],
                      items_per_page=PAGE_SIZE, presliced_list=True,
                      url=lambda q=None, page=None: _url(args, page=page))
     body = tk.render("passport_scoreboard/index.html", extra_vars={
@@ -249,7 +250,7 @@ def publisher_feed(key: str) -> Response:
     titles = {source["id"]: source["title"] or source["name"] for source in row["sources"]}
     entries = [{
         "id": _tab_url(job, names, external=True),
-        "title": tk.ngettext("{source}: {count} new finding code", "{source}: {count} new finding codes",
+        "title": tk.ungettext("{source}: {count} new finding code", "{source}: {count} new finding codes",
                              len(job["new_codes"])).format(source=titles.get(job["source_id"], job["source_id"]),
                                                            count=len(job["new_codes"])),
         "link": _tab_url(job, names, external=True),
