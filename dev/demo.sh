@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Serves the demo portal at http://127.0.0.1:5000 (services and database are prepared by `make demo`) with the
 # processes a portal runs: the CKAN server, ckanext-harvest's gather consumer and fetch consumer, the periodic
-# `ckan harvester run` (dev/harvest-cron.sh, a portal's cron) and `ckan jobs worker`; plus the bundled MR site.
+# `ckan harvester run` (dev/harvest-cron.sh, a portal's cron) and `ckan jobs worker`; plus the bundled MR site, a
+# second, smaller MR site (a district's, dev/demo-region) and a mail sink (dev/mail_sink.py) that catches every mail.
 # The consumers and the worker run under dev/supervise.sh, which starts each again when it exits.
 # Each has a pid file and a log in dev/run; a process whose pid file names a live process is not started again.
 # `dev/demo.sh stop` stops them all (the services stay: `make stop` stops those too).
@@ -19,9 +20,20 @@ SOURCE=demo-mr-site
 # The demo's harvest leaves its records submitted, so that the review queue has work (dev/demo_workflow.py has the
 # editor publish all but one); tests/e2e/test_demo_workflow.py harvests with this same config.
 SOURCE_CONFIG='{"allow_private_addresses": true, "default_editorial_state": "submitted"}'
+# The second source, for the scoreboard's history and the conformance mail: a district's site publishing one
+# passport, harvested twice. Between the two harvests its publisher lists a new data version without uploading its
+# file (dev/demo-region/second-edition), so the second job is worse and the district's admin is mailed. The source
+# checks its newest data file (check_data), which is how the missing file is seen.
+REGION=demo-mr-region
+REGION_CONFIG='{"allow_private_addresses": true, "check_data": true}'
+REGION_PORT=8766
+REGION_ADMIN=spravce
+REGION_PASSWORD=${DEMO_REGION_ADMIN_PASSWORD:-demo-region-admin-password}
+MAIL_PORT=8025  # dev/ckan.ini's smtp.server
 HARVEST_RUN_EVERY=10  # seconds between two `ckan harvester run`, where a portal has cron
-# Stopped in this order: the harvest processes write to the database and Solr, the demo site feeds them.
-PROCESSES=(harvest-cron gather-consumer fetch-consumer jobs-worker ckan demo-site)
+# Stopped in this order: the harvest processes write to the database and Solr, the sites feed them, the sink
+# catches what they mail.
+PROCESSES=(harvest-cron gather-consumer fetch-consumer jobs-worker ckan demo-site region-site mail-sink)
 mkdir -p "$RUN"
 
 # True while the process named by a pid file lives (a zombie left for init is not running).
@@ -65,6 +77,19 @@ fi
 start demo-site "$BIN/python" -m http.server "$SITE_PORT" --bind 127.0.0.1 --directory "$ROOT/dev/demo-site"
 for _ in $(seq 20); do curl -fsS "http://127.0.0.1:$SITE_PORT/opendata/" >/dev/null 2>&1 && break; sleep 0.5; done
 
+# The mail sink: dev/ckan.ini's smtp.server, every mail the portal sends written to dev/run/mail/<n>.eml.
+start mail-sink "$BIN/python" "$ROOT/dev/mail_sink.py" "$MAIL_PORT" "$RUN/mail"
+
+# region_edition FINISHED_JOBS: the district's site as its publisher has it when its source has that many finished
+# jobs: the first edition before the first harvest, the second (a data version listed, its file not uploaded) after.
+region_edition() {
+  rm -rf "$RUN/region-site"
+  mkdir -p "$RUN/region-site"
+  cp -r "$ROOT/dev/demo-region/opendata" "$RUN/region-site/"
+  [ "$1" -ge 1 ] && cp -r "$ROOT/dev/demo-region/second-edition/opendata" "$RUN/region-site/"
+  return 0
+}
+
 if ! "$BIN/ckan" user show "$ADMIN" 2>/dev/null | grep -q "name=$ADMIN"; then
   "$BIN/ckan" user add "$ADMIN" email=admin@example.org password="$PASSWORD" >/dev/null
   "$BIN/ckan" sysadmin add "$ADMIN" >/dev/null
@@ -77,6 +102,25 @@ fi
 if ! "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$SOURCE" >/dev/null 2>&1; then
   "$BIN/ckan" harvester source create "$SOURCE" "http://127.0.0.1:$SITE_PORT/opendata/" passport \
     "Demo MR site" true "$SOURCE" MANUAL "$SOURCE_CONFIG" \
+    > "$RUN/demo-source.log" 2>&1 || { tail -n 20 "$RUN/demo-source.log"; exit 1; }
+fi
+
+# The district's site, its organization with an admin who has an e-mail address (the conformance mail's reader),
+# and its source.
+[ -d "$RUN/region-site/opendata" ] || region_edition 0
+start region-site "$BIN/python" -m http.server "$REGION_PORT" --bind 127.0.0.1 --directory "$RUN/region-site"
+if ! "$BIN/ckan" user show "$REGION_ADMIN" 2>/dev/null | grep -q "name=$REGION_ADMIN"; then
+  "$BIN/ckan" user add "$REGION_ADMIN" email="$REGION_ADMIN@example.org" password="$REGION_PASSWORD" \
+    fullname="Demo district admin" >/dev/null
+fi
+if ! "$BIN/ckanapi" action organization_show -c "$CKAN_INI" id="$REGION" >/dev/null 2>&1; then
+  "$BIN/ckanapi" action organization_create -c "$CKAN_INI" name="$REGION" title="Demo district" >/dev/null
+fi
+"$BIN/ckanapi" action organization_member_create -c "$CKAN_INI" id="$REGION" username="$REGION_ADMIN" role=admin \
+  >/dev/null
+if ! "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$REGION" >/dev/null 2>&1; then
+  "$BIN/ckan" harvester source create "$REGION" "http://127.0.0.1:$REGION_PORT/opendata/list.csv" passport \
+    "Demo district" true "$REGION" MANUAL "$REGION_CONFIG" \
     > "$RUN/demo-source.log" 2>&1 || { tail -n 20 "$RUN/demo-source.log"; exit 1; }
 fi
 
@@ -110,26 +154,52 @@ for _ in $(seq 60); do
 done
 curl -fsS "http://127.0.0.1:$PORT/api/3/action/status_show" >/dev/null || { tail -n 30 "$RUN/ckan.log"; exit 1; }
 
-# "<status of the source's last job or none> <datasets it holds>", asked as the site.
+# "<finished jobs> <status of its last job or none> <datasets it holds>" of a source, asked as the site.
 source_status() {
-  { "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$SOURCE" | "$BIN/python" -c '
+  { "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$1" | "$BIN/python" -c '
 import json, sys
 status = json.load(sys.stdin)["status"]
-print((status["last_job"] or {}).get("status", "none"), status["total_datasets"])'; } 2>/dev/null || echo "unreadable 0"
+last = (status["last_job"] or {}).get("status", "none")
+print(status["job_count"] - (last not in ("none", "Finished")), last, status["total_datasets"])'; } 2>/dev/null \
+    || echo "0 unreadable 0"
 }
 
-# The first harvest goes through the machinery like any other job; later runs leave the harvested catalog be.
-read -r job datasets < <(source_status)
-if [ "$job" = none ]; then
-  "$BIN/ckan" harvester job "$SOURCE" > "$RUN/demo-harvest.log" 2>&1 || { tail -n 30 "$RUN/demo-harvest.log"; exit 1; }
-fi
-deadline=$((SECONDS + 120))
-while read -r job datasets < <(source_status); [ "$job" != Finished ] && [ "$SECONDS" -lt "$deadline" ]; do
-  sleep 2
+# wait_finished SOURCE: until its last job finished (at most 120 s), then its source_status.
+wait_finished() {
+  local deadline=$((SECONDS + 120)) finished job datasets
+  while read -r finished job datasets < <(source_status "$1"); [ "$job" != Finished ] && [ "$job" != none ] \
+    && [ "$SECONDS" -lt "$deadline" ]; do
+    sleep 2
+  done
+  echo "$finished $job $datasets"
+}
+
+# Jobs finished before the scoreboard kept summaries (an older demo database) summarized, so that a source's next job
+# has its previous one to be compared with; a job summarized already is left as it is.
+"$BIN/ckan" passport scoreboard summarize > "$RUN/demo-summarize.log" 2>&1 \
+  || { echo "ckan passport scoreboard summarize failed:"; tail -n 20 "$RUN/demo-summarize.log"; exit 1; }
+
+# Each source harvested twice through the machinery, like any other job, both sources' jobs side by side: the
+# scoreboard has a history, and the district's second job (its site's second edition) is worse and mailed. Later
+# runs leave the harvested catalog be.
+for round in 1 2; do
+  started=()
+  for source in "$SOURCE" "$REGION"; do
+    read -r finished job datasets < <(wait_finished "$source")
+    [ "$finished" -ge "$round" ] && continue
+    [ "$source" = "$REGION" ] && region_edition "$finished"
+    "$BIN/ckan" harvester job "$source" > "$RUN/demo-harvest.log" 2>&1 || { tail -n 30 "$RUN/demo-harvest.log"; exit 1; }
+    started+=("$source")
+  done
+  for source in "${started[@]}"; do wait_finished "$source" > /dev/null; done
 done
+read -r region_finished region_job _ < <(source_status "$REGION")
+read -r finished job datasets < <(source_status "$SOURCE")
 passports=$(find "$ROOT/dev/demo-site/opendata" -mindepth 1 -maxdepth 1 -type d | wc -l)
-if [ "$job" != Finished ] || [ "$datasets" != "$passports" ]; then
-  echo "The demo harvest did not land the site's $passports passports (last job: $job, datasets: $datasets):"
+if [ "$job" != Finished ] || [ "$datasets" != "$passports" ] || [ "$finished" -lt 2 ] \
+  || [ "$region_job" != Finished ] || [ "$region_finished" -lt 2 ]; then
+  echo "The demo harvests did not land the site's $passports passports in two jobs (last job: $job, finished jobs:" \
+    "$finished, datasets: $datasets) or the district's in two (last job: $region_job, finished jobs: $region_finished):"
   for name in gather-consumer fetch-consumer harvest-cron; do echo "== dev/run/$name.log"; tail -n 20 "$RUN/$name.log"; done
   exit 1
 fi
@@ -148,5 +218,9 @@ CKAN demo is running at http://127.0.0.1:$PORT
   local catalog for the national catalog (LKOD, DCAT-AP-CZ): http://127.0.0.1:$PORT/lkod/catalog (about it: /lkod/)
   sysadmin login: $ADMIN / $PASSWORD
 $(sed "s/^/  /" <<< "$workflow")
+  scoreboard (both sources, two jobs each): http://127.0.0.1:$PORT/passport/scoreboard
+  a district's MR site at http://127.0.0.1:$REGION_PORT/opendata/list.csv, harvested twice, its second edition worse:
+    http://127.0.0.1:$PORT/harvest/$REGION/conformance    the district's admin (mailed): $REGION_ADMIN / $REGION_PASSWORD
+  Mail sink: 127.0.0.1:$MAIL_PORT, mails in dev/run/mail/ ($(find "$RUN/mail" -name '*.eml' 2>/dev/null | wc -l) caught so far)
   logs: dev/run/*.log        stop the processes: dev/demo.sh stop        and the services too: make stop
 TXT
