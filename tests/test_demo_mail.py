@@ -92,6 +92,7 @@ def test_the_demo_config_mails_to_the_sink_demo_sh_starts_and_opts_every_source_
     assert config["smtp.server"] == f"127.0.0.1:{port}"
     assert config["ckanext.passport.notify_sources"] == "true"
     assert 'start mail-sink "$BIN/python" "$ROOT/dev/mail_sink.py" "$MAIL_PORT" "$RUN/mail"' in script
+    assert re.search(r"^PROCESSES=\(.* mail-sink\)$", script, re.MULTILINE), "dev/demo.sh stop stops it, last"
     assert "Mail sink: 127.0.0.1:$MAIL_PORT, mails in dev/run/mail/" in script
 
 
