@@ -111,6 +111,8 @@ def test_sorting_by_change_orders_the_rows_and_its_header_then_reverses(app, boa
     assert "sort=-change" in href and "q=o" in href and "period=week" in href
     name_href = page.select_one('th[data-sort="name"] a')["href"]
     assert "sort=name" in name_href and "q=o" in name_href and "page=" not in name_href
+    month_href = page.select_one('a.passport-scoreboard-period[data-period="month"]')["href"]
+    assert "sort=change" in month_href and "q=o" in month_href and "period" not in month_href
 
 
 def test_a_search_shows_only_the_publishers_whose_name_has_the_words(app, board):
@@ -232,6 +234,7 @@ def test_the_feed_has_an_entry_per_job_that_brought_new_codes_newest_first(app, 
     # registers source's only job brought nothing.
     assert [entry.find(ATOM + "link").get("href").rsplit("job_id=", 1)[1] for entry in entries][0] == board["newest"]
     assert len(entries) == 2
+    assert entries[0].find(ATOM + "id").text == f"urn:uuid:{board['newest']}"
     assert "csv.html_instead_of_csv (3)" in entries[0].find(ATOM + "summary").text
     assert "csv.empty" not in entries[0].find(ATOM + "summary").text
     assert entries[0].find(ATOM + "updated").text.endswith("Z")

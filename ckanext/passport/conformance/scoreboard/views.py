@@ -249,7 +249,8 @@ def publisher_feed(key: str) -> Response:
     names = {source["id"]: source["name"] for source in row["sources"]}
     titles = {source["id"]: source["title"] or source["name"] for source in row["sources"]}
     entries = [{
-        "id": _tab_url(job, names, external=True),
+        # The job's own id (a UUID): an entry keeps it when its source is renamed and the link changes.
+        "id": f"urn:uuid:{job['job_id']}",
         "title": tk.ungettext("{source}: {count} new finding code", "{source}: {count} new finding codes",
                              len(job["new_codes"])).format(source=titles.get(job["source_id"], job["source_id"]),
                                                            count=len(job["new_codes"])),
