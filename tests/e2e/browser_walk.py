@@ -32,6 +32,9 @@ def save_dataset_form(page: Page) -> None:
 def choose_in_vocabulary(page: Page, field: str, typed: str, label: str | re.Pattern) -> None:
     """Find a concept of a vocabulary field (EUROVOC, CZ-NACE, territory, data themes) as a curator does: open the
     field, type part of its label or its code, pick it among what the search offers."""
+    # CKAN starts its modules once the page's translations arrive, which may be after the page has loaded: the field
+    # is searchable when its id has moved to select2's container.
+    page.locator(f"#field-{field}.select2-container").wait_for()
     four = page.locator(f"#field-{field}:has(.select2-selection)")  # select2 4 (CKAN 2.12)
     if four.count():
         four.click()
