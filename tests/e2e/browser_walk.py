@@ -24,9 +24,11 @@ def sign_in(browser: Browser, base_url: str, user: dict, locale: str = "en-GB") 
 
 
 def save_dataset_form(page: Page) -> None:
-    """Press the dataset edit form's save button: CKAN 2.12 puts an Unpublish button (also ``name=save``, it makes
-    the dataset a draft) before it."""
-    page.click("button.btn-primary[name=save]")
+    """Press the dataset edit form's save button (CKAN 2.12 puts an Unpublish button, also ``name=save``, which makes
+    the dataset a draft, before it) and wait for the page the save answers with: on a loaded machine a save (the
+    record written, indexed and judged for the LKOD) can take longer than an expectation's 5 s."""
+    with page.expect_navigation(timeout=30_000):
+        page.click("button.btn-primary[name=save]")
 
 
 def choose_in_vocabulary(page: Page, field: str, typed: str, label: str | re.Pattern) -> None:
@@ -55,6 +57,7 @@ def reharvest(page: Page, admin: str, language: str = "en") -> None:
     """The "Reharvest" button of the source's admin page (in the page's ``language``), confirmed in its dialog."""
     button, started = REHARVEST[language]
     page.goto(admin)
+    module_started(page, "confirm-action")  # before it, the button is a bare link that asks nothing
     page.get_by_role("link", name=button).click()
     page.locator(".modal-footer .btn-primary").click()
     # The confirmation posts, creates the job and queues it before the page comes back: on a loaded machine that
@@ -62,13 +65,24 @@ def reharvest(page: Page, admin: str, language: str = "en") -> None:
     expect(page.locator(".flash-messages, .alert").first).to_contain_text(started, timeout=30_000)
 
 
+def module_started(page: Page, module: str) -> None:
+    """Wait until CKAN has started the page's ``module``: CKAN starts its modules once the page's translations
+    arrive, which on a loaded machine can be seconds after the page has loaded."""
+    page.wait_for_function("name => !!(window.ckan && ckan.module && ckan.module.instances[name])", arg=module)
+
+
 def wait_for_finished_job(page: Page, admin: str, machinery: HarvestProcesses, seconds: float = 60) -> None:
-    """Reload the admin page, as an admin would, until its last job shows its counts (only a finished job does)."""
+    """Reload the admin page, as an admin would, until it shows the last job finished with its counts. The page
+    counts a running job's objects too, so the job's status is read from the API in the admin's session."""
+    name = admin.rstrip("/").rsplit("/", 1)[-1]
+    source = page.request.get(f"/api/3/action/harvest_source_show?id={name}").json()["result"]["id"]
     deadline = time.monotonic() + seconds
     while True:
-        page.goto(admin)
-        if page.locator(".badge[data-diff=added]").count():
-            return
+        status = page.request.get(f"/api/3/action/harvest_source_show_status?id={source}").json()["result"]
+        if (status.get("last_job") or {}).get("status") == "Finished":
+            page.goto(admin)
+            if page.locator(".badge[data-diff=added]").count():
+                return
         assert time.monotonic() < deadline, "the job did not finish within a minute\n" + machinery.log_tails()
         time.sleep(2)
 

@@ -12,8 +12,11 @@ import plugin_state
 import pytest
 import requests
 from browser_walk import EDITORS_ORG
+from ckan.lib.redis import connect_to_redis
 from resets import ensure_tables
 from workers import free_port
+
+from ckanext.passport import rate_limits
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -125,8 +128,12 @@ def _live_server(tmp_path_factory: pytest.TempPathFactory, reset_db, migrate_db_
 
 @pytest.fixture
 def live_ckan(_live_server: _LiveServer, clean_db, clean_index) -> str:
-    """The worker's CKAN server over a freshly reset database and index: the server keeps no state of its own
-    between requests (sessions are the browser's, each walk has its own context), so a reset is a fresh portal."""
+    """The worker's CKAN server over a freshly reset database and index and no rate-limit count of this site (every
+    walk is the same client, 127.0.0.1): the server keeps no state of its own between requests (sessions are the
+    browser's, each walk has its own context), so a reset is a fresh portal."""
+    redis = connect_to_redis()
+    for key in redis.scan_iter(rate_limits.key("*")):
+        redis.delete(key)
     if not _live_server.running() or not _live_server.answers():
         _live_server.stop()
         _live_server.start()

@@ -30,7 +30,8 @@ from ckanext.passport.mr.structure import read_structure_fields
 URL = "http://opendata.example.ru/opendata/7712345678-showrooms/meta.json"
 STANDARD = "http://opendata.gosmonitor.ru/standard/3.0"
 LOCAL = FetchPolicy(allow_private_addresses=True, retries=0, total_timeout=10)
-# Generous bounds (the test machine is shared): targets are 0.2 s for a refusal and 2 s for a read.
+# Generous bounds on a parse's CPU time (the test machine is shared, which stretches wall time only): targets are
+# 0.2 s for a refusal and 2 s for a read.
 QUICK_SECONDS = 2
 READ_SECONDS = 20
 
@@ -247,11 +248,11 @@ def test_findings_of_one_code_are_capped_with_one_finding_counting_the_rest():
     rows = b"".join(b"unknownfield%d,value\r\n" % n for n in range(100_000))
     data = b"property,value\r\nstandardversion," + STANDARD.encode() + b"\r\nidentifier,7712345678-showrooms\r\n" + rows
 
-    started = time.monotonic()
+    started = time.process_time()
     result = parse_passport(data, "http://opendata.example.ru/opendata/7712345678-showrooms/meta.csv",
                             limits=ReadLimits(passport_bytes=10 * MIB))
 
-    assert time.monotonic() - started < READ_SECONDS
+    assert time.process_time() - started < READ_SECONDS
     assert codes(result).count("passport.csv_unknown_property") == 20
     more = [p for p in result.problems if p.code == "findings.more"]
     # The header, standardversion and identifier rows, then unknown rows up to the 100,000 records read.
@@ -296,10 +297,10 @@ def test_a_typo_of_a_required_field_is_still_read_as_it_among_a_few_unknown_rows
 def test_a_one_line_50_mb_opendatalist_is_refused_by_the_registry_cap_before_parsing():
     data = b"a" * (50 * MIB)
 
-    started = time.monotonic()
+    started = time.process_time()
     result = parse_registry(data, "http://opendata.example.ru/opendatalist.csv")
 
-    assert time.monotonic() - started < QUICK_SECONDS
+    assert time.process_time() - started < QUICK_SECONDS
     assert (result.value, codes(result), result.problems[0].params) == (None, ["fetch.too_large"],
                                                                         {"limit": 10 * MIB})
 
