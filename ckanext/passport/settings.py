@@ -11,6 +11,7 @@ constants below, which ``tests/test_settings.py`` holds equal to the declaration
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
@@ -59,6 +60,9 @@ LKOD_TITLE = "ckanext.passport.lkod.title"
 LKOD_DESCRIPTION = "ckanext.passport.lkod.description"
 LKOD_CONTACT_EMAIL = "ckanext.passport.lkod.contact_email"
 LKOD_HOMEPAGE = "ckanext.passport.lkod.homepage"
+LINK_CHECK_ON_PUBLISH = "ckanext.passport.lkod.link_check_on_publish"
+LINK_CHECK_TIMEOUT = "ckanext.passport.lkod.link_check_timeout"
+LINK_CHECK_BUDGET = "ckanext.passport.lkod.link_check_budget"
 # CKAN's own option, read here for the language of texts stored for every reader (harvest errors).
 LOCALE_DEFAULT = "ckan.locale_default"
 # ckanext-harvest's own option (it declares none): minutes after which ``harvester run`` ends a job with no progress.
@@ -348,3 +352,24 @@ def lkod_catalog() -> dict[str, str]:
     """The catalog's own description (``catalog_dict`` of ``lkod.jsonld``): publisher IČO, Czech title and
     description, contact e-mail and home page; an unset option is ``""``."""
     return {key: (tk.config.get(option) or "").strip() for key, option in lkod_options().items()}
+
+
+# --- link checks of published records (plugin ``passport_lkod``) ---------------------------------------------
+
+
+def link_check_on_publish() -> bool:
+    """Whether a publication (and an update of a published public record) queues the record's link check."""
+    return tk.asbool(tk.config.get(LINK_CHECK_ON_PUBLISH))
+
+
+def link_check_budget() -> int:
+    """Seconds all the links of one record share in one check."""
+    return tk.asint(tk.config.get(LINK_CHECK_BUDGET))
+
+
+def link_check_fetch_policy() -> FetchPolicy:
+    """The site's fetch policy (its private-address guard and user agent) with the link check's own time: each
+    link ends within ``link_check_timeout`` seconds, its retry included, so one slow host cannot eat a budget."""
+    timeout = float(tk.asint(tk.config.get(LINK_CHECK_TIMEOUT)))
+    policy = site_fetch_policy(timeout=timeout)
+    return replace(policy, total_timeout=timeout, retries=1)
