@@ -51,16 +51,27 @@ def _eligible_search(fq: str = "", **params: Any) -> dict[str, Any]:
     return tk.get_action("package_search")(search.anonymous_context(), params)
 
 
-def iter_dataset_ids() -> Iterator[str]:
-    """The ids of every listed record, by name, one page at a time."""
-    return (found["id"] for found in search.paged(_eligible_search, fl=ID_FIELDS))
+def iter_dataset_ids(within: str = "") -> Iterator[str]:
+    """The ids of every listed record, by name, one page at a time; ``within``, a Solr filter, narrows them
+    (an organization's catalog: lkod.organizations.records_filter)."""
+
+    def find(fq: str = "", **params: Any) -> dict[str, Any]:
+        return _eligible_search(f"{within} {fq}".strip(), **params)
+
+    return (found["id"] for found in search.paged(find, fl=ID_FIELDS))
 
 
-def freshness() -> tuple[int, Optional[str]]:
-    """How many records are listed and when the newest of them changed."""
-    result = _eligible_search(q="*:*", sort="metadata_modified desc", rows=1, fl=["metadata_modified"])
+def freshness(within: str = "") -> tuple[int, Optional[str]]:
+    """How many records are listed (``within`` that filter) and when the newest of them changed."""
+    result = _eligible_search(within, q="*:*", sort="metadata_modified desc", rows=1, fl=["metadata_modified"])
     newest = result["results"][0]["metadata_modified"] if result["results"] else None
     return result["count"], newest
+
+
+def counts_by_organization() -> dict[str, int]:
+    """How many records each organization has listed, by organization name (one faceted query)."""
+    result = _eligible_search(q="*:*", rows=0, **{"facet.field": ["organization"], "facet.limit": -1})
+    return {name: count for name, count in result["facets"].get("organization", {}).items() if count}
 
 
 def is_listed(dataset_id: str) -> bool:
@@ -124,7 +135,7 @@ def turtle_chunks(catalog: dict[str, str], dataset_ids: Iterator[str]) -> Iterat
     """The catalog in Turtle: the header, then one ``dcat:dataset`` triple per record, in full IRIs so that
     they hold whatever prefixes the header declares."""
     yield jsonld.catalog_header_turtle(catalog).rstrip("\n") + "\n\n"
-    subject = turtle_iri(iris.catalog_iri())
+    subject = turtle_iri(catalog.get("iri") or iris.catalog_iri())
     for dataset_id in dataset_ids:
         yield f"{subject} <{DCAT_DATASET}> {turtle_iri(iris.dataset_iri(dataset_id))} .\n"
 

@@ -315,6 +315,11 @@ def catalog_iri() -> str:
     return f"{_site_url()}/lkod/catalog"
 
 
+def organization_catalog_iri(name: str) -> str:
+    """An organization's catalog: its URL, which NKOD registers, is its IRI (lkod.organizations)."""
+    return f"{_site_url()}/lkod/organization/{quote(name, safe='')}/catalog"
+
+
 def dataset_iri(dataset_id: str) -> str:
     return f"{_site_url()}/lkod/dataset/{quote(dataset_id, safe='')}"
 

@@ -17,10 +17,11 @@ from flask import Blueprint, Response, redirect, request, stream_template, strea
 from werkzeug.wrappers import Response as HTTPResponse
 
 from ckanext.passport import settings
+from ckanext.passport.language import reader_translate
 from ckanext.passport.publish import search
 from ckanext.passport.publish.exports import modified_time
 
-from . import catalog_stream, eligibility, iris, jsonld, left_out
+from . import catalog_stream, eligibility, iris, jsonld, left_out, organizations
 
 BLUEPRINT = "passport_lkod"
 lkod = Blueprint(BLUEPRINT, __name__, url_prefix="/lkod")
@@ -84,6 +85,7 @@ def index() -> Response:
         public_left_out=catalog_stream.public_left_out_count(),
         left_out=left_out.records(catalog_stream.iter_left_out()) if signed_in else None,
         document_url=iris.dataset_iri,
+        organization_catalogs=organizations.listing(),
     )
     return Response(page, content_type="text/html; charset=utf-8")
 
@@ -91,13 +93,32 @@ def index() -> Response:
 @lkod.route("/catalog")
 def catalog() -> HTTPResponse:
     """The catalog document, streamed: its header, then every listed record's IRI."""
+    return _catalog_document(settings.lkod_catalog())
+
+
+@lkod.route("/organization/<name>/catalog")
+def organization_catalog(name: str) -> HTTPResponse:
+    """One organization's catalog (lkod.organizations): the same stream narrowed to its records.
+
+    Only the name finds it: the URL is the catalog's IRI, and an id would give the catalog a second one.
+    """
+    found = organizations.shown(name)
+    if found is None or found["name"] != name:
+        tk.abort(404, tk._("Organization not found"))
+    reason = organizations.ico_problem(found)
+    if reason is not None:
+        tk.abort(404, reason.message(reader_translate()))
+    return _catalog_document(organizations.catalog_dict(found), organizations.records_filter(found))
+
+
+def _catalog_document(options: dict[str, str], within: str = "") -> HTTPResponse:
+    """A catalog of ``options`` listing the records ``within`` a Solr filter (all listed records by default)."""
     form = wanted_form()
-    options = settings.lkod_catalog()
     missing = catalog_stream.missing_settings(options)
     if missing:
         tk.abort(503, tk._("The catalog is not configured yet: set {options}").format(options=", ".join(missing)))
-    count, newest = catalog_stream.freshness()
-    chunks = catalog_stream.DOCUMENTS[form](options, catalog_stream.iter_dataset_ids())
+    count, newest = catalog_stream.freshness(within)
+    chunks = catalog_stream.DOCUMENTS[form](options, catalog_stream.iter_dataset_ids(within))
     response = _document(stream_with_context(chunk.encode("utf-8") for chunk in chunks), form)
     response.set_etag(catalog_stream.catalog_tag(form, options, count, newest))
     return _public(response, newest)
