@@ -244,8 +244,8 @@ def dataset_graph(dataset: Mapping[str, Any]) -> tuple[Graph, URIRef]:
 
 
 def catalog_graph(catalog: Mapping[str, Any]) -> tuple[Graph, URIRef]:
-    """A new graph holding the catalog's header at its LKOD IRI."""
+    """A new graph holding the catalog's header at its LKOD IRI (``catalog["iri"]``: an organization's catalog)."""
     graph = new_graph()
-    catalog_ref = URIRef(iris.catalog_iri())
+    catalog_ref = URIRef(catalog.get("iri") or iris.catalog_iri())
     add_catalog(graph, catalog, catalog_ref)
     return graph, catalog_ref
