@@ -3,7 +3,8 @@ document is read.
 
 Documents name the context by its URL (NKOD and the public validator require exactly that string), but nothing
 here ever fetches it: reading a document (a harvested LKOD's, or our own in tests) resolves that URL to the local
-copy, taken unchanged from the norm's repository (2024-05-28). Any other context reference, in any shape a
+copy, taken unchanged from the norm's repository (2024-05-28; the 2026 contexts, one per kind of document, are
+the drafts' texts named by their dated URLs: ``norms.CONTEXT_FILES``). Any other context reference, in any shape a
 JSON-LD processor would follow (a string, an array, ``@import``, a term- or type-scoped ``@context``, a context
 inside a nested node), is refused before rdflib sees the document; and rdflib's own context loader is replaced by
 one that knows the official URL alone, so a reference the walk missed cannot reach the network or a file either.
@@ -19,13 +20,10 @@ from typing import Any, Optional
 import rdflib
 from rdflib.plugins.shared.jsonld import context as rdflib_context
 
+from ckanext.passport.lkod.norms import CONTEXT_2024, CONTEXT_FILES
 from ckanext.passport.mr.jsontext import nesting_depth
 
-CONTEXT_URL = (
-    "https://ofn.gov.cz/dcat-ap-cz-rozhraní-katalogů-otevřených-dat/2024-05-28/kontexty/"
-    "rozhraní-katalogů-otevřených-dat.jsonld"
-)
-_CONTEXT_FILE = "rozhraní-katalogů-otevřených-dat.jsonld"
+CONTEXT_URL = CONTEXT_2024
 # Deeper than any DCAT-AP-CZ document nests (the official examples: 6), shallow enough that rdflib's recursive
 # JSON-LD reader stays far from Python's recursion limit.
 MAX_DEPTH = 100
@@ -46,11 +44,16 @@ class TooDeep(ValueError):
     """A JSON-LD document nests arrays and objects deeper than :data:`MAX_DEPTH`."""
 
 
-@lru_cache(maxsize=1)
-def local_context() -> dict[str, Any]:
-    """The context's term definitions (the value of its ``@context``)."""
-    text = resources.files(__package__).joinpath("context", _CONTEXT_FILE).read_text(encoding="utf-8")
-    return json.loads(text)[_CONTEXT]
+@lru_cache(maxsize=None)
+def local_context(url: str = CONTEXT_URL) -> dict[str, Any]:
+    """The term definitions (the value of its ``@context``) of the context at ``url``, one of ``CONTEXT_FILES``."""
+    path = resources.files(__package__).joinpath("context", *CONTEXT_FILES[url].split("/"))
+    return json.loads(path.read_text(encoding="utf-8"))[_CONTEXT]
+
+
+def _is_local(value: Any) -> bool:
+    """Whether ``value`` is one of the shipped definitions (ours: never walked)."""
+    return isinstance(value, dict) and any(value is local_context(url) for url in CONTEXT_FILES)
 
 
 def with_local_context(document: Any) -> Any:
@@ -68,7 +71,7 @@ def with_local_context(document: Any) -> Any:
         value = container[key]
         if in_context:
             value = container[key] = _resolved(value)
-            if value is None or value is local_context():  # nothing to walk: null, or our own definitions
+            if value is None or _is_local(value):  # nothing to walk: null, or our own definitions
                 continue
         if isinstance(value, list):
             pending.extend((value, index, in_context) for index in range(len(value)))
@@ -83,10 +86,10 @@ def with_local_context(document: Any) -> Any:
 
 
 def _resolved(context: Any) -> Any:
-    """One value in a context position: the official URL becomes the local definitions (not walked: they are
+    """One value in a context position: an official URL becomes its local definitions (not walked: they are
     ours); another string is refused; arrays and objects are walked on."""
-    if context == CONTEXT_URL:
-        return local_context()
+    if isinstance(context, str) and context in CONTEXT_FILES:
+        return local_context(context)
     if isinstance(context, str):
         raise RemoteContextRefused()
     if context is None or isinstance(context, (dict, list)):
@@ -100,17 +103,17 @@ def _imported(definitions: dict[str, Any]) -> dict[str, Any]:
     imported = definitions[_IMPORT]
     if not isinstance(imported, str):
         raise ContextInvalid("@import names a context by its URL")
-    if imported != CONTEXT_URL:
+    if imported not in CONTEXT_FILES:
         raise RemoteContextRefused()
     own = {name: value for name, value in definitions.items() if name != _IMPORT}
-    return {**local_context(), **own}
+    return {**local_context(imported), **own}
 
 
 def _load_context(source: Any, *args: Any, **kwargs: Any) -> tuple[dict[str, Any], None]:
-    """rdflib's context loader, replaced: the official URL is the local copy, anything else is refused."""
-    if source == CONTEXT_URL:
+    """rdflib's context loader, replaced: an official URL is its local copy, anything else is refused."""
+    if isinstance(source, str) and source in CONTEXT_FILES:
         # rdflib merges an importing context into what it loaded: a copy keeps the cached one intact.
-        return {_CONTEXT: copy.deepcopy(local_context())}, None
+        return {_CONTEXT: copy.deepcopy(local_context(source))}, None
     raise RemoteContextRefused()
 
 

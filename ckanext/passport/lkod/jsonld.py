@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Optional
 from rdflib import RDF, BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
-from ckanext.passport.lkod import graph_out, iris
+from ckanext.passport.lkod import graph_out, iris, norms, series
 from ckanext.passport.lkod.context import CONTEXT_URL, local_context
 
 # Terms whose value the norm's schemas want as an array even when it holds one item.
@@ -54,7 +54,10 @@ class _Terms:
             prefix, _, local = name.partition(":")
             return prefixes[prefix] + local if prefix in prefixes else name
 
-        for term, definition in context.items():
+        # 2024's context is flat; 2026's nest scoped contexts in classes and properties: read them in order.
+        pending = list(reversed(list(context.items())))
+        while pending:
+            term, definition = pending.pop()
             if term.startswith("@") or term in prefixes:
                 continue
             self.order.setdefault(term, len(self.order))
@@ -62,11 +65,21 @@ class _Terms:
                 if not definition.startswith("@"):
                     self.classes[expand(definition)] = term
                 continue
+            pending.extend(reversed(list(definition.get("@context", {}).items())))
+            if term[:1].isupper():  # 2026 defines a class as {"@id": …}; its terms are capitalized, properties not
+                self.classes[expand(definition["@id"])] = term
+                continue
             container = definition.get("@container")
-            kind = LANGUAGE_KIND if container == "@language" else expand(definition.get("@type", ""))
-            self.properties.setdefault((expand(definition["@id"]), kind), []).append(term)
+            # 2026 leaves @type out of the terms whose values are nested nodes (distribuce, kontaktní_bod …).
+            kind = LANGUAGE_KIND if container == "@language" else expand(definition.get("@type", ID_KIND))
+            named = self.properties.setdefault((expand(definition["@id"]), kind), [])
+            if term not in named:
+                named.append(term)
             if container:
                 self.containers[term] = container
+
+    def is_array(self, term: str) -> bool:
+        return term in ARRAY_TERMS or self.containers.get(term) == "@set"
 
     def term(self, predicate: str, value: Node, types: frozenset[str]) -> Optional[str]:
         if isinstance(value, Literal):
@@ -81,14 +94,15 @@ class _Terms:
         return _CHOOSERS[predicate](str(value), types)
 
 
-@lru_cache(maxsize=1)
-def _terms() -> _Terms:
-    return _Terms(local_context())
+@lru_cache(maxsize=None)
+def _terms(context_url: str = CONTEXT_URL) -> _Terms:
+    return _Terms(local_context(context_url))
 
 
-def compact(graph: Graph, root: Node) -> dict[str, Any]:
-    """The node ``root`` as a compacted JSON-LD object, the nodes it refers to nested (without ``@context``)."""
-    return _node(graph, root, frozenset({root}), _terms())
+def compact(graph: Graph, root: Node, context_url: str = CONTEXT_URL) -> dict[str, Any]:
+    """The node ``root`` as a compacted JSON-LD object, the nodes it refers to nested (without ``@context``),
+    by the terms of the context at ``context_url``."""
+    return _node(graph, root, frozenset({root}), _terms(context_url))
 
 
 def _node(graph: Graph, node: Node, ancestors: frozenset[Node], terms: _Terms) -> dict[str, Any]:
@@ -114,7 +128,7 @@ def _node(graph: Graph, node: Node, ancestors: frozenset[Node], terms: _Terms) -
     if type_terms:
         out["typ"] = type_terms[0] if len(type_terms) == 1 else type_terms
     for term, items in values.items():
-        out[term] = items if term in ARRAY_TERMS or len(items) > 1 else items[0]
+        out[term] = items if terms.is_array(term) or len(items) > 1 else items[0]
     for term, by_language in languages.items():
         out[term] = {
             language: texts if term in LANGUAGE_ARRAY_TERMS or len(texts) > 1 else texts[0]
@@ -132,28 +146,38 @@ def _value(graph: Graph, value: Node, ancestors: frozenset[Node], terms: _Terms)
     return str(value)
 
 
-def _document(graph: Graph, root: Node) -> dict[str, Any]:
-    return {"@context": CONTEXT_URL, **compact(graph, root)}
+def _document(graph: Graph, root: Node, context_url: str = CONTEXT_URL) -> dict[str, Any]:
+    return {"@context": context_url, **compact(graph, root, context_url)}
 
 
-def dataset_document(dataset_dict: Mapping[str, Any]) -> dict[str, Any]:
-    """The dataset's LKOD record (package_show dict in), as the JSON-LD object its IRI serves."""
-    return _document(*graph_out.dataset_graph(dataset_dict))
+def _dataset_graph(dataset_dict: Mapping[str, Any], norm: str) -> tuple[Graph, URIRef, str]:
+    """The dataset's (or series') graph as ``norm`` writes it, and the context its document names."""
+    graph, dataset_ref = graph_out.dataset_graph(dataset_dict)
+    series.add(graph, dataset_dict, dataset_ref)  # a series (typed so, without distributions) or a member
+    kind = norms.kind_of(series.is_series(dataset_dict), graph_out.is_hvd(dataset_dict))
+    norms.adapt(graph, dataset_ref, kind, norm)
+    return graph, dataset_ref, norms.context_url(norm, kind)
 
 
-def dataset_turtle(dataset_dict: Mapping[str, Any]) -> str:
-    graph, _ = graph_out.dataset_graph(dataset_dict)
+def dataset_document(dataset_dict: Mapping[str, Any], norm: str = norms.DEFAULT) -> dict[str, Any]:
+    """The dataset's LKOD record (package_show dict in), as the JSON-LD object its IRI serves in ``norm``."""
+    return _document(*_dataset_graph(dataset_dict, norm))
+
+
+def dataset_turtle(dataset_dict: Mapping[str, Any], norm: str = norms.DEFAULT) -> str:
+    graph, _, _ = _dataset_graph(dataset_dict, norm)
     graph_out.bind_prefixes(graph)
     return graph.serialize(format="turtle")
 
 
-def catalog_header(catalog_dict: Mapping[str, Any]) -> dict[str, Any]:
+def catalog_header(catalog_dict: Mapping[str, Any], norm: str = norms.DEFAULT) -> dict[str, Any]:
     """The catalog document without its ``datová_sada`` list (the caller streams the dataset IRIs)."""
-    return _document(*graph_out.catalog_graph(catalog_dict))
+    return _document(*graph_out.catalog_graph(catalog_dict), norms.context_url(norm, norms.Kind.CATALOG))
 
 
-def catalog_header_turtle(catalog_dict: Mapping[str, Any]) -> str:
-    """The catalog's triples in Turtle (prefixes first); ``dcat:dataset`` triples may follow it."""
+def catalog_header_turtle(catalog_dict: Mapping[str, Any], norm: str = norms.DEFAULT) -> str:
+    """The catalog's triples in Turtle (prefixes first); ``dcat:dataset`` triples may follow it (the same in
+    both norms: a catalog names no legislation)."""
     graph, _ = graph_out.catalog_graph(catalog_dict)
     graph_out.bind_prefixes(graph)
     return graph.serialize(format="turtle")

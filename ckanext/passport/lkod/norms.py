@@ -1,0 +1,155 @@
+"""The DCAT-AP-CZ norms the LKOD writes and reads: 2024-05-28 (what NKOD and the LKOD validator read today) and
+2026-09-23 (the norm family the national catalog's form application writes).
+
+Every difference between the two lives here, so that a correction of the 2026 texts (still drafts offline:
+/work/shared/spec/dcat-ap-cz-2026/README.md) is one edit:
+
+- the JSON-LD contexts: 2024 has one for every document; 2026 one per kind of document (open-data dataset or
+  series, HVD dataset or series, the catalog), each shipped under ``context/2026-09-23/`` as the draft's text,
+  named by its dated URL (the draft's ``…/draft/…`` URL read as the same text);
+- the applicable legislation (``právní_předpis``): 2024 names the EU HVD regulation on an HVD record and its
+  distributions and services only; 2026 names zákon 106/1999 Sb. on every dataset, series, distribution and
+  service, and an HVD one adds its § 5b and the EU HVD regulation.
+
+The records, their fields and graph_out's mapping are the same in both; a document is written in one of them.
+"""
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Mapping, Optional
+
+from rdflib import Graph, URIRef
+
+from ckanext.passport.lkod import iris
+
+NORM_2024 = "2024-05-28"
+NORM_2026 = "2026-09-23"
+NORMS = (NORM_2024, NORM_2026)
+DEFAULT = NORM_2024
+
+DCAT = "http://www.w3.org/ns/dcat#"
+APPLICABLE_LEGISLATION = URIRef("http://data.europa.eu/r5r/applicableLegislation")
+_PAGE = URIRef("http://xmlns.com/foaf/0.1/page")
+
+
+class Kind(str, Enum):
+    """The kind of document, which picks its context in 2026."""
+
+    DATASET = "dataset"
+    HVD_DATASET = "hvd_dataset"
+    SERIES = "series"
+    HVD_SERIES = "hvd_series"
+    CATALOG = "catalog"
+
+
+CONTEXT_2024 = (
+    "https://ofn.gov.cz/dcat-ap-cz-rozhraní-katalogů-otevřených-dat/2024-05-28/kontexty/"
+    "rozhraní-katalogů-otevřených-dat.jsonld"
+)
+_FILE_2024 = "rozhraní-katalogů-otevřených-dat.jsonld"
+# 2026: the norm's folder and the document's folder, as in https://ofn.gov.cz/<norm>/<date>/<document>/kontext.jsonld
+_PATHS_2026 = {
+    Kind.DATASET: "dcat-ap-cz-otevřená-data/datová-sada",
+    Kind.SERIES: "dcat-ap-cz-otevřená-data/série-datových-sad",
+    Kind.HVD_DATASET: "dcat-ap-cz-hvd/datová-sada",
+    Kind.HVD_SERIES: "dcat-ap-cz-hvd/série-datových-sad",
+    Kind.CATALOG: "dcat-ap-cz-rozhraní-katalogů-dat/katalog",
+}
+
+
+def _url_2026(kind: Kind, date: str = NORM_2026) -> str:
+    norm, document = _PATHS_2026[kind].split("/")
+    return f"https://ofn.gov.cz/{norm}/{date}/{document}/kontext.jsonld"
+
+
+def _file_2026(kind: Kind) -> str:
+    return f"{NORM_2026}/{_PATHS_2026[kind]}/kontext.jsonld"
+
+
+# Every context URL read locally, by the package file under lkod/context/ holding its text. The drafts' own URLs
+# are the same texts (a document written from the drafts is read as one written to the dated norm).
+CONTEXT_FILES: dict[str, str] = {CONTEXT_2024: _FILE_2024}
+for _kind in Kind:
+    CONTEXT_FILES[_url_2026(_kind)] = _file_2026(_kind)
+    CONTEXT_FILES[_url_2026(_kind, "draft")] = _file_2026(_kind)
+
+# The e-Sbírka ELI of zákon 106/1999 Sb. in force (the form application's), and its § 5b (high-value datasets).
+ELI_106 = "https://www.e-sbirka.cz/eli/cz/sb/1999/106/2025-08-19"
+ELI_106_HVD = ELI_106 + "/dokument/norma/cast_1/par_5b"
+
+
+class UnknownNorm(ValueError):
+    """A norm this portal does not write (the message names the ones it does)."""
+
+
+def checked(norm: Optional[str]) -> str:
+    """``norm`` if it is one of :data:`NORMS`; ``None`` or empty gives :data:`DEFAULT`."""
+    if not norm:
+        return DEFAULT
+    if norm not in NORMS:
+        raise UnknownNorm(norm)
+    return norm
+
+
+def kind_of(is_series: bool, is_hvd: bool) -> Kind:
+    if is_series:
+        return Kind.HVD_SERIES if is_hvd else Kind.SERIES
+    return Kind.HVD_DATASET if is_hvd else Kind.DATASET
+
+
+def context_url(norm: str, kind: Kind) -> str:
+    """The ``@context`` a document of ``kind`` names in ``norm``."""
+    return CONTEXT_2024 if norm == NORM_2024 else _url_2026(kind)
+
+
+def legislation(norm: str, hvd: bool) -> list[str]:
+    """The ``právní_předpis`` IRIs of a dataset, series, distribution or service (HVD or not) in ``norm``."""
+    if norm == NORM_2024:
+        return [iris.HVD_LEGISLATION] if hvd else []
+    return [ELI_106, ELI_106_HVD, iris.HVD_LEGISLATION] if hvd else [ELI_106]
+
+
+def adapt(graph: Graph, dataset_ref: URIRef, kind: Kind, norm: str) -> None:
+    """What graph_out wrote of a dataset (or series) at ``dataset_ref``, made ``norm``'s (2024: as written).
+
+    2026: the dataset, its distributions and their services get the legislation; a data service its endpoint's
+    description (``popis_přístupového_bodu``, required there): its documentation page, else the endpoint itself,
+    as the norm's example does for a SPARQL endpoint; a series' temporal coverage an IRI (its schema requires one).
+    """
+    if norm == NORM_2024:
+        return  # graph_out writes 2024's legislation itself (the HVD regulation)
+    hvd = kind in (Kind.HVD_DATASET, Kind.HVD_SERIES)
+    if kind in (Kind.SERIES, Kind.HVD_SERIES):
+        _name_periods(graph, dataset_ref)
+    services = []
+    subjects = [dataset_ref]
+    for distribution in graph.objects(dataset_ref, URIRef(DCAT + "distribution")):
+        subjects.append(distribution)
+        services.extend(graph.objects(distribution, URIRef(DCAT + "accessService")))
+    for subject in subjects + services:
+        for eli in legislation(norm, hvd):
+            graph.add((subject, APPLICABLE_LEGISLATION, URIRef(eli)))
+    for service in services:
+        described = next(iter(graph.objects(service, _PAGE)), None) or next(
+            iter(graph.objects(service, URIRef(DCAT + "endpointURL"))), None
+        )
+        if described is not None:
+            graph.add((service, URIRef(DCAT + "endpointDescription"), described))
+
+
+def _name_periods(graph: Graph, dataset_ref: URIRef) -> None:
+    temporal = URIRef("http://purl.org/dc/terms/temporal")
+    for number, period in enumerate(list(graph.objects(dataset_ref, temporal)), start=1):
+        if isinstance(period, URIRef):
+            continue
+        named = URIRef(f"{dataset_ref}#časové-pokrytí-{number}")
+        for predicate, value in list(graph.predicate_objects(period)):
+            graph.add((named, predicate, value))
+        graph.remove((period, None, None))
+        graph.remove((dataset_ref, temporal, period))
+        graph.add((dataset_ref, temporal, named))
+
+
+def requested(args: Mapping[str, Any], default: str) -> str:
+    """The norm a request asks for by ``?norm=`` (else the site's ``default``); raises :class:`UnknownNorm`."""
+    return checked(args.get("norm") or default)

@@ -1,0 +1,53 @@
+"""Dataset series (dcat:DatasetSeries, the norm's "datová série" / "série datových sad", e.g. an HVD series):
+which records are series, and how a series and its members are written.
+
+A series is a catalog record like any other (same workflow, same organization, same document URL under
+/lkod/dataset/<id>), whose ``record_kind`` is ``series``; it describes the series and has no distributions. A
+member names it in ``in_series`` (the series record's id, the validator's rule: catalog.validators), written as
+``dcat:inSeries`` to the series' LKOD IRI.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from rdflib import RDF, Graph, URIRef
+
+from ckanext.passport.lkod import iris
+
+KIND_FIELD = "record_kind"
+SERIES = "series"
+IN_SERIES_FIELD = "in_series"
+DCAT = "http://www.w3.org/ns/dcat#"
+DATASET = URIRef(DCAT + "Dataset")
+DATASET_SERIES = URIRef(DCAT + "DatasetSeries")
+DISTRIBUTION = URIRef(DCAT + "distribution")
+IN_SERIES = URIRef(DCAT + "inSeries")
+
+
+def is_series(dataset: Mapping[str, Any]) -> bool:
+    return dataset.get(KIND_FIELD) == SERIES
+
+
+def add(graph: Graph, dataset: Mapping[str, Any], dataset_ref: URIRef) -> None:
+    """What graph_out wrote of ``dataset`` at ``dataset_ref``, made a series or a series' member."""
+    if is_series(dataset):
+        graph.remove((dataset_ref, RDF.type, DATASET))
+        graph.add((dataset_ref, RDF.type, DATASET_SERIES))
+        # The norm's series has no distributions: its members carry them.
+        for distribution in list(graph.objects(dataset_ref, DISTRIBUTION)):
+            _remove_tree(graph, distribution)
+        graph.remove((dataset_ref, DISTRIBUTION, None))
+        return
+    parent = str(dataset.get(IN_SERIES_FIELD) or "").strip()
+    if parent:
+        graph.add((dataset_ref, IN_SERIES, URIRef(iris.dataset_iri(parent))))
+
+
+def _remove_tree(graph: Graph, node: Any) -> None:
+    pending = [node]
+    while pending:
+        subject = pending.pop()
+        for _, value in graph.predicate_objects(subject):
+            if (value, None, None) in graph and value != subject:
+                pending.append(value)
+        graph.remove((subject, None, None))
