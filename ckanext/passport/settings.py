@@ -60,6 +60,7 @@ LKOD_TITLE = "ckanext.passport.lkod.title"
 LKOD_DESCRIPTION = "ckanext.passport.lkod.description"
 LKOD_CONTACT_EMAIL = "ckanext.passport.lkod.contact_email"
 LKOD_HOMEPAGE = "ckanext.passport.lkod.homepage"
+LKOD_NORM = "ckanext.passport.lkod.norm"
 LINK_CHECK_ON_PUBLISH = "ckanext.passport.lkod.link_check_on_publish"
 LINK_CHECK_TIMEOUT = "ckanext.passport.lkod.link_check_timeout"
 LINK_CHECK_BUDGET = "ckanext.passport.lkod.link_check_budget"
@@ -352,6 +353,12 @@ def lkod_catalog() -> dict[str, str]:
     """The catalog's own description (``catalog_dict`` of ``lkod.jsonld``): publisher IČO, Czech title and
     description, contact e-mail and home page; an unset option is ``""``."""
     return {key: (tk.config.get(option) or "").strip() for key, option in lkod_options().items()}
+
+
+def lkod_norm() -> str:
+    """The DCAT-AP-CZ norm of a /lkod/ document whose request names none (``?norm=``), as configured; the
+    views check it against ``lkod.norms.NORMS`` (an unknown one answers 400 naming the option)."""
+    return str(tk.config.get(LKOD_NORM) or "").strip()
 
 
 # --- link checks of published records (plugin ``passport_lkod``) ---------------------------------------------
