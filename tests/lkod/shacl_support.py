@@ -142,10 +142,11 @@ _CODE_LIST = "a code-list concept (EU data theme, EuroVoc, frequency, file type,
 _IANA = "an IANA media type is typed dct:MediaType in the EU/IANA list, which documents name by IRI only"
 _REGISTER = "a register's element (RÚIAN territory, RPP public body) is described in its register; the norm writes its IRI only"
 _ELI = "a legal act (ELI) is an eli:LegalResource in the ELI register, named by IRI only"
-_WEB_IRI = "the norm writes this link as a bare IRI (its context gives it no type): documentation, schema or conditions"
+_WEB_IRI = "the norm writes this link (documentation, home page, schema, specification) as a bare IRI, with no type"
+_CONDITIONS = "a condition of use is a licence (CC BY 4.0) or a data.gov.cz/podmínky-užití IRI, typed in neither; the drafts' own examples fail alike"
 _RESOURCE = "every IRI is an rdfs:Resource under RDFS; pySHACL without inference sees only stated types"
 _HVD_RIGHTS = "conditions of use are the Czech podmínky_užití (pu:specifikace); the 2024 context has no dct:license or dct:rights term"
-_LISTED_BY_IRI = "a catalog document lists its datasets by IRI; each is described in its own document"
+_OWN_DOCUMENT = "another record named by IRI (a catalog's dataset, a member's series) is described in its own document"
 
 
 @dataclass(frozen=True)
@@ -159,29 +160,38 @@ class Known:
         return {f"{shape} {self.path} {self.constraint}" for shape in self.node_shapes}
 
 
-_DATASET, _DISTRIBUTION, _SERVICE = "dcat:DatasetShape", "dcat:DistributionShape", "dcat:DataServiceShape"
-_CATALOG = "dcat:CatalogShape"
+_DATASET, _SERIES, _CATALOG = "dcat:DatasetShape", "dcat:DatasetSeriesShape", "dcat:CatalogShape"
+_DISTRIBUTION, _SERVICE = "dcat:DistributionShape", "dcat:DataServiceShape"
+_CONDITIONS_SHAPE = "podmínky-užití:SpecifikaceShape"  # the 2026 drafts' shape of the conditions of use
 
+# Every violation is a class constraint on a value the document names by IRI and does not describe, but for
+# HVD's licence-or-rights rule (sh:or).
 KNOWN: tuple[Known, ...] = (
-    Known((_DATASET,), "dcat:theme", "sh:class", _CODE_LIST),
-    Known((_DATASET,), "dct:accrualPeriodicity", "sh:class", _CODE_LIST),
-    Known((_DATASET, _SERVICE), "dcatap:hvdCategory", "sh:class", _CODE_LIST),
-    Known((_DATASET, _SERVICE), "dcatap:hvdCategory", "sh:node", _CODE_LIST),
+    Known((_DATASET, _SERIES), "dcat:theme", "sh:class", _CODE_LIST),
+    Known((_DATASET, _SERIES), "dct:accrualPeriodicity", "sh:class", _CODE_LIST),
+    Known((_DATASET, _SERIES, _SERVICE), "dcatap:hvdCategory", "sh:class", _CODE_LIST),
+    Known((_DATASET, _SERIES, _SERVICE), "dcatap:hvdCategory", "sh:node", _CODE_LIST),
     Known((_DISTRIBUTION,), "dct:format", "sh:class", _CODE_LIST),
     Known((_DISTRIBUTION,), "dcat:mediaType", "sh:class", _IANA),
     Known((_DISTRIBUTION,), "dcat:compressFormat", "sh:class", _IANA),
-    Known((_DATASET,), "dct:spatial", "sh:class", _REGISTER),
-    Known((_DATASET, _CATALOG), "dct:publisher", "sh:class", _REGISTER),
-    Known((_DATASET, _DISTRIBUTION, _SERVICE), "dcatap:applicableLegislation", "sh:class", _ELI),
-    Known((_DATASET, _SERVICE), "foaf:page", "sh:class", _WEB_IRI),
+    Known((_DATASET, _SERIES), "dct:spatial", "sh:class", _REGISTER),
+    Known((_DATASET, _SERIES, _CATALOG), "dct:publisher", "sh:class", _REGISTER),
+    Known((_DATASET, _SERIES, _DISTRIBUTION, _SERVICE), "dcatap:applicableLegislation", "sh:class", _ELI),
+    Known((_DATASET, _SERIES, _SERVICE), "foaf:page", "sh:class", _WEB_IRI),
     Known((_CATALOG,), "foaf:homepage", "sh:class", _WEB_IRI),
     Known((_DISTRIBUTION, _SERVICE), "dct:conformsTo", "sh:class", _WEB_IRI),
+    Known((_CONDITIONS_SHAPE,), "pu:autorské-dílo", "sh:class", _CONDITIONS),
+    Known((_CONDITIONS_SHAPE,), "pu:databáze-jako-autorské-dílo", "sh:class", _CONDITIONS),
+    Known((_CONDITIONS_SHAPE,), "pu:databáze-chráněná-zvláštními-právy", "sh:class", _CONDITIONS),
+    Known((_CONDITIONS_SHAPE,), "pu:osobní-údaje", "sh:class", _CONDITIONS),
     Known((_DISTRIBUTION,), "dcat:accessURL", "sh:class", _RESOURCE),
     Known((_DISTRIBUTION,), "dcat:downloadURL", "sh:class", _RESOURCE),
     Known((_SERVICE,), "dcat:endpointURL", "sh:class", _RESOURCE),
+    Known((_SERVICE,), "dcat:endpointDescription", "sh:class", _RESOURCE),
     Known(("vcard:KindShape",), "vcard:hasEmail", "sh:class", _RESOURCE),
     Known((_DISTRIBUTION, _SERVICE), "-", "sh:or", _HVD_RIGHTS),
-    Known((_CATALOG,), "dcat:dataset", "sh:class", _LISTED_BY_IRI),
+    Known((_CATALOG,), "dcat:dataset", "sh:class", _OWN_DOCUMENT),
+    Known((_DATASET,), "dcat:inSeries", "sh:class", _OWN_DOCUMENT),
 )
 
 
