@@ -20,7 +20,8 @@ class Fault:
 
     ``hold`` keeps the answer back until the test sets the event (or ``delay`` seconds pass, as a cap), so a
     test can watch a client mid-request on a machine of any speed. ``headers`` are sent besides (a
-    ``Set-Cookie``, say).
+    ``Set-Cookie``, say). ``methods`` are the requests it answers (``("HEAD",)``: a server refusing HEAD while
+    GET gets the file).
     """
 
     status: int = 200
@@ -30,12 +31,14 @@ class Fault:
     body: Optional[bytes] = None
     content_type: str = "text/plain; charset=utf-8"
     headers: tuple[tuple[str, str], ...] = ()
+    methods: tuple[str, ...] = ("GET", "HEAD")
 
 
 class _Handler(SimpleHTTPRequestHandler):
     faults: dict[str, Fault] = {}
     hits: list[str]
     cookies: list[tuple[str, str]]
+    requests: list[tuple[str, str]]
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: the test output is for the tests."""
@@ -43,9 +46,19 @@ class _Handler(SimpleHTTPRequestHandler):
     def do_GET(self) -> None:
         self.hits.append(self.path)
         self.cookies.append((self.path, self.headers.get("Cookie", "")))
+        self._answer("GET")
+
+    def do_HEAD(self) -> None:
+        self._answer("HEAD")
+
+    def _answer(self, method: str) -> None:
+        self.requests.append((method, self.path))
         fault = self.faults.get(self.path.split("?", 1)[0])
-        if fault is None:
-            super().do_GET()
+        if fault is None or method not in fault.methods:
+            if method == "GET":
+                super().do_GET()
+            else:
+                super().do_HEAD()
             return
         if fault.hold is not None:
             fault.hold.wait(fault.delay or None)
@@ -60,6 +73,8 @@ class _Handler(SimpleHTTPRequestHandler):
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
+        if method == "HEAD":
+            return
         try:
             self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
@@ -72,8 +87,10 @@ class Site:
         self.hits: list[str] = []
         # (path, the request's Cookie header or "") of every request, in order.
         self.cookies: list[tuple[str, str]] = []
-        handler = type("SiteHandler", (_Handler,),
-                       {"faults": dict(faults or {}), "hits": self.hits, "cookies": self.cookies})
+        # (method, path) of every request, HEAD included, in order.
+        self.requests: list[tuple[str, str]] = []
+        handler = type("SiteHandler", (_Handler,), {"faults": dict(faults or {}), "hits": self.hits,
+                                                    "cookies": self.cookies, "requests": self.requests})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

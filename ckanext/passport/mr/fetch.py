@@ -306,8 +306,12 @@ def fetch(
     session: Optional[requests.Session] = None,
     head_bytes: Optional[int] = None,
     deadline: Optional[Deadline] = None,
+    method: str = "GET",
 ) -> FetchResult:
     """GET ``url`` within ``policy``; a conditional GET when ``etag`` or ``last_modified`` is given.
+
+    ``method="HEAD"`` asks for the headers only (a link check): every hop is guarded and followed the same way, and
+    a 2xx answer is ``ok`` with no body read at all.
 
     With ``head_bytes`` only the first ``head_bytes`` bytes are asked for (``Range: bytes=0-<head_bytes - 1>``)
     and read: a longer body, from a server that ignores ``Range``, is cut there and ``truncated`` is set; it is
@@ -330,9 +334,9 @@ def fetch(
         head_bytes = max(1, head_bytes)
         headers["Range"] = f"bytes=0-{head_bytes - 1}"
     try:
-        response, current = _follow(url, policy, active, headers, clock)
+        response, current = _follow(url, policy, active, headers, clock, method)
         with response:
-            result = _read(response, current, policy, clock, head_bytes)
+            result = _read(response, current, policy, clock, head_bytes, headers_only=method == "HEAD")
     except _Failure as failure:
         result = FetchResult(ok=False, url=failure.problem.location.url or url, status=failure.status,
                              problem=failure.problem)
@@ -355,12 +359,13 @@ def _conditional_headers(etag: Optional[str], last_modified: Optional[str]) -> d
 
 
 def _follow(
-    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], clock: _Clock
+    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], clock: _Clock,
+    method: str = "GET",
 ) -> tuple[requests.Response, str]:
     seen = {url}
     current = url
     for _hop in range(policy.max_redirects + 1):
-        response = _get_with_retries(current, policy, session, headers, clock)
+        response = _get_with_retries(current, policy, session, headers, clock, method)
         location = response.headers.get("Location")
         if response.status_code not in _REDIRECT_STATUSES or not location:
             return response, current
@@ -374,7 +379,8 @@ def _follow(
 
 
 def _get_with_retries(
-    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], clock: _Clock
+    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], clock: _Clock,
+    method: str = "GET",
 ) -> requests.Response:
     """One hop: a response below 500, after retrying 5xx answers, timeouts and connection errors."""
     if clock.remaining() <= 0:
@@ -384,7 +390,7 @@ def _get_with_retries(
     attempt = 1
     while True:
         try:
-            response = _get(url, policy, session, headers, clock)
+            response = _get(url, policy, session, headers, clock, method)
         except _Failure as failed:
             if attempt == attempts or failed.problem.code not in _RETRIED:
                 raise
@@ -412,7 +418,8 @@ def _sleep_before_retry(policy: FetchPolicy, attempt: int, clock: _Clock, failur
 
 
 def _get(
-    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], clock: _Clock
+    url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], clock: _Clock,
+    method: str = "GET",
 ) -> requests.Response:
     remaining = clock.remaining()
     if remaining <= 0:
@@ -420,7 +427,8 @@ def _get(
     timeout = (min(policy.connect_timeout, remaining), min(policy.read_timeout, remaining))
     request_headers = {"User-Agent": policy.user_agent, **headers}
     try:
-        return session.get(url, headers=request_headers, timeout=timeout, stream=True, allow_redirects=False)
+        return session.request(method, url, headers=request_headers, timeout=timeout, stream=True,
+                               allow_redirects=False)
     except _Refused as refused:
         raise _Failure(problem(REFUSED_ADDRESS, url=url, host=refused.host, address=refused.address))
     except LookupTimeout:
@@ -473,7 +481,8 @@ def _check_url(url: str, policy: FetchPolicy, clock: _Clock) -> None:
 
 
 def _read(
-    response: requests.Response, url: str, policy: FetchPolicy, clock: _Clock, head_bytes: Optional[int] = None
+    response: requests.Response, url: str, policy: FetchPolicy, clock: _Clock, head_bytes: Optional[int] = None,
+    headers_only: bool = False,
 ) -> FetchResult:
     status = response.status_code
     result = FetchResult(
@@ -498,6 +507,10 @@ def _read(
         return result
     if not 200 <= status < 300:
         result.problem = problem(HTTP_ERROR, url=url, status=status)
+        return result
+    if headers_only:
+        # A HEAD answer has no body to read; its status is all it says.
+        result.ok = True
         return result
     if head_bytes is not None:
         return _read_head(response, result, policy, clock, head_bytes)

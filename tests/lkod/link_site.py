@@ -1,0 +1,25 @@
+"""The local HTTP server the link-check tests point records to: good files, and paths with faults."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from http_site import Fault
+
+# Never set while the tests run: the slow path answers only after its cap, long past a link's timeout.
+SLOW = threading.Event()
+
+
+@pytest.fixture(scope="module")
+def link_site(tmp_path_factory, serve_site):
+    root: Path = tmp_path_factory.mktemp("links")
+    (root / "data.csv").write_text("kod,nazev\n1,Praha\n", "utf-8")
+    (root / "schema.json").write_text('{"fields": []}', "utf-8")
+    (root / "docs.html").write_text("<p>Dokumentace</p>", "utf-8")
+    (root / "no-head.csv").write_text("kod\n1\n", "utf-8")
+    yield serve_site(root, {
+        "/no-head.csv": Fault(status=405, methods=("HEAD",)),
+        "/slow.csv": Fault(hold=SLOW, delay=5),
+    })
+    SLOW.set()
