@@ -21,7 +21,7 @@ from ckanext.passport.catalog.validators import ico_error
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.publish import search
 
-from . import eligibility, iris, jsonld
+from . import eligibility, iris, jsonld, norms
 
 # Solr field of the verdict (CKAN's ``*`` dynamic string field), set on every dataset the index sees.
 ELIGIBLE_INDEX_FIELD = "passport_lkod_eligible"
@@ -112,16 +112,19 @@ def missing_settings(catalog: dict[str, str]) -> list[str]:
     return missing
 
 
-def catalog_tag(form: str, catalog: dict[str, str], count: int, newest: Optional[str]) -> str:
+def catalog_tag(
+    form: str, catalog: dict[str, str], count: int, newest: Optional[str], norm: str = norms.DEFAULT
+) -> str:
     """The catalog document's ETag: what changes it (the listed records' count and newest change, the
-    catalog's options, its IRI), never the document itself, which is not held."""
-    parts = (form, str(count), newest or "", iris.catalog_iri(), *(catalog[key] for key in sorted(catalog)))
+    catalog's options, its IRI, the norm it is written in), never the document itself, which is not held."""
+    parts = (form, norm, str(count), newest or "", iris.catalog_iri(), *(catalog[key] for key in sorted(catalog)))
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
-def jsonld_chunks(catalog: dict[str, str], dataset_ids: Iterator[str]) -> Iterator[str]:
-    """The catalog's JSON-LD document: the header's members, then ``datová_sada`` written one IRI at a time."""
-    header = {key: value for key, value in jsonld.catalog_header(catalog).items() if key != DATASETS_KEY}
+def jsonld_chunks(catalog: dict[str, str], dataset_ids: Iterator[str], norm: str = norms.DEFAULT) -> Iterator[str]:
+    """The catalog's JSON-LD document in ``norm``: the header's members, then ``datová_sada`` written one IRI at
+    a time (series included: the norm's catalog lists them as datasets)."""
+    header = {key: value for key, value in jsonld.catalog_header(catalog, norm).items() if key != DATASETS_KEY}
     opening = json.dumps(header, ensure_ascii=False)[:-1]
     yield f"{opening}{', ' if header else ''}{json.dumps(DATASETS_KEY, ensure_ascii=False)}: ["
     separator = "\n  "
@@ -131,10 +134,10 @@ def jsonld_chunks(catalog: dict[str, str], dataset_ids: Iterator[str]) -> Iterat
     yield "\n]}\n"
 
 
-def turtle_chunks(catalog: dict[str, str], dataset_ids: Iterator[str]) -> Iterator[str]:
+def turtle_chunks(catalog: dict[str, str], dataset_ids: Iterator[str], norm: str = norms.DEFAULT) -> Iterator[str]:
     """The catalog in Turtle: the header, then one ``dcat:dataset`` triple per record, in full IRIs so that
     they hold whatever prefixes the header declares."""
-    yield jsonld.catalog_header_turtle(catalog).rstrip("\n") + "\n\n"
+    yield jsonld.catalog_header_turtle(catalog, norm).rstrip("\n") + "\n\n"
     subject = turtle_iri(catalog.get("iri") or iris.catalog_iri())
     for dataset_id in dataset_ids:
         yield f"{subject} <{DCAT_DATASET}> {turtle_iri(iris.dataset_iri(dataset_id))} .\n"
@@ -146,7 +149,7 @@ def turtle_iri(iri: str) -> str:
     return f"<{escaped}>"
 
 
-DOCUMENTS: dict[str, Callable[[dict[str, str], Iterator[str]], Iterator[str]]] = {
+DOCUMENTS: dict[str, Callable[[dict[str, str], Iterator[str], str], Iterator[str]]] = {
     "jsonld": jsonld_chunks,
     "ttl": turtle_chunks,
 }

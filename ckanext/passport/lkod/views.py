@@ -21,7 +21,7 @@ from ckanext.passport.language import reader_translate
 from ckanext.passport.publish import search
 from ckanext.passport.publish.exports import modified_time
 
-from . import catalog_stream, eligibility, iris, jsonld, left_out, organizations
+from . import catalog_stream, eligibility, iris, jsonld, left_out, norms, organizations
 
 BLUEPRINT = "passport_lkod"
 lkod = Blueprint(BLUEPRINT, __name__, url_prefix="/lkod")
@@ -60,6 +60,17 @@ def wanted_form() -> str:
         return asked
     best = request.accept_mimetypes.best_match([JSONLD, TURTLE], default=JSONLD)
     return "ttl" if best == TURTLE else "jsonld"
+
+
+def wanted_norm() -> str:
+    """The DCAT-AP-CZ norm asked by ``?norm=``, else the site's (``ckanext.passport.lkod.norm``); 400 for any
+    other (lkod.norms)."""
+    try:
+        return norms.requested(request.args, settings.lkod_norm())
+    except norms.UnknownNorm as unknown:
+        tk.abort(400, tk._("Unknown norm {norm}: use norm={norms}").format(
+            norm=str(unknown), norms=" or norm=".join(norms.NORMS)
+        ))
 
 
 def _document(body: Union[str, Iterator[bytes]], form: str) -> Response:
@@ -113,22 +124,22 @@ def organization_catalog(name: str) -> HTTPResponse:
 
 def _catalog_document(options: dict[str, str], within: str = "") -> HTTPResponse:
     """A catalog of ``options`` listing the records ``within`` a Solr filter (all listed records by default)."""
-    form = wanted_form()
+    form, norm = wanted_form(), wanted_norm()
     missing = catalog_stream.missing_settings(options)
     if missing:
         tk.abort(503, tk._("The catalog is not configured yet: set {options}").format(options=", ".join(missing)))
     count, newest = catalog_stream.freshness(within)
-    chunks = catalog_stream.DOCUMENTS[form](options, catalog_stream.iter_dataset_ids(within))
+    chunks = catalog_stream.DOCUMENTS[form](options, catalog_stream.iter_dataset_ids(within), norm)
     response = _document(stream_with_context(chunk.encode("utf-8") for chunk in chunks), form)
-    response.set_etag(catalog_stream.catalog_tag(form, options, count, newest))
+    response.set_etag(catalog_stream.catalog_tag(form, options, count, newest, norm))
     return _public(response, newest)
 
 
 @lkod.route("/dataset/<dataset_id>")
 def dataset(dataset_id: str) -> HTTPResponse:
-    form = wanted_form()
+    form, norm = wanted_form(), wanted_norm()
     found, preview = _readable(dataset_id)
-    body = jsonld.dataset_turtle(found) if form == "ttl" else _json(jsonld.dataset_document(found))
+    body = jsonld.dataset_turtle(found, norm) if form == "ttl" else _json(jsonld.dataset_document(found, norm))
     response = _document(body, form)
     response.set_etag(hashlib.sha256(body.encode("utf-8")).hexdigest())
     if preview:
@@ -146,8 +157,9 @@ def dataset_part(dataset_id: str, part: str, resource_id: str) -> HTTPResponse:
     if not any(resource["id"] == resource_id for resource in found.get("resources", [])):
         tk.abort(404, tk._("Resource not found"))
     target = iris.dataset_iri(found["id"])
-    if "format" in request.args:
-        target += "?format=" + wanted_form()
+    asked = {name: chosen() for name, chosen in (("format", wanted_form), ("norm", wanted_norm)) if name in request.args}
+    if asked:
+        target += "?" + "&".join(f"{name}={value}" for name, value in asked.items())
     response = redirect(target, code=303)
     response.vary.add("Accept")
     return response
