@@ -89,20 +89,30 @@ def lkod_group() -> None:
 
 
 @lkod_group.command("registration")
-def registration() -> None:
-    """Print the JSON-LD document that registers this portal's catalog in NKOD.
+@click.option("--organization", "organization_name", metavar="NAME",
+              help="The catalog of this organization (by name), which needs its IČO, instead of the portal's.")
+def registration(organization_name: Optional[str]) -> None:
+    """Print the JSON-LD document that registers this portal's catalog (or one organization's) in NKOD.
 
     Exits with status 1, printing what to set, when the catalog's options are incomplete.
     """
-    from .lkod import catalog_stream, iris
+    from .lkod import catalog_stream, iris, organizations
     from .lkod.registration import missing, registration_document
 
     catalog = settings.lkod_catalog()
+    if organization_name is not None:
+        found = organizations.shown(organization_name)
+        if found is None or found["name"] != organization_name:
+            raise click.ClickException(f"No organization is called {organization_name!r}.")
+        reason = organizations.ico_problem(found)
+        if reason is not None:
+            raise click.ClickException(f"The organization {organization_name!r} has no catalog: {reason.message()}.")
+        catalog = organizations.catalog_dict(found)
     options = settings.lkod_options()
     unset = catalog_stream.missing_settings(catalog) + [options[key] for key in missing(catalog)]
     if unset:
         raise click.ClickException("Set " + ", ".join(dict.fromkeys(unset)) + " in the CKAN config first.")
-    document = registration_document(catalog, iris.catalog_iri())
+    document = registration_document(catalog, catalog.get("iri") or iris.catalog_iri())
     click.echo(json.dumps(document, ensure_ascii=False, indent=2))
 
 
