@@ -91,40 +91,26 @@ def _record_document(record: Callable[[], dict[str, Any]], norm: str, form: str)
     return build
 
 
-def _streamed_catalog(catalog: Callable[[], dict[str, Any]], form: str) -> Callable[[], Graph]:
-    """The catalog as /lkod/ streams it (2024-05-28: the norm NKOD reads)."""
+def _streamed_catalog(catalog: Callable[[], dict[str, Any]], norm: str, form: str) -> Callable[[], Graph]:
+    """The catalog as /lkod/ streams it."""
     def build() -> Graph:
         if form == "JSON-LD":
-            return parse_jsonld("".join(catalog_stream.jsonld_chunks(catalog(), iter(LISTED))))
-        return Graph().parse(data="".join(catalog_stream.turtle_chunks(catalog(), iter(LISTED))), format="turtle")
-    return build
-
-
-def _catalog_2026(form: str) -> Callable[[], Graph]:
-    def build() -> Graph:
-        if form == "JSON-LD":
-            document = {**jsonld.catalog_header(CATALOG, NORM_2026), "datová_sada": [iris.dataset_iri(i) for i in LISTED]}
-            return parse_jsonld(json.dumps(document))
-        graph = Graph().parse(data=jsonld.catalog_header_turtle(CATALOG, NORM_2026), format="turtle")
-        for dataset_id in LISTED:
-            graph.add((URIRef(iris.catalog_iri()), graph_out.DCAT.dataset, URIRef(iris.dataset_iri(dataset_id))))
-        return graph
+            return parse_jsonld("".join(catalog_stream.jsonld_chunks(catalog(), iter(LISTED), norm)))
+        turtle = "".join(catalog_stream.turtle_chunks(catalog(), iter(LISTED), norm))
+        return Graph().parse(data=turtle, format="turtle")
     return build
 
 
 FORMS = ("JSON-LD", "Turtle")
+NORMS = (NORM_2024, NORM_2026)
 DOCUMENTS: dict[str, Document] = {
     **{
         f"{norm} {name}, {form}": Document(_record_document(record, norm, form), _shape_sets(norm, "HVD" in name))
-        for norm in (NORM_2024, NORM_2026) for name, record in RECORDS.items() for form in FORMS
+        for norm in NORMS for name, record in RECORDS.items() for form in FORMS
     },
     **{
-        f"{NORM_2024} {name}, {form}": Document(_streamed_catalog(catalog, form), _shape_sets(NORM_2024, False))
-        for name, catalog in CATALOGS.items() for form in FORMS
-    },
-    **{
-        f"{NORM_2026} portal catalog, {form}": Document(_catalog_2026(form), _shape_sets(NORM_2026, False, True))
-        for form in FORMS
+        f"{norm} {name}, {form}": Document(_streamed_catalog(catalog, norm, form), _shape_sets(norm, False, True))
+        for norm in NORMS for name, catalog in CATALOGS.items() for form in FORMS
     },
 }
 
