@@ -73,7 +73,7 @@ def complete_record(**overrides: Any) -> dict[str, Any]:
         ],
         "cz_nace": ["84", "O"],
         "tag_string": "obyvatelstvo,obce",
-        "spatial_area": "CZ0642",
+        "spatial_area": ["CZ0642"],
         "resources": [complete_resource()],
     }
     record.update(overrides)

@@ -9,6 +9,7 @@ from typing import Any
 
 from catalog_records import complete_record, complete_resource
 
+from ckanext.passport.catalog import vocab
 from ckanext.passport.catalog.conditions import effective_conditions
 from ckanext.passport.lkod import graph_out, iris
 
@@ -81,14 +82,19 @@ def lkod_fields(record: dict) -> dict:
         "title": record["title"],
         "notes": record["notes"],
         "tags": [{"name": tag["name"]} for tag in record["tags"]],
+        "title_en": record.get("title_en") or "",
+        "notes_en": record.get("notes_en") or "",
+        "keywords_en": list(record.get("keywords_en") or []),
         "publisher_id_scheme": record["publisher_id_scheme"],
         "publisher_id": record["publisher_id"],
         "publisher_name": record["publisher_name"],
         "publisher_email": record["publisher_email"],
         "data_themes": record["data_themes"],
         "accrual_periodicity": record["accrual_periodicity"],
-        # The district CZ0642 is written as its region (no reliable RÚIAN okres code): it comes back as CZ064.
-        "spatial_area": "CZ064",
+        # A district (CZ0642) is written as its region (no reliable RÚIAN okres code): it comes back as CZ064.
+        "spatial_area": list(dict.fromkeys(
+            iris.territory_code(iris.territory_iri(code)) for code in vocab.as_list(record["spatial_area"])
+        )),
         "eurovoc": [{"uri": item["uri"]} for item in record["eurovoc"]],
         "temporal_start": record["temporal_start"],
         "temporal_end": record["temporal_end"],

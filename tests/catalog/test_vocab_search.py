@@ -116,7 +116,7 @@ def test_the_edit_form_holds_only_the_chosen_concepts_selected_and_labelled_in_t
         ("84", "84 Veřejná správa a obrana; povinné sociální zabezpečení", True),
         ("O", "O Veřejná správa a obrana; povinné sociální zabezpečení", True),
     ]
-    assert options(page, "spatial_area") == [("", "", False), ("CZ0642", "CZ0642 Brno-město", True)]
+    assert options(page, "spatial_area") == [("CZ0642", "CZ0642 Brno-město", True)]
     assert options(page, "data_themes") == [("TRAN", "Doprava", True), ("REGI", "Regiony a města", True)]
 
 
@@ -135,7 +135,7 @@ def test_the_edit_form_posted_as_rendered_without_a_script_keeps_every_chosen_co
     app.post(f"/cs/dataset/edit/{record['name']}", data=browser_post(page, DATASET_FORM), headers=curator)
     stored = call_action("package_show", id=record["id"])
     assert [item["uri"] for item in stored["eurovoc"]] == [EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS]
-    assert (stored["cz_nace"], stored["spatial_area"], stored["data_themes"]) == (["84", "O"], "CZ0642", ["TRAN", "REGI"])
+    assert (stored["cz_nace"], stored["spatial_area"], stored["data_themes"]) == (["84", "O"], ["CZ0642"], ["TRAN", "REGI"])
 
 
 def synthetic_eurovoc(path: Path, count: int) -> Path:

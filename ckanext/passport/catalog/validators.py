@@ -155,6 +155,8 @@ def hvd_category_error(value: str) -> Optional[str]:
         return tk._("An HVD category is an IRI like http://data.europa.eu/bna/c_1e787364")
     if value in HVD_TOP_CATEGORIES:
         return tk._("This is a top-level HVD category: name its most specific category")
+    if value not in vocab.vocabulary(vocab.HVD_CATEGORY):
+        return tk._("Unknown HVD category: {iri}").format(iri=value)
     return None
 
 
@@ -300,12 +302,29 @@ def spatial_area_error(code: str) -> Optional[str]:
     return None
 
 
-def spatial_area(value: Any) -> str:
-    return _checked_text(value, spatial_area_error)
+def spatial_areas(value: Any) -> str:
+    """Several territorial units, stored as a JSON list; a record saved when the field held one code (``"CZ010"``)
+    reads as that one unit."""
+    return _checked_list(value, spatial_area_error)
+
+
+def keywords(value: Any) -> str:
+    """Keywords in another language than the record's (``keywords_en``): a list, or comma-separated text as the
+    Czech tags are typed, each held to CKAN's own tag rules; stored as a JSON list."""
+    if isinstance(value, str) and not value.strip().startswith("["):
+        value = value.split(",")
+    items = listed(value)
+    length, name = tk.get_validator("tag_length_validator"), tk.get_validator("tag_name_validator")
+    for item in items:
+        if not isinstance(item, str):
+            raise Invalid(tk._("A text value is expected"))
+        name(length(item, {}), {})
+    # Each keyword once, in the order given.
+    return json.dumps(list(dict.fromkeys(items)), ensure_ascii=False)
 
 
 def spatial_from_area(key: tuple, data: dict, errors: dict, context: dict) -> None:
-    """The record's GeoJSON geometry, always derived from the chosen territorial unit (never typed in)."""
+    """The record's GeoJSON geometry, always derived from the chosen territorial units (never typed in)."""
     geometry = vocab.area_geometry(data.get(("spatial_area",)))
     if geometry is None:
         data.pop(key, None)
@@ -489,6 +508,11 @@ def json_output(value: Any) -> Any:
     return value
 
 
+def list_output(value: Any) -> Any:
+    """A stored list field back to its list, a value stored before the field took several (one code) as a list of it."""
+    return vocab.as_list(value)
+
+
 def validators() -> dict[str, Callable]:
     return {
         "passport_publisher_id": publisher_id,
@@ -498,7 +522,8 @@ def validators() -> dict[str, Callable]:
         "passport_resource_url": resource_url,
         "passport_url_list": url_list,
         "passport_cz_nace": cz_nace_codes,
-        "passport_spatial_area": spatial_area,
+        "passport_spatial_area": spatial_areas,
+        "passport_keywords": keywords,
         "passport_spatial_from_area": spatial_from_area,
         "passport_eurovoc_uri": eurovoc_uri,
         "passport_eurovoc_required": eurovoc_required,
@@ -513,4 +538,5 @@ def validators() -> dict[str, Callable]:
         "passport_not_kept": not_kept,
         "passport_license_url_output": license_url_output,
         "passport_json_output": json_output,
+        "passport_list_output": list_output,
     }

@@ -26,6 +26,7 @@ CZ_NACE = "cz_nace"
 SPATIAL_AREA = "spatial_area"
 DATA_THEMES = "data_themes"
 FREQUENCY = "accrual_periodicity"
+HVD_CATEGORY = "hvd_category"
 LOADED_EUROVOC_FILE = "eurovoc-loaded.json"
 
 # Dataset field -> Solr field. CKAN's schema.xml makes ``vocab_*`` multi-valued strings copied into ``text``:
@@ -107,6 +108,9 @@ def _shipped(name: str) -> Vocabulary:
         entries, key_field = _read("territory.json")["units"], "code"
     elif name in EU_TABLES:
         entries, key_field = _read(EU_TABLES[name])["concepts"], "code"
+    elif name == HVD_CATEGORY:
+        # The EU HVD categories (data.europa.eu/bna/asd487ae75), stored as their IRIs like EUROVOC's concepts.
+        entries, key_field = _read("hvd-category.json")["concepts"], "uri"
     else:
         raise KeyError(name)
     concepts = {concept.key: concept for concept in (_concept(e, key_field) for e in entries)}
@@ -124,8 +128,8 @@ def _loaded_eurovoc(path: str, mtime: float) -> Vocabulary:
 
 
 def vocabulary(name: str) -> Vocabulary:
-    """One vocabulary by field name: ``eurovoc``, ``cz_nace``, ``spatial_area``, ``data_themes`` or
-    ``accrual_periodicity``."""
+    """One vocabulary by field name: ``eurovoc``, ``cz_nace``, ``spatial_area``, ``data_themes``,
+    ``accrual_periodicity`` or ``hvd_category``."""
     shipped = _shipped(name)
     directory = settings.vocab_dir()
     if name != EUROVOC or directory is None:
@@ -153,12 +157,16 @@ def bbox_polygon(bbox: tuple[float, float, float, float]) -> dict[str, Any]:
     return {"type": "Polygon", "coordinates": [ring]}
 
 
-def area_geometry(code: Any) -> Optional[dict[str, Any]]:
-    """The GeoJSON geometry of a territorial unit, or ``None`` for an unknown code."""
-    unit = vocabulary(SPATIAL_AREA).get(code)
-    if unit is None or unit.bbox is None:
+def area_geometry(codes: Any) -> Optional[dict[str, Any]]:
+    """The GeoJSON geometry of the record's territorial units (one code, or several as stored): the box around all
+    of their boxes, so a spatial search finds the record wherever one of its units lies; ``None`` without a known
+    unit."""
+    units = [vocabulary(SPATIAL_AREA).get(code) for code in as_list(codes)]
+    boxes = [unit.bbox for unit in units if unit is not None and unit.bbox is not None]
+    if not boxes:
         return None
-    return bbox_polygon(unit.bbox)
+    west, south, east, north = zip(*boxes)
+    return bbox_polygon((min(west), min(south), max(east), max(north)))
 
 
 # --- values as stored on a dataset -------------------------------------------------------------------------

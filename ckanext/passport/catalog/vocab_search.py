@@ -18,7 +18,7 @@ from . import vocab
 from .validators import listed
 
 # The vocabularies the form's searchable selects search (the frequency's short list stays a plain select).
-SEARCHABLE = (vocab.EUROVOC, vocab.CZ_NACE, vocab.SPATIAL_AREA, vocab.DATA_THEMES)
+SEARCHABLE = (vocab.EUROVOC, vocab.CZ_NACE, vocab.SPATIAL_AREA, vocab.DATA_THEMES, vocab.HVD_CATEGORY)
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 # Longer than any label: a longer query matches nothing and only costs time.
@@ -93,7 +93,7 @@ def _limit(value: Any) -> int:
 def vocab_search(context: dict, data_dict: dict[str, Any]) -> list[dict[str, str]]:
     """Concepts of a controlled vocabulary whose label or code matches what was typed. Anyone may search.
 
-    :param vocabulary: ``eurovoc``, ``cz_nace``, ``spatial_area`` or ``data_themes``
+    :param vocabulary: ``eurovoc``, ``cz_nace``, ``spatial_area``, ``data_themes`` or ``hvd_category``
     :param q: the typed text (case and diacritics ignored); empty: the vocabulary from its start
     :param language: ``cs``, ``en`` or ``ru`` (default: the request's language)
     :param limit: how many (default 20, at most 100)

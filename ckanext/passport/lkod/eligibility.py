@@ -54,7 +54,7 @@ def _missing_fields(dataset: Mapping[str, Any]) -> list[str]:
         "tags": bool(graph_out.tag_names(dataset)),
         "data_themes": any(iris.theme_iri(code) for code in vocab.as_list(dataset.get("data_themes"))),
         "accrual_periodicity": iris.frequency_iri(dataset.get("accrual_periodicity")) is not None,
-        "spatial_area": iris.territory_iri(dataset.get("spatial_area")) is not None,
+        "spatial_area": any(iris.territory_iri(code) for code in vocab.as_list(dataset.get("spatial_area"))),
         "resources": bool(_distributions(dataset)),
         "documentation_url": not graph_out.is_hvd(dataset) or _hvd_distribution(dataset),
     }

@@ -13,12 +13,13 @@ from rdflib.term import Node
 
 from ckanext.passport.catalog import conditions, vocab
 from ckanext.passport.lkod import iris
-from ckanext.passport.lkod.graph_out import DCAT, DCATAP, DCT, FOAF, LANGUAGE, VCARD, date_part
+from ckanext.passport.lkod.graph_out import DCAT, DCATAP, DCT, ENGLISH, FOAF, LANGUAGE, VCARD, date_part
 from ckanext.passport.harvest.mapping import tag_names
 
 # The fields the LKOD mapping fills: an `lkod` harvest writes these and no others.
 DATASET_FIELDS = (
-    "lkod_iri", "record_language", "title", "notes", "tags", "publisher_id_scheme", "publisher_id", "publisher_name", "publisher_email",
+    "lkod_iri", "record_language", "title", "notes", "tags", "title_en", "notes_en", "keywords_en",
+    "publisher_id_scheme", "publisher_id", "publisher_name", "publisher_email",
     "data_themes", "accrual_periodicity", "spatial_area", "eurovoc", "temporal_start", "temporal_end",
     "documentation_url", "hvd_category", "resources",
 )
@@ -56,6 +57,14 @@ def _text(graph: Graph, subject: Node, predicate: URIRef) -> str:
     return _first(_texts(graph, subject, predicate))
 
 
+def _texts_in(graph: Graph, subject: Node, predicate: URIRef, language: str) -> list[str]:
+    """The literals of ``predicate`` tagged ``language`` (the record's English texts: ``@en`` only)."""
+    return [
+        str(value).strip() for value in graph.objects(subject, predicate)
+        if isinstance(value, Literal) and value.language == language and str(value).strip()
+    ]
+
+
 def _date(values: list[Node]) -> str:
     # xsd:date, or the date part of an xsd:dateTime: the record keeps dates.
     return _first(date_part(value) for value in values if isinstance(value, Literal))
@@ -75,6 +84,9 @@ def read_dataset(graph: Graph, dataset_ref: Node) -> dict[str, Any]:
         "title": _text(graph, dataset_ref, DCT.title),
         "notes": _text(graph, dataset_ref, DCT.description),
         "tags": [{"name": name} for name in tag_names(_texts(graph, dataset_ref, DCAT.keyword))],
+        "title_en": _first(_texts_in(graph, dataset_ref, DCT.title, ENGLISH)),
+        "notes_en": _first(_texts_in(graph, dataset_ref, DCT.description, ENGLISH)),
+        "keywords_en": tag_names(_texts_in(graph, dataset_ref, DCAT.keyword, ENGLISH)),
         "publisher_id_scheme": "ico" if publisher else "",
         "publisher_id": publisher,
         "publisher_name": _text(graph, contact, VCARD.fn) if contact is not None else "",
@@ -83,20 +95,29 @@ def read_dataset(graph: Graph, dataset_ref: Node) -> dict[str, Any]:
         "accrual_periodicity": _first(
             iris.frequency_code(value) for value in _iris(graph, dataset_ref, DCT.accrualPeriodicity)
         ),
-        "spatial_area": _first(iris.territory_code(value) for value in _iris(graph, dataset_ref, DCT.spatial)),
+        # Every unit the record names, each once (RÚIAN elements other than the country and the regions have none).
+        "spatial_area": list(dict.fromkeys(
+            code for code in (iris.territory_code(value) for value in _iris(graph, dataset_ref, DCT.spatial)) if code
+        )),
         # The record's EUROVOC field accepts only the concepts its vocabulary knows.
         "eurovoc": [{"uri": theme} for theme in themes if iris.is_eurovoc(theme) and theme in known_eurovoc],
         "temporal_start": _date(_objects(graph, temporal, DCAT.startDate)) if temporal is not None else "",
         "temporal_end": _date(_objects(graph, temporal, DCAT.endDate)) if temporal is not None else "",
         "documentation_url": _first(_iris(graph, dataset_ref, FOAF.page)),
-        "hvd_category": _first(
-            value for value in _iris(graph, dataset_ref, DCATAP.hvdCategory) if iris.is_hvd_category(value)
-        ),
+        "hvd_category": _hvd_category(_iris(graph, dataset_ref, DCATAP.hvdCategory)),
         "resources": [
             read_distribution(graph, distribution, _iris(graph, dataset_ref, FOAF.page))
             for distribution in _objects(graph, dataset_ref, DCAT.distribution)
         ],
     }
+
+
+def _hvd_category(values: list[str]) -> str:
+    # The record holds one category: a listed sub-category first (a dataset may name its top category beside it,
+    # as the norm's 2026 example does), else whatever HVD IRI it names, for the validator to refuse with its reason.
+    listed = vocab.vocabulary(vocab.HVD_CATEGORY)
+    categories = [value for value in values if iris.is_hvd_category(value)]
+    return _first(value for value in categories if value in listed and listed.get(value).parent) or _first(categories)
 
 
 def _email(graph: Graph, contact: Optional[Node]) -> str:

@@ -126,13 +126,15 @@ def add_dataset(graph: Graph, dataset: Mapping[str, Any], dataset_ref: URIRef) -
     graph.add((dataset_ref, RDF.type, DCAT.Dataset))
     _text(graph, dataset_ref, DCT.title, dataset.get("title"), language)
     _text(graph, dataset_ref, DCT.description, dataset.get("notes"), language)
+    _english(graph, dataset_ref, dataset, language)
     _iri(graph, dataset_ref, DCT.publisher, publisher(dataset))
     for code in vocab.as_list(dataset.get("data_themes")):
         _iri(graph, dataset_ref, DCAT.theme, iris.theme_iri(code))
     _iri(graph, dataset_ref, DCT.accrualPeriodicity, iris.frequency_iri(dataset.get("accrual_periodicity")))
     for keyword in tag_names(dataset):
         _text(graph, dataset_ref, DCAT.keyword, keyword, language)
-    _iri(graph, dataset_ref, DCT.spatial, iris.territory_iri(dataset.get("spatial_area")))
+    for code in vocab.as_list(dataset.get("spatial_area")):
+        _iri(graph, dataset_ref, DCT.spatial, iris.territory_iri(code))
     for concept in vocab.dataset_keys(dataset, vocab.EUROVOC):
         _iri(graph, dataset_ref, DCAT.theme, concept if iris.is_eurovoc(concept) else None)
     _temporal(graph, dataset_ref, dataset)
@@ -142,6 +144,25 @@ def add_dataset(graph: Graph, dataset: Mapping[str, Any], dataset_ref: URIRef) -
     for resource in dataset.get("resources") or []:
         if iris.web_iri(resource.get("url")):
             _add_distribution(graph, dataset, resource, dataset_ref)
+
+
+ENGLISH = "en"
+
+
+def english_keywords(dataset: Mapping[str, Any]) -> list[str]:
+    """The record's English keywords (``keywords_en``: a list as package_show gives it, or its stored JSON)."""
+    return [keyword.strip() for keyword in vocab.as_list(dataset.get("keywords_en"))
+            if isinstance(keyword, str) and keyword.strip()]
+
+
+def _english(graph: Graph, dataset_ref: URIRef, dataset: Mapping[str, Any], language: str) -> None:
+    # title_en, notes_en and keywords_en beside the record's own texts; a record in English has its texts @en already.
+    if language == ENGLISH:
+        return
+    _text(graph, dataset_ref, DCT.title, dataset.get("title_en"), ENGLISH)
+    _text(graph, dataset_ref, DCT.description, dataset.get("notes_en"), ENGLISH)
+    for keyword in english_keywords(dataset):
+        _text(graph, dataset_ref, DCAT.keyword, keyword, ENGLISH)
 
 
 def _temporal(graph: Graph, dataset_ref: URIRef, dataset: Mapping[str, Any]) -> None:
