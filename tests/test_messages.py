@@ -16,6 +16,7 @@ import pytest
 
 import ckanext.passport.harvest.problems  # noqa: F401 (defines the harvest's codes)
 import ckanext.passport.lkod.problems  # noqa: F401 (defines the LKOD eligibility codes)
+import ckanext.passport.lkod.links.problems  # noqa: F401 (defines the link checks' codes)
 import ckanext.passport.conformance.site_check.problems  # noqa: F401 (defines the site check codes)
 import ckanext.passport.catalog.skos  # noqa: F401 (defines the SKOS reader's codes)
 import ckanext.passport.mr
