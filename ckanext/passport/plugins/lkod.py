@@ -9,17 +9,24 @@ import ckan.plugins as p
 import ckan.plugins.toolkit as tk
 
 from ckanext.passport.lkod import catalog_stream, organizations, views
+from ckanext.passport.lkod.links import actions as link_actions
+from ckanext.passport.lkod.links import job as link_job
+from ckanext.passport.lkod.links import views as link_views
 
 from .shared import PassportTranslation, declaration_file
 
 
 @tk.blanket.config_declarations(declaration_file("lkod"))
 @tk.blanket.blueprints(views.blueprints())
+@tk.blanket.actions(link_actions.actions())
+@tk.blanket.auth_functions(link_actions.auth_functions())
+@tk.blanket.helpers(link_views.helpers())
 class PassportLkodPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrganizationForm):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
     p.implements(p.IPackageController, inherit=True)
     p.implements(p.IGroupForm, inherit=False)
+    p.implements(p.IClick)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         tk.add_template_directory(config, "../templates/lkod")
@@ -45,3 +52,18 @@ class PassportLkodPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrgan
 
     def show_group_schema(self) -> dict:
         return organizations.show_schema(super().show_group_schema())
+
+    # A record published, or a published public record updated: its links are checked by a background job.
+    def after_dataset_create(self, context: dict, pkg_dict: dict) -> None:
+        link_job.after_write(pkg_dict)
+
+    def after_dataset_update(self, context: dict, pkg_dict: dict) -> None:
+        link_job.after_write(pkg_dict)
+
+    def get_commands(self) -> list:
+        # `ckan passport lkod check-links` joins the base plugin's `ckan passport lkod` group.
+        from ckanext.passport.cli import lkod_group, passport
+        from ckanext.passport.lkod.links.cli import check_links
+
+        lkod_group.add_command(check_links)
+        return [passport]
