@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from ckanext.passport.catalog import vocab, workflow
 from ckanext.passport.catalog.conditions import effective_conditions
-from ckanext.passport.lkod import graph_out, iris
+from ckanext.passport.lkod import graph_out, iris, series
 from ckanext.passport.lkod import problems as codes
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
@@ -43,7 +43,9 @@ def _text(value: Any) -> bool:
 
 
 def _distributions(dataset: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    # A resource without a URL is no distribution (graph_out leaves it out), so it needs nothing.
+    # A resource without a URL is no distribution (graph_out leaves it out), so it needs nothing; nor has a series any.
+    if series.is_series(dataset):
+        return []
     return [resource for resource in dataset.get("resources") or [] if iris.web_iri(resource.get("url"))]
 
 
@@ -55,7 +57,8 @@ def _missing_fields(dataset: Mapping[str, Any]) -> list[str]:
         "data_themes": any(iris.theme_iri(code) for code in vocab.as_list(dataset.get("data_themes"))),
         "accrual_periodicity": iris.frequency_iri(dataset.get("accrual_periodicity")) is not None,
         "spatial_area": any(iris.territory_iri(code) for code in vocab.as_list(dataset.get("spatial_area"))),
-        "resources": bool(_distributions(dataset)),
+        # A series has none (its members carry them: lkod.series writes none).
+        "resources": series.is_series(dataset) or bool(_distributions(dataset)),
         "documentation_url": not graph_out.is_hvd(dataset) or _hvd_distribution(dataset),
     }
     return [field for field, present in checks.items() if not present]

@@ -20,6 +20,7 @@ from ckanext.passport.catalog import (
     identity,
     openness,
     people,
+    series,
     validators,
     views,
     visibility,
@@ -44,6 +45,7 @@ from .shared import PassportTranslation, declaration_file
     | workflow.validators()
     | identity.validators()
     | openness.validators()
+    | series.validators()
 )
 @tk.blanket.helpers(
     vocab.helpers()

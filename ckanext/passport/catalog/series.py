@@ -1,0 +1,63 @@
+"""Dataset series in the record: ``record_kind`` (``dataset`` or ``series``) and a member's ``in_series``.
+
+A series is an ordinary catalog record (same workflow, organization, eligibility, LKOD document) whose kind is
+``series`` (lkod.series writes it as dcat:DatasetSeries). A dataset names its series in ``in_series`` by the
+series record's id or name, kept as its id: it must exist, be active and be a series; a series belongs to no
+series. A harvested member names its series by the source's IRI (``lkod_iri``), found among the records the
+same way.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+import ckan.plugins.toolkit as tk
+from ckan import model
+
+from ckanext.passport.catalog import identity
+from ckanext.passport.lkod.series import IN_SERIES_FIELD, KIND_FIELD, SERIES
+
+DATASET = "dataset"
+LKOD_IRI_FIELD = "lkod_iri"
+KINDS = (DATASET, SERIES)
+
+
+def _extra(package: model.Package, key: str) -> str:
+    # CKAN 2.11 keeps extras in package_extra rows, 2.12 in a JSONB column: both read through Package.extras.
+    return str((package.extras or {}).get(key) or "")
+
+
+def _found(reference: str) -> Optional[model.Package]:
+    """The active record ``reference`` names: its id, its name, or the LKOD IRI it was harvested from."""
+    package = model.Package.get(reference)
+    if package is None:
+        package = next(iter(identity.holders(reference, field=LKOD_IRI_FIELD)), None)
+    return package if package is not None and package.state == model.State.ACTIVE else None
+
+
+def in_series(key: tuple, data: dict, errors: dict, context: dict) -> None:
+    """``in_series``: blank, or a series record's id (given by id, name or LKOD IRI)."""
+    reference = str(data.get(key) or "").strip()
+    if not reference or reference is tk.missing:
+        data[key] = ""
+        return
+    if data.get((KIND_FIELD,)) == SERIES:
+        errors[key].append(tk._("A series belongs to no series"))
+        return
+    package = _found(reference)
+    if package is None:
+        errors[key].append(tk._("No record {reference} to be a series of").format(reference=reference))
+        return
+    if _extra(package, KIND_FIELD) != SERIES:
+        errors[key].append(tk._("Record {name} is not a series").format(name=package.name))
+        return
+    if package.id == data.get(("id",)):
+        errors[key].append(tk._("A record is not its own series"))
+        return
+    data[key] = package.id
+
+
+def validators() -> dict[str, Callable[..., Any]]:
+    return {"passport_in_series": in_series}
+
+
+__all__ = ["DATASET", "IN_SERIES_FIELD", "KINDS", "KIND_FIELD", "SERIES", "in_series", "validators"]

@@ -1,0 +1,96 @@
+"""Dataset series: a ``record_kind: series`` record and a member naming it in ``in_series``, through the real
+stack: validated, listed in the catalog, written as the norm says in both norms.
+
+The series and its member are made once for the module; the validation tests make nothing that stays.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from ckan.logic import ValidationError
+from ckan.tests import factories
+from ckan.tests.helpers import call_action
+from schema_registry import errors as errors_2024
+from schema_registry_2026 import errors
+from views_support import LKOD_CONFIG_READ_ONLY, create, lkod_record
+
+from ckanext.passport.lkod import norms
+from ckanext.passport.lkod.norms import NORM_2026, Kind
+
+# The norm's schemas want https IRIs: the site is served so.
+SITE = "https://data.example.cz"
+pytestmark = [*LKOD_CONFIG_READ_ONLY, pytest.mark.ckan_config("ckan.site_url", SITE)]
+
+
+def _build() -> dict:
+    org, sysadmin = factories.Organization(), factories.Sysadmin()
+    series = create(org, sysadmin, "rozpocty", record_kind="series", resources=[])
+    member = create(org, sysadmin, "rozpocet-2019", in_series="rozpocty")
+    plain = create(org, sysadmin, "eligible")
+    return {"org": org, "sysadmin": sysadmin, "series": series, "member": member, "plain": plain}
+
+
+@pytest.fixture
+def made(built_once) -> dict:
+    return built_once("series", _build)
+
+
+def iri(record: dict) -> str:
+    return f"{SITE}/lkod/dataset/{record['id']}"
+
+
+def test_the_member_keeps_its_series_by_id_though_named_by_name(made):
+    assert made["member"]["in_series"] == made["series"]["id"]
+    assert made["series"]["record_kind"] == "series"
+    assert made["plain"]["record_kind"] == "dataset"
+
+
+def test_the_catalog_lists_the_series_beside_its_member(app, made):
+    document = json.loads(app.get("/lkod/catalog").data)
+
+    assert {iri(made["series"]), iri(made["member"])} <= set(document["datová_sada"])
+
+
+def test_the_series_document_is_a_datova_serie_valid_in_2024(app, made):
+    document = json.loads(app.get(f"/lkod/dataset/{made['series']['id']}").data)
+
+    assert document["typ"] == "Datová série"
+    assert errors_2024("datová-série.json", document) == []
+
+
+def test_the_series_document_in_2026_is_a_serie_datovych_sad_valid_against_its_schema(app, made):
+    document = json.loads(app.get(f"/lkod/dataset/{made['series']['id']}?norm={NORM_2026}").data)
+
+    assert document["@context"] == norms.context_url(NORM_2026, Kind.SERIES)
+    assert errors(Kind.SERIES, document) == []
+
+
+@pytest.mark.parametrize("norm", norms.NORMS)
+def test_the_member_points_to_the_series_iri(app, made, norm):
+    document = json.loads(app.get(f"/lkod/dataset/{made['member']['id']}?norm={norm}").data)
+
+    assert document["je_součástí"] == iri(made["series"])
+
+
+def _refused(made: dict, name: str, **fields) -> dict:
+    record = lkod_record(name, owner_org=made["org"]["id"], **fields)
+    with pytest.raises(ValidationError) as refused:
+        call_action("package_create", {"user": made["sysadmin"]["name"]}, **record)
+    return refused.value.error_dict
+
+
+def test_a_member_of_a_record_that_is_no_series_is_refused(made):
+    assert "in_series" in _refused(made, "clen-1", in_series=made["plain"]["name"])
+
+
+def test_a_member_of_no_record_is_refused(made):
+    assert "in_series" in _refused(made, "clen-2", in_series="no-such-record")
+
+
+def test_a_series_in_a_series_is_refused(made):
+    assert "in_series" in _refused(made, "serie-2", record_kind="series", in_series=made["series"]["name"])
+
+
+def test_an_unknown_record_kind_is_refused(made):
+    assert "record_kind" in _refused(made, "druh-1", record_kind="collection")
