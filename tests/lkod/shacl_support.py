@@ -151,7 +151,7 @@ _OWN_DOCUMENT = "another record named by IRI (a catalog's dataset, a member's se
 
 @dataclass(frozen=True)
 class Known:
-    """A violation known and why; ``drafts_too``: the 2026 drafts' own open-data example has it as well."""
+    """A violation known and why; ``drafts_too``: the 2026 drafts' own open-data examples have it as well."""
 
     node_shapes: tuple[str, ...]
     path: str
