@@ -56,6 +56,12 @@ def create_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def show_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """CKAN's organization show schema with ``ico`` taken out of the extras.
+
+    CKAN's show schema keeps each extra whole (``__extras``), so ``convert_from_extras`` would find no ``key``
+    to match: the extras' ``key`` and ``value`` are named here, the rest still kept.
+    """
+    schema["extras"] = {"key": [], "value": [], **schema.get("extras", {})}
     schema[ICO_FIELD] = [tk.get_converter("convert_from_extras"), tk.get_validator("ignore_missing")]
     return schema
 
