@@ -54,7 +54,8 @@ def test_the_demos_czech_records_are_listed_in_the_demos_lkod(live_ckan: str, de
 
 
 def _as_published(record: dict[str, Any]) -> dict[str, Any]:
-    published = dict(record, spatial_area=iris.territory_code(iris.territory_iri(record["spatial_area"])))
+    units = [iris.territory_code(iris.territory_iri(code)) for code in record["spatial_area"]]
+    published = dict(record, spatial_area=list(dict.fromkeys(units)))
     published["resources"] = [dict(resource, **effective_conditions(record, resource)) for resource in record["resources"]]
     return ownership.LKOD.comparable(published)
 

@@ -20,6 +20,8 @@ FIRST_HARVEST = "first_harvest"  # the first harvest fills it; from then on it i
 
 # What a re-harvest writes: FIRST_HARVEST fields and the curator's are written only when the record is created.
 REHARVESTED = (HARVESTER, MR_IDENTITY)
+# Lists of keywords, compared as sets (``Ownership.comparable``).
+UNORDERED = frozenset({"tags", "keywords_en"})
 
 
 @dataclass(frozen=True)
@@ -110,13 +112,14 @@ class Ownership:
     def comparable(self, dataset: dict[str, Any]) -> dict[str, Any]:
         """The facts a re-harvest writes, in a form two reads of the same facts compare equal in (:func:`fact`).
 
-        Tags compare as a set of names: CKAN returns them in its own order, as dicts.
+        Tags compare as a set of names: CKAN returns them in its own order, as dicts. Keywords in English
+        (``keywords_en``) likewise: an RDF graph keeps no order of a dataset's keywords.
         """
         resource_keys = self.fields(self.resource_owners, *REHARVESTED)
         facts: dict[str, Any] = {}
         for key in self.fields(self.dataset_owners, *REHARVESTED):
             value = dataset.get(key)
-            if key == "tags":
+            if key in UNORDERED:
                 facts[key] = sorted(t["name"] if isinstance(t, dict) else t for t in value or [])
             elif key == "resources":
                 facts[key] = [{k: fact(k, r.get(k)) for k in resource_keys} for r in value or []]
