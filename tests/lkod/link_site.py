@@ -7,9 +7,6 @@ from pathlib import Path
 import pytest
 from http_site import Fault
 
-# Never set while the tests run: the slow path answers only after its cap, long past a link's timeout.
-SLOW = threading.Event()
-
 
 @pytest.fixture(scope="module")
 def link_site(tmp_path_factory, serve_site):
@@ -18,8 +15,10 @@ def link_site(tmp_path_factory, serve_site):
     (root / "schema.json").write_text('{"fields": []}', "utf-8")
     (root / "docs.html").write_text("<p>Dokumentace</p>", "utf-8")
     (root / "no-head.csv").write_text("kod\n1\n", "utf-8")
+    # Set only when the module ends: the slow path answers after its cap, long past a link's timeout.
+    slow = threading.Event()
     yield serve_site(root, {
         "/no-head.csv": Fault(status=405, methods=("HEAD",)),
-        "/slow.csv": Fault(hold=SLOW, delay=5),
+        "/slow.csv": Fault(hold=slow, delay=5),
     })
-    SLOW.set()
+    slow.set()

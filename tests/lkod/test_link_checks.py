@@ -19,8 +19,9 @@ from link_site import link_site  # noqa: F401 (fixture)
 from site_check_support import run_worker_burst
 from views_support import LKOD_CONFIG_READ_ONLY, lkod_record, token
 
-from ckanext.passport.lkod.links.cli import check_links
+from ckanext.passport import settings
 from ckanext.passport.lkod.links import job as link_job
+from ckanext.passport.lkod.links.cli import check_links
 
 pytestmark = list(LKOD_CONFIG_READ_ONLY)
 
@@ -33,14 +34,13 @@ def queued_checks(package_id: str) -> list:
 def links_record(site, name: str, org: dict, user: dict, **overrides) -> dict:
     """An eligible record whose every link is on the local server: three that answer (one refusing HEAD), two
     missing."""
-    record = lkod_record(
-        name, owner_org=org["id"],
-        documentation_url=f"{site.url}/docs.html",
-        license_url=f"{site.url}/licence-gone.html",
-        resources=[complete_resource(url=f"{site.url}/no-head.csv", format_docs=[],
-                                     schema_urls=[f"{site.url}/schema.json", f"{site.url}/schema-gone.json"])],
-        **overrides,
-    )
+    links = {
+        "documentation_url": f"{site.url}/docs.html",
+        "license_url": f"{site.url}/licence-gone.html",
+        "resources": [complete_resource(url=f"{site.url}/no-head.csv", format_docs=[],
+                                        schema_urls=[f"{site.url}/schema.json", f"{site.url}/schema-gone.json"])],
+    }
+    record = lkod_record(name, owner_org=org["id"], **{**links, **overrides})
     call_action("package_create", {"user": user["name"]}, **record)
     return call_action("package_show", {"user": user["name"]}, id=name)
 
@@ -107,7 +107,7 @@ def test_lkod_sums_the_broken_links_of_each_organizations_listed_records(app, pu
     soup = BeautifulSoup(app.get("/lkod/").body, "html.parser")
 
     rows = {row["data-organization"]: row["data-broken"] for row in soup.select(".lkod-broken-organization")}
-    assert rows == {published["org"]["name"]: "2"}
+    assert rows[published["org"]["name"]] == "2"
 
 
 def test_the_workflow_publication_queues_the_check_and_the_states_before_it_do_not(link_site, built_once):
@@ -139,3 +139,17 @@ def test_check_links_prints_a_table_of_one_organizations_links_and_fails_on_a_br
     assert [line.split()[:3] for line in lines[1:6]].count(["odkazy", "conforms_to", "broken"]) == 1
     assert sum(1 for line in lines[1:6] if line.split()[2] == "broken") == 2
     assert lines[-2:] == ["1 record checked.", "5 links checked, 2 broken."]
+
+
+def test_the_links_past_the_records_budget_are_kept_unchecked_not_broken(link_site, built_once, ckan_config):
+    built_once("stack", dict)
+    ckan_config.update({settings.LINK_CHECK_TIMEOUT: "1", settings.LINK_CHECK_BUDGET: "1"})
+    record = links_record(link_site, "odkazy-rozpocet", factories.Organization(), factories.Sysadmin(),
+                          documentation_url=f"{link_site.url}/slow.csv")
+    jobs.get_queue().empty()
+
+    checked = link_job.check(record["id"])
+
+    assert [(link.field, link.status, link.code) for link in checked][:2] == [
+        ("documentation", "broken", "links.timeout"), ("terms_of_use", "unchecked", "links.not_checked")]
+    assert {link.status for link in checked[1:]} == {"unchecked"}
