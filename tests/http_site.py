@@ -21,7 +21,7 @@ class Fault:
     ``hold`` keeps the answer back until the test sets the event (or ``delay`` seconds pass, as a cap), so a
     test can watch a client mid-request on a machine of any speed. ``headers`` are sent besides (a
     ``Set-Cookie``, say). ``methods`` are the requests it answers (``("HEAD",)``: a server refusing HEAD while
-    GET gets the file).
+    GET gets the file); ``drop`` closes the connection without an answer.
     """
 
     status: int = 200
@@ -32,6 +32,7 @@ class Fault:
     content_type: str = "text/plain; charset=utf-8"
     headers: tuple[tuple[str, str], ...] = ()
     methods: tuple[str, ...] = ("GET", "HEAD")
+    drop: bool = False
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -59,6 +60,9 @@ class _Handler(SimpleHTTPRequestHandler):
                 super().do_GET()
             else:
                 super().do_HEAD()
+            return
+        if fault.drop:
+            self.close_connection = True
             return
         if fault.hold is not None:
             fault.hold.wait(fault.delay or None)

@@ -44,6 +44,14 @@ def test_a_server_refusing_head_is_asked_with_get_and_the_link_is_ok(link_site, 
     assert asked == [("HEAD", "/no-head.csv"), ("GET", "/no-head.csv")]
 
 
+def test_a_server_closing_the_connection_on_head_is_asked_with_get(link_site, policy):
+    outcome = probe(f"{link_site.url}/drops-head.csv", policy())
+
+    assert outcome.status == "ok"
+    asked = [request for request in link_site.requests if request[1] == "/drops-head.csv"]
+    assert asked == [("HEAD", "/drops-head.csv"), ("GET", "/drops-head.csv")]
+
+
 def test_a_link_that_does_not_answer_is_broken_by_its_timeout_within_it(link_site, policy):
     started = time.monotonic()
     outcome = probe(f"{link_site.url}/slow.csv", policy(**{settings.LINK_CHECK_TIMEOUT: "1"}))
