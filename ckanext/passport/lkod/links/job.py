@@ -3,8 +3,8 @@ and ``ckan passport lkod check-links``'s).
 
 The job is queued when a record becomes published (the workflow's transition, or a trusted creation straight into
 ``published``) and when a published public record is updated, from the package hooks of plugin ``passport_lkod``;
-those run before the update commits, and the worker, another process, reads the record as committed by the time
-it starts its job. Each link is asked once per check (a URL the record holds twice is fetched once), all within
+those run before the write commits, so the job goes to the queue when the session commits (never for a write
+rolled back), and the worker, another process, reads the record as written. Each link is asked once per check (a URL the record holds twice is fetched once), all within
 the record's budget; what the budget does not reach is ``links.not_checked``.
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any, Mapping, Optional
 
 import ckan.model as model
 import ckan.plugins.toolkit as tk
+from sqlalchemy import event
 
 from ckanext.passport import settings
 from ckanext.passport.catalog import workflow
@@ -26,6 +27,10 @@ from . import targets
 
 log = logging.getLogger(__name__)
 
+# Keys of ``Session.info``: the records whose checks wait for the session's commit, and whether it is listened to.
+PENDING = "passport_link_checks_pending"
+LISTENING = "passport_link_checks_listening"
+
 
 def wanted(pkg_dict: Mapping[str, Any]) -> bool:
     """Whether a record just written gets a link check: a published, public, active record of the catalog type."""
@@ -36,9 +41,32 @@ def wanted(pkg_dict: Mapping[str, Any]) -> bool:
 
 
 def after_write(pkg_dict: Mapping[str, Any]) -> None:
-    """The package hooks' rule: queue the record's check when it is wanted and the site checks on publication."""
+    """The package hooks' rule: queue the record's check when it is wanted and the site checks on publication.
+
+    The hooks run before the write commits, so the check is queued when the session commits (and forgotten if it
+    rolls back): the worker, another process, must find the record as written.
+    """
     if settings.link_check_on_publish() and pkg_dict.get("id") and wanted(pkg_dict):
-        enqueue(pkg_dict["id"])
+        _after_commit(pkg_dict["id"])
+
+
+def _after_commit(package_id: str) -> None:
+    session = model.Session()
+    pending: set[str] = session.info.setdefault(PENDING, set())
+    pending.add(package_id)
+    if not session.info.get(LISTENING):
+        session.info[LISTENING] = True
+        event.listen(session, "after_commit", _enqueue_pending)
+        event.listen(session, "after_soft_rollback", _forget_pending)
+
+
+def _enqueue_pending(session: Any) -> None:
+    for package_id in sorted(session.info.pop(PENDING, set())):
+        enqueue(package_id)
+
+
+def _forget_pending(session: Any, previous_transaction: Any) -> None:
+    session.info.pop(PENDING, None)
 
 
 def enqueue(package_id: str) -> None:
