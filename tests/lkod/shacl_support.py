@@ -147,6 +147,7 @@ _CONDITIONS = "a condition of use is a licence (CC BY 4.0) or a data.gov.cz/podm
 _RESOURCE = "every IRI is an rdfs:Resource under RDFS; pySHACL without inference sees only stated types"
 _HVD_RIGHTS = "conditions of use are the Czech podmínky_užití (pu:specifikace); the 2024 context has no dct:license or dct:rights term"
 _OWN_DOCUMENT = "another record named by IRI (a catalog's dataset, a member's series) is described in its own document"
+_ONE_PER_LANGUAGE = "the 2026 drafts allow one title and description (sh:maxCount 1), meaning one per language: their cs+en examples fail alike"
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ _DISTRIBUTION, _SERVICE = "dcat:DistributionShape", "dcat:DataServiceShape"
 _CONDITIONS_SHAPE = "podmínky-užití:SpecifikaceShape"  # the 2026 drafts' shape of the conditions of use
 
 # Every violation is a class constraint on a value the document names by IRI and does not describe, but for
-# HVD's licence-or-rights rule (sh:or).
+# HVD's licence-or-rights rule (sh:or) and the 2026 drafts' one text in two languages (sh:maxCount).
 KNOWN: tuple[Known, ...] = (
     Known((_DATASET, _SERIES), "dcat:theme", "sh:class", _CODE_LIST),
     Known((_DATASET, _SERIES), "dct:accrualPeriodicity", "sh:class", _CODE_LIST),
@@ -183,6 +184,8 @@ KNOWN: tuple[Known, ...] = (
     Known((_DATASET, _SERIES, _SERVICE), "foaf:page", "sh:class", _WEB_IRI),
     Known((_CATALOG,), "foaf:homepage", "sh:class", _WEB_IRI),
     Known((_DISTRIBUTION, _SERVICE), "dct:conformsTo", "sh:class", _WEB_IRI),
+    Known((_DATASET, _SERIES), "dct:title", "sh:maxCount", _ONE_PER_LANGUAGE, drafts_too=True),
+    Known((_DATASET, _SERIES), "dct:description", "sh:maxCount", _ONE_PER_LANGUAGE, drafts_too=True),
     Known((_CONDITIONS_SHAPE,), "pu:autorské-dílo", "sh:class", _CONDITIONS, drafts_too=True),
     Known((_CONDITIONS_SHAPE,), "pu:databáze-jako-autorské-dílo", "sh:class", _CONDITIONS, drafts_too=True),
     Known((_CONDITIONS_SHAPE,), "pu:databáze-chráněná-zvláštními-právy", "sh:class", _CONDITIONS, drafts_too=True),

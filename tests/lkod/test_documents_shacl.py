@@ -54,10 +54,16 @@ def _series(**overrides: Any) -> dict[str, Any]:
     return record
 
 
+# A dataset and a series in Czech and English (title_en, notes_en, keywords_en), the others in Czech alone.
+ENGLISH = {
+    "title_en": "Population of municipalities",
+    "notes_en": "The population of every Czech municipality.",
+    "keywords_en": ["population", "municipalities"],
+}
 RECORDS: dict[str, Callable[[], dict[str, Any]]] = {
-    "dataset": lkod_record,
+    "dataset (cs, en)": lambda: lkod_record(**ENGLISH),
     "HVD dataset": lambda: lkod_record(hvd_category=HVD_CATEGORY),
-    "series": _series,
+    "series (cs, en)": lambda: _series(**ENGLISH),
     "HVD series": lambda: _series(hvd_category=HVD_CATEGORY),
     "series member": lambda: lkod_record(in_series=SERIES_ID),
 }
