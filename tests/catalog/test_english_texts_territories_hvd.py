@@ -184,3 +184,10 @@ def test_the_form_searches_the_hvd_category_in_the_eu_list(app, people):
 def test_the_hvd_category_search_finds_a_sub_category_by_part_of_its_english_label(people):
     found = call_action("passport_vocab_search", {"user": ""}, vocabulary="hvd_category", q="water level", language="en")
     assert WATER_GAUGES in [concept["id"] for concept in found]
+
+
+def test_the_hvd_category_search_offers_no_top_category(people):
+    found = call_action("passport_vocab_search", {"user": ""}, vocabulary="hvd_category", q="", limit=100)
+    offered = {concept["id"] for concept in found}
+    assert len(offered) == 90  # the list's 96 categories but the six top ones
+    assert not offered & {"http://data.europa.eu/bna/c_b79e35eb", "http://data.europa.eu/bna/c_164e0bf5"}

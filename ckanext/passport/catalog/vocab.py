@@ -142,6 +142,12 @@ def vocabulary(name: str) -> Vocabulary:
     return _loaded_eurovoc(str(loaded), mtime)
 
 
+def choosable(name: str, concept: Concept) -> bool:
+    """Whether the form offers ``concept``: every concept but the six top HVD categories, which a record never names
+    (it names the most specific category; the validator refuses a top one)."""
+    return not (name == HVD_CATEGORY and concept.parent is None)
+
+
 def label(name: str, key: Any, language: Optional[str] = None) -> str:
     """Label of ``key`` in ``name`` in the reader's language; an unknown key is shown as it is."""
     concept = vocabulary(name).get(key)

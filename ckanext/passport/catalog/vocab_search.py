@@ -67,6 +67,8 @@ def search(name: str, query: str, language: str, limit: int) -> list[dict[str, s
     wanted = folded(query.strip())
     ranked: list[tuple[int, int, vocab.Concept]] = []
     for position, (concept, (label, codes)) in enumerate(zip(vocabulary, _folded_labels(vocabulary, language))):
+        if not vocab.choosable(name, concept):
+            continue
         rank = _rank(wanted, label, codes) if wanted else 0
         if rank is not None:
             ranked.append((rank, position, concept))
