@@ -46,6 +46,7 @@ CATALOG = {
 }
 SERIES_ID = "0b9e2f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
 DRAFT_EXAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "dcat-ap-cz-2026" / "příklady"
+HVD_CATEGORY_PROPERTY = URIRef("http://data.europa.eu/r5r/hvdCategory")
 
 
 def _series(**overrides: Any) -> dict[str, Any]:
@@ -148,6 +149,22 @@ def test_every_known_violation_is_still_seen_in_some_document(reports):
 
 def test_every_known_violation_has_a_reason_of_one_line():
     assert all(known.reason and "\n" not in known.reason for known in KNOWN)
+
+
+def test_an_hvd_category_outside_the_eu_list_is_a_violation(monkeypatch):
+    """The code lists the portal ships describe the concepts a document names: one outside them is not excused."""
+    monkeypatch.setitem(tk.config, "ckan.site_url", SITE_URL)
+    graph = _record_document(RECORDS["HVD dataset"], NORM_2024, "Turtle")()
+    dataset = URIRef(iris.dataset_iri(lkod_record()["id"]))
+    graph.remove((dataset, HVD_CATEGORY_PROPERTY, None))
+    graph.add((dataset, HVD_CATEGORY_PROPERTY, URIRef("http://data.europa.eu/bna/c_00000000")))
+
+    found = {(violation.key, violation.focus) for violation in unexpected(violations(graph, HVD_3))}
+
+    assert found == {
+        ("dcat:DatasetShape dcatap:hvdCategory sh:class", dataset.n3()),
+        ("dcat:DatasetShape dcatap:hvdCategory sh:node", dataset.n3()),
+    }
 
 
 def test_the_violations_known_as_the_drafts_own_are_in_the_drafts_own_examples():
