@@ -101,4 +101,7 @@ def lkod_fields(record: dict) -> dict:
         "documentation_url": record["documentation_url"],
         "hvd_category": record.get("hvd_category") or "",
         "resources": resources,
+        # A member's series is read back by its LKOD IRI (the validator finds its record: catalog.series).
+        "record_kind": record.get("record_kind") or "dataset",
+        "in_series": iris.dataset_iri(record["in_series"]) if record.get("in_series") else "",
     }

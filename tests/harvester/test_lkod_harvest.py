@@ -112,6 +112,17 @@ def test_the_listed_datasets_land_as_czech_records_in_the_sources_organization(l
     assert vld["editorial_state"] == "draft"
 
 
+def test_a_series_lands_as_a_series_record_its_member_naming_it(lkod, lkod_source, run_lkod):
+    run_lkod(lkod_source(lkod.catalog_url, ALLOW))
+
+    records = _records()
+    series, member = records[lkod.dataset_iri("rozpocet")], records[lkod.dataset_iri("rozpocet-2019")]
+    assert series["record_kind"] == "series" and member["record_kind"] == "dataset"
+    assert series["title"] == "Rozpočet Ministerstva dopravy"
+    # The series' record when it was imported first, else the source's IRI of it (found on a later read).
+    assert member["in_series"] in (series["id"], lkod.dataset_iri("rozpocet"))
+
+
 def test_the_source_lists_its_records(lkod, lkod_source, run_lkod):
     source = lkod_source(lkod.catalog_url, ALLOW)
     run_lkod(source)

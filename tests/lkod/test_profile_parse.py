@@ -64,6 +64,8 @@ def test_the_official_example_gives_the_record_fields():
             "Jizdni-rady-verejne-dopravy"
         ),
         "hvd_category": "",
+        "record_kind": "dataset",
+        "in_series": "",
     }
     assert dataset["notes"].startswith("Obsahem datové sady jsou schválené")
     assert dataset["notes_en"].startswith("This dataset contains approved timetables")

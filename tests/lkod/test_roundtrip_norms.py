@@ -21,6 +21,7 @@ from views_support import LKOD_CONFIG_READ_ONLY, create
 
 from ckanext.passport.catalog.conditions import effective_conditions
 from ckanext.passport.lkod import catalog_stream, iris, jsonld, norms, ownership
+from ckanext.passport.lkod.series import IN_SERIES_FIELD as IN_SERIES
 
 pytestmark = list(LKOD_CONFIG_READ_ONLY)
 
@@ -75,9 +76,12 @@ def _harvest(url: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 def _build(tmp_path_factory, serve_site) -> dict[str, Any]:
     org, sysadmin = factories.Organization(), factories.Sysadmin()
+    series = create(org, sysadmin, "rozpocty", record_kind="series", resources=[])
     records = [
         create(org, sysadmin, "obyvatelstvo", **ENGLISH),
         create(org, sysadmin, "jizdni-rady", hvd_category=HVD_CATEGORY),
+        series,
+        create(org, sysadmin, "rozpocet-2019", in_series=series["id"]),
     ]
     built: dict[str, Any] = {"records": records}
     for norm in norms.NORMS:
@@ -150,10 +154,24 @@ def test_the_records_harvested_back_are_the_same_records(harvested, norm):
     for record in harvested["records"]:
         copy = by_iri[f"{url}/lkod/dataset/{record['id']}"]
         got, expected = _without_iris(ownership.LKOD.comparable(copy)), _without_iris(_as_published(record))
+        # A member names its series by each portal's own record (test_a_member_names_the_series_copy).
+        got.pop(IN_SERIES), expected.pop(IN_SERIES)
         for resource_got, resource_expected in zip(got.pop("resources"), expected.pop("resources"), strict=True):
             differing = {key for key in resource_expected if resource_got.get(key) != resource_expected[key]}
             assert not differing, {key: (resource_got.get(key), resource_expected[key]) for key in differing}
         assert got == expected, record["name"]
+
+
+@pytest.mark.parametrize("norm", norms.NORMS)
+def test_the_series_comes_back_a_series_and_its_member_names_the_series_copy(harvested, norm):
+    url, _, found = harvested[norm]
+    by_iri = {record[ownership.IRI_FIELD]: record for record in found}
+    series, member = harvested["records"][2:]
+    series_copy = by_iri[f"{url}/lkod/dataset/{series['id']}"]
+    member_copy = by_iri[f"{url}/lkod/dataset/{member['id']}"]
+    assert series_copy["record_kind"] == "series" and series_copy["resources"] == []
+    # The copy's record when the series was imported first, else the source's IRI of it (catalog.series).
+    assert member_copy[IN_SERIES] in (series_copy["id"], series_copy[ownership.IRI_FIELD])
 
 
 @pytest.mark.parametrize("norm", norms.NORMS)

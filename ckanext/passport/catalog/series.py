@@ -14,6 +14,8 @@ import ckan.plugins.toolkit as tk
 from ckan import model
 
 from ckanext.passport.catalog import identity
+from ckanext.passport.catalog.validators import harvesting
+from ckanext.passport.lkod import series as lkod_series
 from ckanext.passport.lkod.series import IN_SERIES_FIELD, KIND_FIELD, SERIES
 
 DATASET = "dataset"
@@ -44,6 +46,11 @@ def in_series(key: tuple, data: dict, errors: dict, context: dict) -> None:
         errors[key].append(tk._("A series belongs to no series"))
         return
     package = _found(reference)
+    if package is None and harvesting(context) and lkod_series.is_iri(reference):
+        # A member read before its series (or of a series its source does not list): the source's IRI is kept,
+        # written back as it is (lkod.series), and found once the series is harvested and the member re-read.
+        data[key] = reference
+        return
     if package is None:
         errors[key].append(tk._("No record {reference} to be a series of").format(reference=reference))
         return

@@ -24,6 +24,7 @@ from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
 from .context import CONTEXT_URL, MAX_DEPTH, RemoteContextRefused, TooDeep, parse_jsonld
+from . import graph_in
 from .graph_out import DCAT
 from .harvest_config import JSON_LD, TURTLE
 from .ownership import IRI_FIELD
@@ -209,9 +210,11 @@ def parse_dataset(data: bytes, url: str, content_type: str, iri: str, rdf_format
 
 def _dataset(parser: RDFParser, url: str, iri: str) -> dict[str, Any]:
     subject = rdflib.URIRef(iri)
+    if (subject, RDF.type, DCAT.DatasetSeries) in parser.g:
+        # ckanext-dcat's parser walks dcat:Dataset nodes only; the profile reads a series with graph_in alone.
+        return graph_in.read_dataset(parser.g, subject)
     if (subject, RDF.type, DCAT.Dataset) not in parser.g:
-        series = (subject, RDF.type, DCAT.DatasetSeries) in parser.g
-        raise DocumentRefused(problem(codes.LKOD_SERIES if series else codes.LKOD_NO_DATASET, url=url, iri=iri))
+        raise DocumentRefused(problem(codes.LKOD_NO_DATASET, url=url, iri=iri))
     found = next((dataset for dataset in parser.datasets() if dataset.get(IRI_FIELD) == iri), None)
     if found is None:
         raise DocumentRefused(problem(codes.LKOD_NO_DATASET, url=url, iri=iri))

@@ -12,7 +12,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.term import Node
 
 from ckanext.passport.catalog import conditions, vocab
-from ckanext.passport.lkod import iris
+from ckanext.passport.lkod import iris, series
 from ckanext.passport.lkod.graph_out import DCAT, DCATAP, DCT, ENGLISH, FOAF, LANGUAGE, VCARD, date_part
 from ckanext.passport.harvest.mapping import tag_names
 
@@ -21,7 +21,7 @@ DATASET_FIELDS = (
     "lkod_iri", "record_language", "title", "notes", "tags", "title_en", "notes_en", "keywords_en",
     "publisher_id_scheme", "publisher_id", "publisher_name", "publisher_email",
     "data_themes", "accrual_periodicity", "spatial_area", "eurovoc", "temporal_start", "temporal_end",
-    "documentation_url", "hvd_category", "resources",
+    "documentation_url", "hvd_category", "resources", series.KIND_FIELD, series.IN_SERIES_FIELD,
 )
 CONDITION_FIELDS = tuple(iris.CONDITION_PARTS) + tuple(iris.CONDITION_AUTHORS)
 RESOURCE_FIELDS = (
@@ -105,6 +105,9 @@ def read_dataset(graph: Graph, dataset_ref: Node) -> dict[str, Any]:
         "temporal_end": _date(_objects(graph, temporal, DCAT.endDate)) if temporal is not None else "",
         "documentation_url": _first(_iris(graph, dataset_ref, FOAF.page)),
         "hvd_category": _hvd_category(_iris(graph, dataset_ref, DCATAP.hvdCategory)),
+        # A series (dcat:DatasetSeries), or a dataset naming its series by the source's IRI: the record's validator
+        # finds the record harvested from that IRI (catalog.series), else keeps the IRI.
+        **series.read(graph, dataset_ref),
         "resources": [
             read_distribution(graph, distribution, _iris(graph, dataset_ref, FOAF.page))
             for distribution in _objects(graph, dataset_ref, DCAT.distribution)

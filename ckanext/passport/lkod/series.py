@@ -28,6 +28,18 @@ def is_series(dataset: Mapping[str, Any]) -> bool:
     return dataset.get(KIND_FIELD) == SERIES
 
 
+def read(graph: Graph, dataset_ref: Any) -> dict[str, str]:
+    """``record_kind`` and ``in_series`` of the dataset or series at ``dataset_ref`` (graph_in's part)."""
+    parent = next((str(value) for value in graph.objects(dataset_ref, IN_SERIES) if isinstance(value, URIRef)), "")
+    kind = SERIES if (dataset_ref, RDF.type, DATASET_SERIES) in graph else "dataset"
+    return {KIND_FIELD: kind, IN_SERIES_FIELD: "" if kind == SERIES else parent}
+
+
+def is_iri(reference: str) -> bool:
+    """A harvested member's ``in_series`` naming a series no record was read from (yet): the source's IRI."""
+    return reference.startswith(("https://", "http://"))
+
+
 def add(graph: Graph, dataset: Mapping[str, Any], dataset_ref: URIRef) -> None:
     """What graph_out wrote of ``dataset`` at ``dataset_ref``, made a series or a series' member."""
     if is_series(dataset):
@@ -39,8 +51,9 @@ def add(graph: Graph, dataset: Mapping[str, Any], dataset_ref: URIRef) -> None:
         graph.remove((dataset_ref, DISTRIBUTION, None))
         return
     parent = str(dataset.get(IN_SERIES_FIELD) or "").strip()
-    if parent:
-        graph.add((dataset_ref, IN_SERIES, URIRef(iris.dataset_iri(parent))))
+    target = (iris.web_iri(parent) if is_iri(parent) else iris.dataset_iri(parent)) if parent else None
+    if target:
+        graph.add((dataset_ref, IN_SERIES, URIRef(target)))
 
 
 def _remove_tree(graph: Graph, node: Any) -> None:
