@@ -178,8 +178,8 @@ def violations(data: Graph, shape_set: str) -> list[Violation]:
 
 # --- the violations known and why --------------------------------------------------------------------------
 
-_CODE_LIST = "an EU frequency or file type is a dct:Frequency or dct:MediaTypeOrExtent in its authority table, which the portal does not ship"
-_IANA = "an IANA media type is typed dct:MediaType in the EU/IANA list, which documents name by IRI only"
+_CODE_LIST = "an EU frequency or file type: its class would come from its authority table, named by IRI only and not shipped here"
+_IANA = "an IANA media type: its class would come from the media-type list, named by IRI only and not shipped here"
 _REGISTER = "a register's element (RÚIAN territory, RPP public body) is described in its register; the norm writes its IRI only"
 _ELI = "a legal act (ELI) is an eli:LegalResource in the ELI register, named by IRI only"
 _WEB_IRI = "the norm writes this link (documentation, home page, schema, specification) as a bare IRI, with no type"
