@@ -23,6 +23,7 @@ from rdflib.term import Node
 
 from ckanext.passport.catalog import vocab
 from ckanext.passport.lkod import iris
+from ckanext.passport.lkod.norms import NORM_2026
 
 SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "shacl"
 SH = Namespace("http://www.w3.org/ns/shacl#")
@@ -44,6 +45,17 @@ SHAPE_SETS: dict[str, tuple[str, ...]] = {
     CZ_2026_HVD: (_CZ_2026 + "dcat-ap-cz/shacl.ttl", _CZ_2026 + "dcat-ap-cz-hvd/shacl.ttl"),
     CZ_2026_CATALOG: (_CZ_2026 + "dcat-ap-cz/shacl.ttl", _CZ_2026 + "dcat-ap-cz-rozhraní-katalogů-dat/shacl.ttl"),
 }
+
+
+
+def shape_sets_for(norm: str, hvd: bool, catalog: bool = False) -> tuple[str, ...]:
+    """The shape sets a document is validated against: DCAT-AP 3.0 always, HVD 3.0 for an HVD record, and in the
+    2026 norm the Czech norm's shapes for its kind (the 2024 norm has no shapes of its own)."""
+    sets = (DCAT_AP_3, HVD_3) if hvd else (DCAT_AP_3,)
+    if norm == NORM_2026:
+        sets += (CZ_2026_CATALOG if catalog else CZ_2026_HVD if hvd else CZ_2026_DATASET,)
+    return sets
+
 
 _PREFIXES = {
     "dcat": "http://www.w3.org/ns/dcat#",

@@ -19,15 +19,14 @@ import pytest
 from lkod_records import HVD_CATEGORY, SITE_URL, lkod_record
 from rdflib import Graph, URIRef
 from shacl_support import (
-    CZ_2026_CATALOG,
     CZ_2026_DATASET,
-    CZ_2026_HVD,
     DCAT_AP_3,
     HVD_3,
     KNOWN,
     SHAPE_SETS,
     Violation,
     known_keys,
+    shape_sets_for,
     shapes,
     unexpected,
     violations,
@@ -83,13 +82,6 @@ class Document:
     shape_sets: tuple[str, ...]
 
 
-def _shape_sets(norm: str, hvd: bool, catalog: bool = False) -> tuple[str, ...]:
-    sets = (DCAT_AP_3, HVD_3) if hvd else (DCAT_AP_3,)
-    if norm == NORM_2026:
-        sets += (CZ_2026_CATALOG if catalog else CZ_2026_HVD if hvd else CZ_2026_DATASET,)
-    return sets
-
-
 def _record_document(record: Callable[[], dict[str, Any]], norm: str, form: str) -> Callable[[], Graph]:
     def build() -> Graph:
         if form == "JSON-LD":
@@ -112,11 +104,11 @@ FORMS = ("JSON-LD", "Turtle")
 NORMS = (NORM_2024, NORM_2026)
 DOCUMENTS: dict[str, Document] = {
     **{
-        f"{norm} {name}, {form}": Document(_record_document(record, norm, form), _shape_sets(norm, "HVD" in name))
+        f"{norm} {name}, {form}": Document(_record_document(record, norm, form), shape_sets_for(norm, "HVD" in name))
         for norm in NORMS for name, record in RECORDS.items() for form in FORMS
     },
     **{
-        f"{norm} {name}, {form}": Document(_streamed_catalog(catalog, norm, form), _shape_sets(norm, False, True))
+        f"{norm} {name}, {form}": Document(_streamed_catalog(catalog, norm, form), shape_sets_for(norm, False, True))
         for norm in NORMS for name, catalog in CATALOGS.items() for form in FORMS
     },
 }
