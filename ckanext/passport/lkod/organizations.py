@@ -111,7 +111,10 @@ def shown(name: str) -> Optional[dict[str, Any]]:
     try:
         found = tk.get_action("organization_show")(
             search.anonymous_context(),
-            {"id": name, "include_datasets": False, "include_users": False, "include_followers": False},
+            # Only the organization's own fields and extras: no search for its datasets' count, no members.
+            {"id": name, "include_datasets": False, "include_dataset_count": False, "include_users": False,
+             "include_followers": False, "include_groups": False, "include_tags": False,
+             "include_member_count": False},
         )
     except (tk.ObjectNotFound, tk.NotAuthorized):
         return None
