@@ -152,3 +152,16 @@ def test_a_member_validates_in_both_norms():
 def test_a_series_document_reads_back_as_a_dcat_dataset_series(norm):
     graph = parse_jsonld(json.dumps(jsonld.dataset_document(series_record(), norm)))
     assert set(graph.objects(URIRef(iris.dataset_iri(SERIES_ID)), RDF.type)) == {series.DATASET_SERIES}
+
+
+@pytest.mark.parametrize("example", ["datová-sada-hvd.jsonld", "série-datových-sad.jsonld", "katalog.jsonld"])
+def test_the_drafts_examples_are_read_through_the_local_contexts_by_their_draft_url(example):
+    document = json.loads((EXAMPLES / example).read_text(encoding="utf-8"))
+    assert "/draft/" in document["@context"]
+    assert len(parse_jsonld(json.dumps(document))) > 10
+
+
+def test_a_2026_document_under_its_dated_url_reads_as_under_the_draft_url():
+    document = json.loads((EXAMPLES / "datová-sada-hvd.jsonld").read_text(encoding="utf-8"))
+    dated = dict(document, **{"@context": norms.context_url(NORM_2026, Kind.HVD_DATASET)})
+    assert isomorphic(parse_jsonld(json.dumps(document)), parse_jsonld(json.dumps(dated)))

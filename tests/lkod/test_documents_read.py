@@ -13,7 +13,7 @@ import rdflib
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ckanext.passport.lkod import context, documents
+from ckanext.passport.lkod import context, documents, norms
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "dcat-ap-cz" / "příklady"
 URL = "https://lkod.example.cz/datové-sady/vld"
@@ -214,8 +214,10 @@ def mostly(plain: Any, *others: Any) -> st.SearchStrategy:
     return st.sampled_from([plain] * (2 * len(others)) + list(others))
 
 
+CATALOG_2026 = norms.context_url(norms.NORM_2026, norms.Kind.CATALOG)
 NEAR_PLAIN = st.fixed_dictionaries({
-    "@context": mostly(context.CONTEXT_URL, [context.CONTEXT_URL], {"@vocab": "http://www.w3.org/ns/dcat#"}),
+    "@context": mostly(context.CONTEXT_URL, [context.CONTEXT_URL], {"@vocab": "http://www.w3.org/ns/dcat#"},
+                       CATALOG_2026, [CATALOG_2026]),
     "iri": mostly(CATALOG, "https://elsewhere.example/", 5),
     "typ": mostly("Katalog", "Datová sada", ["Katalog"]),
     "datová_sada": st.lists(mostly("https://x.cz/a", "https://x.cz/b ", "http://x.cz/c", "x.cz/rel", "dcat:thing",

@@ -23,8 +23,8 @@ from ckanext.passport.mr.limits import too_large
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
-from .context import CONTEXT_URL, MAX_DEPTH, RemoteContextRefused, TooDeep, parse_jsonld
-from . import graph_in
+from . import graph_in, norms
+from .context import MAX_DEPTH, RemoteContextRefused, TooDeep, parse_jsonld
 from .graph_out import DCAT
 from .harvest_config import JSON_LD, TURTLE
 from .ownership import IRI_FIELD
@@ -128,17 +128,19 @@ def _plain_catalog_list(data: bytes, candidates: tuple[str, str]) -> Optional[li
     """The dataset IRIs of a catalog document in the plain shape every LKOD writes, read without rdflib; ``None``
     for any other shape (rdflib reads it then).
 
-    Plain: one object under the official context alone, ``iri`` one of the candidates, ``typ`` ``Katalog``,
-    ``datová_sada`` absolute http(s) IRIs, and no other node in it (no nested ``iri``, ``typ``, ``datová_sada``,
-    context or IRI-named key). Only ``datová_sada`` maps to ``dcat:dataset`` in that context and an absolute IRI
-    is taken as it is, so rdflib would find exactly these triples; an NKOD-size list (280,000 IRIs, 20 MB) costs
-    a second instead of a minute and 600 MB.
+    Plain: one object under an official catalog context alone (2024-05-28's, or 2026's catalog interface, where
+    ``Katalog``'s scoped terms say the same: ``norms.CATALOG_CONTEXTS``), ``iri`` one of the candidates, ``typ``
+    ``Katalog``, ``datová_sada`` absolute http(s) IRIs, and no other node in it (no nested ``iri``, ``typ``,
+    ``datová_sada``, context or IRI-named key). Only ``datová_sada`` maps to ``dcat:dataset`` in that context and
+    an absolute IRI is taken as it is, so rdflib would find exactly these triples; an NKOD-size list (280,000
+    IRIs, 20 MB) costs a second instead of a minute and 600 MB.
     """
     try:
         document = json.loads(data)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(document, dict) or document.get("@context") != CONTEXT_URL:
+    named = document.get("@context") if isinstance(document, dict) else None
+    if not isinstance(named, str) or named not in norms.CATALOG_CONTEXTS:
         return None
     if document.get("iri") not in candidates or document.get("typ") != "Katalog":
         return None

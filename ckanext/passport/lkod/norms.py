@@ -73,6 +73,10 @@ for _kind in Kind:
     CONTEXT_FILES[_url_2026(_kind)] = _file_2026(_kind)
     CONTEXT_FILES[_url_2026(_kind, "draft")] = _file_2026(_kind)
 
+# The contexts a catalog document names, in which ``datová_sada`` is dcat:dataset (an IRI) under the type
+# ``Katalog``: lkod.documents reads such a catalog's plain shape without rdflib.
+CATALOG_CONTEXTS = frozenset({CONTEXT_2024, _url_2026(Kind.CATALOG), _url_2026(Kind.CATALOG, "draft")})
+
 # The e-Sbírka ELI of zákon 106/1999 Sb. in force (the form application's), and its § 5b (high-value datasets).
 ELI_106 = "https://www.e-sbirka.cz/eli/cz/sb/1999/106/2025-08-19"
 ELI_106_HVD = ELI_106 + "/dokument/norma/cast_1/par_5b"
