@@ -47,7 +47,6 @@ SHAPE_SETS: dict[str, tuple[str, ...]] = {
 }
 
 
-
 def shape_sets_for(norm: str, hvd: bool, catalog: bool = False) -> tuple[str, ...]:
     """The shape sets a document is validated against: DCAT-AP 3.0 always, HVD 3.0 for an HVD record, and in the
     2026 norm the Czech norm's shapes for its kind (the 2024 norm has no shapes of its own)."""
