@@ -73,6 +73,23 @@ def test_the_member_points_to_the_series_iri(app, made, norm):
     assert document["je_součástí"] == iri(made["series"])
 
 
+def test_the_members_page_links_its_series_by_title(app, made):
+    page = app.get(f"/dataset/{made['member']['name']}").get_data(as_text=True)
+
+    assert f'<a href="/dataset/{made["series"]["name"]}">{made["series"]["title"]}</a>' in page
+
+
+def test_a_series_graph_through_the_dcat_profile_is_a_dataset_series(made):
+    from rdflib import RDF, Graph, URIRef
+
+    from ckanext.passport.lkod import series
+    from ckanext.passport.lkod.profile import DcatApCzProfile
+
+    graph, ref = Graph(), URIRef(iri(made["series"]))
+    DcatApCzProfile(graph).graph_from_dataset(made["series"], ref)
+    assert set(graph.objects(ref, RDF.type)) == {series.DATASET_SERIES}
+
+
 def _refused(made: dict, name: str, **fields) -> dict:
     record = lkod_record(name, owner_org=made["org"]["id"], **fields)
     with pytest.raises(ValidationError) as refused:

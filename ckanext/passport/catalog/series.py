@@ -63,8 +63,25 @@ def in_series(key: tuple, data: dict, errors: dict, context: dict) -> None:
     data[key] = package.id
 
 
+def series_shown(reference: Any) -> Optional[dict[str, str]]:
+    """The series a record's ``in_series`` names, as the record page links it: ``name`` and ``title`` when the
+    reader may see that record, else ``None`` (the page shows the stored value: an id, or a source's IRI)."""
+    reference = str(reference or "").strip()
+    if not reference or lkod_series.is_iri(reference):
+        return None
+    try:
+        found = tk.get_action("package_show")({}, {"id": reference})
+    except (tk.ObjectNotFound, tk.NotAuthorized):
+        return None
+    return {"name": found["name"], "title": found.get("title") or found["name"]}
+
+
 def validators() -> dict[str, Callable[..., Any]]:
     return {"passport_in_series": in_series}
+
+
+def helpers() -> dict[str, Callable[..., Any]]:
+    return {"passport_series_shown": series_shown}
 
 
 __all__ = ["DATASET", "IN_SERIES_FIELD", "KINDS", "KIND_FIELD", "SERIES", "in_series", "validators"]

@@ -13,13 +13,14 @@ from typing import Any, Optional
 from ckanext.dcat.profiles import EuropeanDCATAP3Profile
 from rdflib import URIRef
 
-from ckanext.passport.lkod import graph_in, graph_out
+from ckanext.passport.lkod import graph_in, graph_out, series
 
 
 class DcatApCzProfile(EuropeanDCATAP3Profile):
     def graph_from_dataset(self, dataset_dict: dict[str, Any], dataset_ref: URIRef) -> None:
         graph_out.bind_prefixes(self.g)
         graph_out.add_dataset(self.g, dataset_dict, dataset_ref)
+        series.add(self.g, dataset_dict, dataset_ref)
 
     def graph_from_catalog(self, catalog_dict: Optional[dict[str, Any]], catalog_ref: URIRef) -> None:
         graph_out.bind_prefixes(self.g)

@@ -55,6 +55,7 @@ from .shared import PassportTranslation, declaration_file
     | visibility.helpers()
     | views.helpers()
     | people.helpers()
+    | series.helpers()
 )
 # A callable: the script messages' routes follow the configured locales, read when the app is made.
 @tk.blanket.blueprints(lambda: views.blueprints() + openness.blueprints() + script_translations.blueprints())
