@@ -13,10 +13,13 @@ import rdflib
 from ckan import model
 from ckan.tests import factories
 from schema_registry import errors
+from schema_registry_2026 import errors as errors_2026
 from views_support import CONTEXT_URL, LKOD_CONFIG_READ_ONLY, SITE, create
 
 from ckanext.passport.cli import lkod_group
+from ckanext.passport.lkod import norms
 from ckanext.passport.lkod.context import parse_jsonld
+from ckanext.passport.lkod.norms import NORM_2026, Kind
 
 pytestmark = list(LKOD_CONFIG_READ_ONLY)
 
@@ -125,6 +128,18 @@ def test_each_organization_catalog_validates_against_the_official_schema(app, ma
 
     assert document["iri"] == f"https://data.example.cz/lkod/organization/{name}/catalog"
     assert errors("katalog.json", document) == []
+
+
+def test_in_the_2026_norm_it_lists_the_same_records_and_validates_against_its_schema(app, made):
+    response = app.get(f"/lkod/organization/mesto/catalog?norm={NORM_2026}")
+    document = json.loads(response.data)
+
+    assert document["@context"] == norms.context_url(NORM_2026, Kind.CATALOG)
+    records = made["records"]
+    assert sorted(document["datová_sada"]) == sorted([dataset_iri(records["town-1"]), dataset_iri(records["town-2"])])
+    assert errors_2026(Kind.CATALOG, document) == []
+    catalog = rdflib.URIRef(url("mesto"))
+    assert list(parse_jsonld(response.data).objects(catalog, DCT.publisher)) == [rdflib.URIRef(RPP + TOWN_ICO)]
 
 
 @pytest.mark.parametrize("name, ico", [("mesto", TOWN_ICO), ("kraj", REGION_ICO)])
