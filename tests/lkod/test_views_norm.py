@@ -80,6 +80,14 @@ def test_a_distribution_iri_redirects_keeping_the_norm(app, record):
     assert response.headers["Location"].endswith(f"/lkod/dataset/{record['id']}?norm={NORM_2026}")
 
 
+def test_the_page_for_people_links_the_catalog_in_each_norm_naming_the_default(app, record):
+    page = app.get("/lkod/").get_data(as_text=True)
+
+    for norm in norms.NORMS:
+        assert f'href="{SITE}/lkod/catalog?norm={norm}"' in page
+    assert f"{norms.DEFAULT}</a> (default)" in page
+
+
 @pytest.mark.ckan_config("ckanext.passport.lkod.norm", NORM_2026)
 def test_the_site_setting_makes_2026_the_default_and_2024_can_still_be_asked(app, record):
     default = json.loads(app.get(f"/lkod/dataset/{record['id']}").data)

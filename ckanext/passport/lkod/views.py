@@ -90,6 +90,8 @@ def index() -> Response:
         "lkod/index.html",
         catalog_url=iris.catalog_iri(),
         turtle_url=iris.catalog_iri() + "?format=ttl",
+        norm_urls={norm: f"{iris.catalog_iri()}?norm={norm}" for norm in norms.NORMS},
+        default_norm=settings.lkod_norm() or norms.DEFAULT,
         catalog=catalog,
         missing=catalog_stream.missing_settings(catalog),
         count=count,
