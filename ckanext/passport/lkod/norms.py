@@ -9,9 +9,12 @@ Every difference between the two lives here, so that a correction of the 2026 te
   named by its dated URL (the draft's ``…/draft/…`` URL read as the same text);
 - the applicable legislation (``právní_předpis``): 2024 names the EU HVD regulation on an HVD record and its
   distributions and services only; 2026 names zákon 106/1999 Sb. on every dataset, series, distribution and
-  service, and an HVD one adds its § 5b and the EU HVD regulation.
+  service, and an HVD one adds its § 5b and the EU HVD regulation;
+- what the 2026 schemas require beyond 2024's: a data service's endpoint description, a series' temporal
+  coverage with an IRI (:func:`adapt`).
 
-The records, their fields and graph_out's mapping are the same in both; a document is written in one of them.
+The terms (a series is ``Datová série`` in 2024, ``Série datových sad`` in 2026) follow from the contexts. The
+records, their fields and graph_out's mapping are the same in both; a document is written in one of them.
 """
 from __future__ import annotations
 
