@@ -17,7 +17,7 @@ import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from lkod_records import HVD_CATEGORY
-from views_support import LKOD_CONFIG_READ_ONLY, create
+from views_support import LKOD_CONFIG_READ_ONLY, create, token
 
 from ckanext.passport.catalog.conditions import effective_conditions
 from ckanext.passport.lkod import catalog_stream, iris, jsonld, norms, ownership
@@ -170,8 +170,20 @@ def test_the_series_comes_back_a_series_and_its_member_names_the_series_copy(har
     series_copy = by_iri[f"{url}/lkod/dataset/{series['id']}"]
     member_copy = by_iri[f"{url}/lkod/dataset/{member['id']}"]
     assert series_copy["record_kind"] == "series" and series_copy["resources"] == []
-    # The copy's record when the series was imported first, else the source's IRI of it (catalog.series).
-    assert member_copy[IN_SERIES] in (series_copy["id"], series_copy[ownership.IRI_FIELD])
+    # The source's IRI of it, whichever of the two the harvest read first (catalog.series).
+    assert member_copy[IN_SERIES] == series_copy[ownership.IRI_FIELD]
+
+
+def test_a_harvested_members_page_links_the_series_harvested_from_its_iri(app, harvested):
+    url, _, found = harvested[norms.DEFAULT]
+    by_iri = {record[ownership.IRI_FIELD]: record for record in found}
+    series, member = harvested["records"][2:]
+    series_copy = by_iri[f"{url}/lkod/dataset/{series['id']}"]
+    member_copy = by_iri[f"{url}/lkod/dataset/{member['id']}"]
+    # Harvested records start as drafts of the reading organization: a sysadmin reads the page.
+    page = app.get(f"/dataset/{member_copy['name']}", headers=token(factories.Sysadmin())).get_data(as_text=True)
+
+    assert f'<a href="/dataset/{series_copy["name"]}">{series_copy["title"]}</a>' in page
 
 
 @pytest.mark.parametrize("norm", norms.NORMS)

@@ -3,8 +3,8 @@
 A series is an ordinary catalog record (same workflow, organization, eligibility, LKOD document) whose kind is
 ``series`` (lkod.series writes it as dcat:DatasetSeries). A dataset names its series in ``in_series`` by the
 series record's id or name, kept as its id: it must exist, be active and be a series; a series belongs to no
-series. A harvested member names its series by the source's IRI (``lkod_iri``), found among the records the
-same way.
+series. A harvested member keeps the source's IRI of its series (the record does not depend on which of the two
+a harvest read first); its page links the record harvested from that IRI (``lkod_iri``).
 """
 from __future__ import annotations
 
@@ -45,12 +45,13 @@ def in_series(key: tuple, data: dict, errors: dict, context: dict) -> None:
     if data.get((KIND_FIELD,)) == SERIES:
         errors[key].append(tk._("A series belongs to no series"))
         return
-    package = _found(reference)
-    if package is None and harvesting(context) and lkod_series.is_iri(reference):
-        # A member read before its series (or of a series its source does not list): the source's IRI is kept,
-        # written back as it is (lkod.series), and found once the series is harvested and the member re-read.
+    if harvesting(context) and lkod_series.is_iri(reference):
+        # A harvested member names its series by the source's IRI, kept as it is whatever the order the harvest
+        # read the two in (the record does not change with it); written back as it is (lkod.series) and shown
+        # as the record harvested from it (series_shown).
         data[key] = reference
         return
+    package = _found(reference)
     if package is None:
         errors[key].append(tk._("No record {reference} to be a series of").format(reference=reference))
         return
@@ -67,8 +68,13 @@ def series_shown(reference: Any) -> Optional[dict[str, str]]:
     """The series a record's ``in_series`` names, as the record page links it: ``name`` and ``title`` when the
     reader may see that record, else ``None`` (the page shows the stored value: an id, or a source's IRI)."""
     reference = str(reference or "").strip()
-    if not reference or lkod_series.is_iri(reference):
+    if not reference:
         return None
+    if lkod_series.is_iri(reference):  # a harvested member's: the record harvested from that IRI, if any
+        holder = next(iter(identity.holders(reference, field=LKOD_IRI_FIELD)), None)
+        if holder is None:
+            return None
+        reference = holder.id
     try:
         found = tk.get_action("package_show")({}, {"id": reference})
     except (tk.ObjectNotFound, tk.NotAuthorized):

@@ -105,8 +105,8 @@ def read_dataset(graph: Graph, dataset_ref: Node) -> dict[str, Any]:
         "temporal_end": _date(_objects(graph, temporal, DCAT.endDate)) if temporal is not None else "",
         "documentation_url": _first(_iris(graph, dataset_ref, FOAF.page)),
         "hvd_category": _hvd_category(_iris(graph, dataset_ref, DCATAP.hvdCategory)),
-        # A series (dcat:DatasetSeries), or a dataset naming its series by the source's IRI: the record's validator
-        # finds the record harvested from that IRI (catalog.series), else keeps the IRI.
+        # A series (dcat:DatasetSeries), or a dataset naming its series by the source's IRI, which the record keeps
+        # (catalog.series: its page links the record harvested from that IRI).
         **series.read(graph, dataset_ref),
         "resources": [
             read_distribution(graph, distribution, _iris(graph, dataset_ref, FOAF.page))

@@ -36,7 +36,7 @@ def read(graph: Graph, dataset_ref: Any) -> dict[str, str]:
 
 
 def is_iri(reference: str) -> bool:
-    """A harvested member's ``in_series`` naming a series no record was read from (yet): the source's IRI."""
+    """A harvested member's ``in_series``: the source's IRI of its series (a curator's is a record id)."""
     return reference.startswith(("https://", "http://"))
 
 
