@@ -125,16 +125,19 @@ if ! "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$REGION" >/dev
 fi
 
 # The harvest machinery: jobs created from the web (Reharvest) or the API start and finish by themselves.
-# The Czech records the demo's local catalog (LKOD, /lkod/catalog) publishes; created once, then the curators'.
-LKOD_ORG=demo-lkod
-if ! "$BIN/ckanapi" action organization_show -c "$CKAN_INI" id="$LKOD_ORG" >/dev/null 2>&1; then
-  "$BIN/ckanapi" action organization_create -c "$CKAN_INI" name="$LKOD_ORG" title="Demo Czech publishers" >/dev/null
-fi
+# The Czech publishers, each an organization with its IČO and so a catalog of its own
+# (/lkod/organization/<name>/catalog), and the Czech records the demo's local catalog (LKOD, /lkod/catalog) publishes,
+# each in its publisher's organization (its owner_org); created once, then the curators'.
+while IFS= read -r organization; do
+  name=$("$BIN/python" -c 'import json, sys; print(json.loads(sys.argv[1])["name"])' "$organization")
+  "$BIN/ckanapi" action organization_show -c "$CKAN_INI" id="$name" >/dev/null 2>&1 && continue
+  "$BIN/ckanapi" action organization_create -c "$CKAN_INI" -i <<< "$organization" > "$RUN/demo-records.log" 2>&1 \
+    || { echo "The demo organization $name was refused:"; tail -n 20 "$RUN/demo-records.log"; exit 1; }
+done < "$ROOT/dev/demo-organizations.jsonl"
 while IFS= read -r record; do
   name=$("$BIN/python" -c 'import json, sys; print(json.loads(sys.argv[1])["name"])' "$record")
   "$BIN/ckanapi" action package_show -c "$CKAN_INI" id="$name" >/dev/null 2>&1 && continue
-  "$BIN/python" -c 'import json, sys; r = json.loads(sys.argv[1]); r["owner_org"] = sys.argv[2]; print(json.dumps(r))' \
-    "$record" "$LKOD_ORG" | "$BIN/ckanapi" action package_create -c "$CKAN_INI" -i > "$RUN/demo-records.log" 2>&1 \
+  "$BIN/ckanapi" action package_create -c "$CKAN_INI" -i <<< "$record" > "$RUN/demo-records.log" 2>&1 \
     || { echo "The demo record $name was refused:"; tail -n 20 "$RUN/demo-records.log"; exit 1; }
 done < "$ROOT/dev/demo-records.jsonl"
 
@@ -216,6 +219,7 @@ CKAN demo is running at http://127.0.0.1:$PORT
     \`ckan harvester run\` every 10 s and, every sixth run, \`ckan passport check-index --recent 10 --repair\`
   site check (as a sysadmin, tick "private addresses" to check the demo site): http://127.0.0.1:$PORT/passport/check
   local catalog for the national catalog (LKOD, DCAT-AP-CZ): http://127.0.0.1:$PORT/lkod/catalog (about it: /lkod/)
+    and each Czech publisher's own (its IČO in its organization): http://127.0.0.1:$PORT/lkod/organization/ministerstvo-dopravy/catalog, …
   sysadmin login: $ADMIN / $PASSWORD
 $(sed "s/^/  /" <<< "$workflow")
   scoreboard (both sources, two jobs each): http://127.0.0.1:$PORT/passport/scoreboard

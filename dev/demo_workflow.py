@@ -10,8 +10,10 @@ the openness conditions), and the editor publishes all of them but one, which st
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Optional
 
 import ckan.plugins.toolkit as tk
@@ -27,8 +29,14 @@ class Person:
     fullname: str
 
 
-# The demo's organizations, created by dev/demo.sh: the harvested MR site's and the Czech records'.
-CURATED = ("demo-mr-site", "demo-lkod")
+# The Czech publishers' organizations (each with its IČO, so each has its own LKOD catalog), as dev/demo.sh creates
+# them with the Czech records of dev/demo-records.jsonl in them.
+DEMO_ORGANIZATIONS = Path(__file__).resolve().parent / "demo-organizations.jsonl"
+CZECH_PUBLISHERS = tuple(
+    json.loads(line)["name"] for line in DEMO_ORGANIZATIONS.read_text(encoding="utf-8").splitlines() if line.strip()
+)
+# The demo's organizations, created by dev/demo.sh: the harvested MR site's and the Czech publishers'.
+CURATED = ("demo-mr-site", *CZECH_PUBLISHERS)
 CURATOR = Person("kurator", os.environ.get("DEMO_CURATOR_PASSWORD", "demo-curator-password"), "Demo curator")
 EDITOR = Person("redaktor", os.environ.get("DEMO_EDITOR_PASSWORD", "demo-editor-password"), "Demo editor")
 

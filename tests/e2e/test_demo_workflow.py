@@ -51,7 +51,8 @@ format = %(levelname)s %(message)s
 def harvested(demo_site, harvest_source, run_harvest) -> None:
     """The demo's organizations, and its MR site harvested into the first as dev/demo.sh harvests it."""
     site_org = factories.Organization(name=demo_workflow.CURATED[0])
-    factories.Organization(name=demo_workflow.CURATED[1])
+    for name in demo_workflow.CZECH_PUBLISHERS:
+        factories.Organization(name=name)
     source = harvest_source(f"{demo_site.url}/opendata/", demo_source_config(), owner_org=site_org["id"])
     results, job = run_harvest(source)
     assert job["status"] == "Finished"
@@ -125,7 +126,8 @@ def test_the_script_dev_demo_sh_runs_prints_the_logins_and_the_record_awaiting_r
     waiting = queue_of(demo_workflow.EDITOR)
     assert len(waiting) == 1
     assert printed.splitlines() == [
-        f"curator login: kurator / {demo_workflow.CURATOR.password} (edits the records of demo-mr-site, demo-lkod)",
+        f"curator login: kurator / {demo_workflow.CURATOR.password} (edits the records of demo-mr-site, "
+        "ministerstvo-dopravy, kralovehradecky-kraj, statutarni-mesto-brno)",
         f"editor login: redaktor / {demo_workflow.EDITOR.password} (member of {EDITORS})",
         f"awaiting review in http://test.ckan.net/passport/queue: {waiting[0]}",
     ]

@@ -17,24 +17,36 @@ import requests
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
+from ckanext.passport.catalog import vocab
 from ckanext.passport.catalog.conditions import effective_conditions
+from ckanext.passport.catalog.ico import is_ico
 from ckanext.passport.lkod import context, iris, ownership
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins")]
 
-DEMO_RECORDS = Path(__file__).resolve().parents[2] / "dev" / "demo-records.jsonl"
+DEV = Path(__file__).resolve().parents[2] / "dev"
+DEMO_ORGANIZATIONS = DEV / "demo-organizations.jsonl"
+DEMO_RECORDS = DEV / "demo-records.jsonl"
 DCAT_DATASET = "http://www.w3.org/ns/dcat#dataset"
+RPP = "https://rpp-opendata.egon.gov.cz/odrpp/zdroj/orgán-veřejné-moci/"
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 @pytest.fixture
 def demo_records(live_ckan: str) -> list[dict[str, Any]]:
-    """The demo's Czech records (dev/demo-records.jsonl), created and published (the demo site lets them start
-    published; here they go through the editorial workflow)."""
+    """The demo's Czech publishers (dev/demo-organizations.jsonl, each with its IČO) and records
+    (dev/demo-records.jsonl, each in its publisher's organization) created as dev/demo.sh creates them, and published
+    (the demo site lets them start published; here they go through the editorial workflow)."""
     sysadmin = {"user": factories.Sysadmin()["name"]}
-    org = factories.Organization(name="demo-lkod")
+    for organization in _lines(DEMO_ORGANIZATIONS):
+        # A context of its own: organization_create leaves its group in the context it is given.
+        call_action("organization_create", dict(sysadmin), **organization)
     records = []
-    for line in DEMO_RECORDS.read_text(encoding="utf-8").splitlines():
-        record = call_action("package_create", sysadmin, **dict(json.loads(line), owner_org=org["id"]))
+    for fields in _lines(DEMO_RECORDS):
+        record = call_action("package_create", sysadmin, **fields)
         for state in ("submitted", "published"):
             call_action("passport_workflow_transition", sysadmin, id=record["id"], to=state)
         records.append(call_action("package_show", id=record["id"]))
@@ -51,6 +63,36 @@ def _listed(catalog_url: str) -> set[str]:
 def test_the_demos_czech_records_are_listed_in_the_demos_lkod(live_ckan: str, demo_records):
     listed = _listed(f"{live_ckan}/lkod/catalog")
     assert listed == {f"{live_ckan}/lkod/dataset/{record['id']}" for record in demo_records}
+
+
+def test_each_demo_publisher_has_a_valid_ico_and_a_catalog_of_its_own_listing_its_records(
+    live_ckan: str, demo_records
+):
+    organizations = _lines(DEMO_ORGANIZATIONS)
+    assert len({organization["ico"] for organization in organizations}) == len(organizations) >= 2
+    assert all(is_ico(organization["ico"]) for organization in organizations)
+    for organization in organizations:
+        url = f"{live_ckan}/lkod/organization/{organization['name']}/catalog"
+        document = requests.get(url, timeout=30).json()
+        own = {f"{live_ckan}/lkod/dataset/{record['id']}" for record in demo_records
+               if record["organization"]["name"] == organization["name"]}
+        assert own and set(document["datová_sada"]) == own, organization["name"]
+        assert document["poskytovatel"] == RPP + organization["ico"]
+
+
+def test_the_demos_hvd_record_has_its_category_a_data_service_and_an_english_title(live_ckan: str, demo_records):
+    hvd = [record for record in demo_records if record.get("hvd_category")]
+    assert len(hvd) == 1
+    record = hvd[0]
+    categories = vocab.vocabulary(vocab.HVD_CATEGORY)
+    assert vocab.choosable(vocab.HVD_CATEGORY, categories.concepts[record["hvd_category"]])
+
+    document = requests.get(f"{live_ckan}/lkod/dataset/{record['id']}", timeout=30).json()
+    assert document["kategorie_hvd"] == [record["hvd_category"]]
+    assert document["název"] == {"cs": record["title"], "en": record["title_en"]}
+    services = [distribution["přístupová_služba"] for distribution in document["distribuce"]
+                if "přístupová_služba" in distribution]
+    assert services and all(service["přístupový_bod"] for service in services)
 
 
 def _as_published(record: dict[str, Any]) -> dict[str, Any]:
