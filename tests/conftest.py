@@ -26,6 +26,24 @@ def pytest_configure(config: pytest.Config) -> None:
     cheap_password_hashes()
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """In each module, the tests that run without the plugins first, then the others grouped by the configuration
+    their marks ask for: the plugins are loaded (and the app made) once per group (plugin_state) instead of at every
+    change, which cost a second a change on a loaded machine. The modules keep their order, and the tests of a
+    group theirs, shuffled too when the run is (last, after any plugin that reorders)."""
+    by_module: dict[Any, list[pytest.Item]] = {}
+    for item in items:
+        by_module.setdefault(item.module if isinstance(item, pytest.Function) else item.path, []).append(item)
+    items[:] = [item for module in by_module.values() for item in sorted(module, key=_configuration_asked)]
+
+
+def _configuration_asked(item: pytest.Item) -> tuple[bool, tuple[tuple[str, str], ...]]:
+    asks_plugins = bool(PLUGIN_FIXTURES.intersection(getattr(item, "fixturenames", ())))
+    marks = sorted((str(key), str(value)) for mark in item.iter_markers("ckan_config") for key, value in [mark.args])
+    return asks_plugins, tuple(marks)
+
+
 # Rounds of the password hash for the users tests make: every factory user, sysadmin and curator is hashed with
 # CKAN's pbkdf2_sha512 (25,000 rounds, about 30 ms each, thousands in a run). A hash records its rounds, so the
 # passwords still verify, in this process and in a live server's.
@@ -103,13 +121,9 @@ def stack_once(reset_db, migrate_db_for, reset_index):
 
     For modules whose tests each read one expensive setup (a whole harvest) instead of repeating it per test.
     """
-    import ckan.plugins
-
-    ckan.plugins.load_all()
+    plugin_state.load_all()
     reset_with_plugin_tables(reset_db, migrate_db_for)
     reset_index()
-    yield
-    plugin_state.unload()
 
 
 @pytest.fixture(scope="module")

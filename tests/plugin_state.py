@@ -9,6 +9,12 @@ nothing has loaded or unloaded a plugin since (every ``update_config`` is counte
 put back as it was, and the per-load steps that read the database are run again (the site user, app globals). Any
 other configuration loads and makes them afresh, as CKAN's fixtures do; a test that asks for neither runs without
 the plugins, as after CKAN's ``with_plugins``. A test client is new for every test (no cookie outlives a test).
+
+A configuration that differs only in this extension's own options (``ckanext.passport.*``) is the same load: no
+plugin reads them when it loads (settings.py reads each one when it is used, and types the text a mark gives; the
+one the app's middleware reads when the app is made is named below), so
+the plugins and the app are kept and those options set as asked. A third of the suite's plugin loads were a test's
+mark on a rate limit or a timeout.
 """
 from __future__ import annotations
 
@@ -98,8 +104,8 @@ def load_all() -> None:
     _count_updates()
     asked = dict(config)
     made = _current()
-    if made is not None and made.loaded_with == asked and made.after_load is not None:
-        _restore(made.after_load)
+    if made is not None and made.after_load is not None and _same_load(made.loaded_with, asked):
+        _restore(_as_asked(made.after_load, made.loaded_with, asked))
         return
     ckan.plugins.load_all()
     _made = _Made(_updates, _plugins(), loaded_with=asked, after_load=dict(config))
@@ -116,8 +122,8 @@ def app(make: Callable[[], Any]) -> Any:
     _count_updates()
     asked = dict(config)
     made = _current()
-    if made is not None and made.app_with == asked and made.app is not None:
-        _restore(made.after_app)
+    if made is not None and made.app is not None and _same_load(made.app_with, asked):
+        _restore(_as_asked(made.after_app, made.app_with, asked))
         app_globals.reset()
         middleware._internal_test_request_context = made.request_context
         return made.app
@@ -129,6 +135,32 @@ def app(make: Callable[[], Any]) -> Any:
     if previous is not None and previous.after_load is not None and _loaded_for(previous.after_load, asked):
         _made.loaded_with, _made.after_load = previous.loaded_with, previous.after_load
     return made_app
+
+
+# The options no plugin reads while it loads (see the module's docstring), but those the app reads when it is made
+# (its middleware: rate_limits.behind_proxies).
+_READ_WHEN_USED = "ckanext.passport."
+_READ_WHEN_MADE = frozenset({"ckanext.passport.trusted_proxies"})
+
+
+def _changed(made_with: dict[str, Any], asked: dict[str, Any]) -> set[str]:
+    missing = object()
+    return {key for key in made_with.keys() | asked.keys() if made_with.get(key, missing) != asked.get(key, missing)}
+
+
+def _same_load(made_with: dict[str, Any] | None, asked: dict[str, Any]) -> bool:
+    """Whether plugins loaded (or an app made) for ``made_with`` are those a load for ``asked`` would give: the two
+    differ at most in options read when used, and ``asked`` holds each of those (one it lacks would take its declared
+    default in a load, which only a load knows)."""
+    if made_with is None:
+        return False
+    return all(key.startswith(_READ_WHEN_USED) and key not in _READ_WHEN_MADE and key in asked
+               for key in _changed(made_with, asked))
+
+
+def _as_asked(after: dict[str, Any], made_with: dict[str, Any], asked: dict[str, Any]) -> dict[str, Any]:
+    """The configuration a load left, with the options read when used set as ``asked`` has them."""
+    return {**after, **{key: asked[key] for key in _changed(made_with, asked)}}
 
 
 def _loaded_for(after_load: dict[str, Any], asked: dict[str, Any]) -> bool:
