@@ -23,7 +23,8 @@ def waiting(live_ckan: str, demo_site, harvest_source, run_harvest) -> str:
     """The demo set up on the live portal's database: its MR site harvested as dev/demo.sh harvests it, then
     dev/demo_workflow.py's people and reviews; the name of the record left waiting."""
     site_org = factories.Organization(name=demo_workflow.CURATED[0])
-    factories.Organization(name=demo_workflow.CURATED[1])
+    for name in demo_workflow.CZECH_PUBLISHERS:
+        factories.Organization(name=name)
     run_harvest(harvest_source(f"{demo_site.url}/opendata/", demo_source_config(), owner_org=site_org["id"]))
     name = demo_workflow.set_up(EDITORS_ORG)
     assert name
