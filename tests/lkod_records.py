@@ -18,6 +18,15 @@ DATASET_ID = "4f1c3a0e-6b1d-4b8a-9a43-0c9e8d7f6a51"
 FILE_ID = "9b2d7e10-1c3f-4e5a-8b6c-7d8e9f0a1b2c"
 SERVICE_ID = "c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f"
 HVD_CATEGORY = "http://data.europa.eu/bna/c_1e787364"  # the HVD category of the norm's example
+SERIES_ID = "0b9e2f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b"  # a series record's id, for documents made without CKAN
+# The catalog's settings (ckanext.passport.lkod.*) the documents are written with.
+CATALOG = {
+    "title": "Katalog otevřených dat portálu",
+    "description": "Lokální katalog otevřených dat.",
+    "publisher_ico": "00025593",
+    "contact_email": "opendata@example.cz",
+    "homepage": "https://data.example.cz/",
+}
 
 
 def lkod_record(**overrides: Any) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import json
 
 import ckan.plugins.toolkit as tk
 import pytest
-from lkod_records import HVD_CATEGORY, SITE_URL, lkod_record
+from lkod_records import CATALOG, HVD_CATEGORY, SERIES_ID, SITE_URL, lkod_record
 from schema_registry import errors as errors_2024
 from rdflib import RDF, URIRef
 from rdflib.compare import isomorphic
@@ -18,14 +18,6 @@ from ckanext.passport.lkod.graph_out import DCAT
 from ckanext.passport.lkod.context import CONTEXT_URL, parse_jsonld
 from ckanext.passport.lkod.norms import NORM_2024, NORM_2026, Kind
 
-CATALOG = {
-    "title": "Katalog otevřených dat portálu",
-    "description": "Lokální katalog otevřených dat.",
-    "publisher_ico": "00025593",
-    "contact_email": "opendata@example.cz",
-    "homepage": "https://data.example.cz/",
-}
-SERIES_ID = "0b9e2f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
 ELI_106 = "https://www.e-sbirka.cz/eli/cz/sb/1999/106/2025-08-19"
 ELI_5B = ELI_106 + "/dokument/norma/cast_1/par_5b"
 ELI_HVD = "http://data.europa.eu/eli/reg_impl/2023/138/oj"

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import ckan.plugins.toolkit as tk
 import pytest
-from lkod_records import HVD_CATEGORY, SITE_URL, lkod_record
+from lkod_records import CATALOG, HVD_CATEGORY, SERIES_ID, SITE_URL, lkod_record
 from rdflib import Graph, URIRef
 from shacl_support import (
     CZ_2026_DATASET,
@@ -36,14 +36,6 @@ from ckanext.passport.lkod import catalog_stream, graph_out, iris, jsonld
 from ckanext.passport.lkod.context import parse_jsonld
 from ckanext.passport.lkod.norms import NORM_2024, NORM_2026
 
-CATALOG = {
-    "title": "Katalog otevřených dat portálu",
-    "description": "Lokální katalog otevřených dat.",
-    "publisher_ico": "00025593",
-    "contact_email": "opendata@example.cz",
-    "homepage": "https://data.example.cz/",
-}
-SERIES_ID = "0b9e2f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
 DRAFT_EXAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "dcat-ap-cz-2026" / "příklady"
 HVD_CATEGORY_PROPERTY = URIRef("http://data.europa.eu/r5r/hvdCategory")
 

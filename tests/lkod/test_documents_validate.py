@@ -6,20 +6,13 @@ from pathlib import Path
 
 import ckan.plugins.toolkit as tk
 import pytest
-from lkod_records import HVD_CATEGORY, SITE_URL, lkod_record
+from lkod_records import CATALOG, HVD_CATEGORY, SITE_URL, lkod_record
 from schema_registry import errors
 
 from ckanext.passport.lkod import iris, jsonld
 from ckanext.passport.lkod.context import CONTEXT_URL
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "dcat-ap-cz" / "příklady"
-CATALOG = {
-    "title": "Katalog otevřených dat portálu",
-    "description": "Lokální katalog otevřených dat.",
-    "publisher_ico": "00025593",
-    "contact_email": "opendata@example.cz",
-    "homepage": "https://data.example.cz/",
-}
 
 
 @pytest.fixture(autouse=True)
