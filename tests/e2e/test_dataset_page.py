@@ -116,7 +116,7 @@ def test_a_visitor_sees_only_the_records_filled_fields(app, harvested):
     rows = record_table(page)
     assert rows and all(text for _, text in rows)
     assert {"mr_identifier", "publisher_id", "publisher_name"} <= {name for name, _ in rows}
-    assert not {"isvs_name", "cz_nace", "spatial_area", *HARVEST_LACKS} & {name for name, _ in rows}
+    assert not {"isvs_name", "cz_nace", "spatial_area", "record_kind", *HARVEST_LACKS} & {name for name, _ in rows}
     assert "passport-missing" not in page
 
 

@@ -79,6 +79,14 @@ def test_the_members_page_links_its_series_by_title(app, made):
     assert f'<a href="/dataset/{made["series"]["name"]}">{made["series"]["title"]}</a>' in page
 
 
+def test_a_series_page_says_it_is_a_series_and_a_datasets_page_says_nothing_of_its_kind(app, made):
+    series_page = app.get(f"/en/dataset/{made['series']['name']}").get_data(as_text=True)
+    plain_page = app.get(f"/en/dataset/{made['plain']['name']}").get_data(as_text=True)
+
+    assert 'data-field="record_kind"' in series_page and "Dataset series" in series_page
+    assert 'data-field="record_kind"' not in plain_page
+
+
 def test_a_series_graph_through_the_dcat_profile_is_a_dataset_series(made):
     from rdflib import RDF, Graph, URIRef
 

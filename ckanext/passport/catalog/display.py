@@ -173,12 +173,16 @@ def missing_required(pkg_dict: Mapping[str, Any], schema: Mapping[str, Any]) -> 
 
 def record_rows(pkg_dict: Mapping[str, Any], schema: Mapping[str, Any], curating: bool) -> list[dict[str, Any]]:
     """The rows of the record's "Additional info" table: its filled fields, and for a reader who completes the
-    record (``curating``) each missing required field, marked missing. Empty optional fields are never rows; a
-    condition of use left blank is a row when the licence decides it (shown as derived)."""
+    record (``curating``) each missing required field, marked missing. Empty optional fields are never rows, nor a
+    field holding its ``passport_row_unless`` value; a condition of use left blank is a row when the licence decides
+    it (shown as derived)."""
     effective = conditions.effective_conditions(pkg_dict)
     rows = []
     for field in schema.get("dataset_fields", []):
         if field["field_name"] in SHOWN_ELSEWHERE or ("display_snippet" in field and field["display_snippet"] is None):
+            continue
+        # A value every record has unless it says otherwise (record_kind's "dataset") tells a reader nothing.
+        if "passport_row_unless" in field and pkg_dict.get(field["field_name"]) == field["passport_row_unless"]:
             continue
         if filled(pkg_dict.get(field["field_name"])) or effective.get(field["field_name"]):
             rows.append({"field": field, "missing": False})
