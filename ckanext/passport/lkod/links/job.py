@@ -1,8 +1,9 @@
 """A record's link check: the CKAN background job queued after each publication, and the check itself (the job's
 and ``ckan passport lkod check-links``'s).
 
-The job is queued when a record becomes published (the workflow's transition, or a trusted creation straight into
-``published``) and when a published public record is updated, from the package hooks of plugin ``passport_lkod``;
+The job is queued whenever a record the LKOD lists is written: when it becomes published (the workflow's transition,
+or a trusted creation straight into ``published``) and when it is updated, from the package hooks of plugin
+``passport_lkod``;
 those run before the write commits, so the job goes to the queue when the session commits (never for a write
 rolled back), and the worker, another process, reads the record as written. Each link is asked once per check (a URL the record holds twice is fetched once), all within
 the record's budget; what the budget does not reach is ``links.not_checked``.
@@ -17,7 +18,7 @@ import ckan.plugins.toolkit as tk
 from sqlalchemy import event
 
 from ckanext.passport import settings
-from ckanext.passport.catalog import workflow
+from ckanext.passport.lkod import eligibility
 from ckanext.passport.mr.deadline import Deadline
 from ckanext.passport.publish import search
 
@@ -33,11 +34,12 @@ LISTENING = "passport_link_checks_listening"
 
 
 def wanted(pkg_dict: Mapping[str, Any]) -> bool:
-    """Whether a record just written gets a link check: a published, public, active record of the catalog type."""
+    """Whether a record just written gets a link check: an active record of the catalog type that the LKOD lists
+    (published, public, nothing keeping it out). A harvested MR record (Russian, not in the LKOD) queues none, so a
+    harvest of thousands of passports does not queue thousands of checks."""
     return (pkg_dict.get("type", search.PUBLISHED_TYPE) == search.PUBLISHED_TYPE
             and pkg_dict.get("state", "active") == "active"
-            and not pkg_dict.get("private")
-            and workflow.state_of(dict(pkg_dict)) == workflow.PUBLISHED)
+            and not eligibility.reasons(pkg_dict))
 
 
 def after_write(pkg_dict: Mapping[str, Any]) -> None:
