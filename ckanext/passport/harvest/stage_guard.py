@@ -9,6 +9,11 @@ as it does for any refused object (ckanext-harvest marks it ERROR).
 
 The guards also commit what a stage stored: :mod:`findings` adds its errors without committing, so an
 object with a thousand findings costs one commit, not a thousand.
+
+An object is handled once. ckanext-harvest's Redis queue delivers at least once: each ``harvester run`` sends
+again every object still WAITING that is not in the fetch queue, which takes in those a gather has committed and
+not yet sent, so an object can reach a consumer twice. Handled again, it would be fetched again, find itself as
+the record's current object, and turn its report from "added" to "not modified".
 """
 from __future__ import annotations
 
@@ -27,13 +32,22 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+# What a stage answers for an object handled to its end before: ckanext-harvest then gives it the same state and
+# report again ("added", "updated" and "deleted" it derives from the object itself, the others from the answer).
+_HANDLED_BEFORE: dict[str, Union[str, bool]] = {"not modified": "unchanged", "errored": False}
 
-def object_stage(harvest_object: Any, stage: str, work: Callable[[], T]) -> Union[T, bool]:
-    """``work()``'s outcome with what it stored committed; False, with ``harvest.unexpected``, when it raises.
+
+def object_stage(harvest_object: Any, stage: str, work: Callable[[], T]) -> Union[T, bool, str]:
+    """``work()``'s outcome with what it stored committed; False, with ``harvest.unexpected``, when it raises;
+    for an object delivered again after it was handled (its report is made), the answer that leaves it as it was.
 
     The commit is inside the guard: text the database refuses fails here, not in ckanext-harvest's save of the
     object after the stage.
     """
+    if harvest_object.report_status is not None:
+        log.info("Harvest object %s was delivered again after it was handled (%s): left as it is",
+                 harvest_object.id, harvest_object.report_status)
+        return _HANDLED_BEFORE.get(harvest_object.report_status, True)
     try:
         outcome = work()
         model.Session.commit()
