@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -12,6 +13,8 @@ import plugin_state
 import pytest
 import requests
 from browser_walk import EDITORS_ORG
+from playwright.sync_api import Browser, BrowserContext, Route
+from playwright.sync_api import Error as PlaywrightError
 from ckan.lib.redis import connect_to_redis
 from resets import ensure_tables
 from workers import free_port
@@ -36,6 +39,55 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
             "--no-first-run",
         ],
     }
+
+
+# CKAN's static files and its JavaScript translations: the same bytes for a whole run.
+STATIC = re.compile(r"^http://127\.0\.0\.1:\d+/(webassets|base|api/i18n)/")
+
+
+@pytest.fixture(scope="session")
+def browser(browser: Browser) -> Browser:
+    """pytest-playwright's browser, each of its contexts (the walks make several) given CKAN's static files from one
+    copy kept for the session, as a browser's cache keeps them for a visitor: CKAN serves them with no lifetime, so
+    every page load asked CKAN again for about twenty of them (600 of a walk's 700 requests), and a walk's context is
+    new, so its own cache never had them."""
+    kept: dict[str, tuple[str, bytes]] = {}
+
+    def serve(route: Route) -> None:
+        url = route.request.url
+        try:
+            if url not in kept:
+                answer = route.fetch()
+                if answer.status != 200:
+                    route.fulfill(response=answer)
+                    return
+                kept[url] = (answer.headers.get("content-type", ""), answer.body())
+            # The file's type only: its other headers set the session cookie of whoever asked first.
+            content_type, body = kept[url]
+            route.fulfill(status=200, content_type=content_type, body=body)
+        except PlaywrightError:
+            # The walk ended and closed its context while the file was on its way: no page waits for it.
+            return
+
+    new_context = browser.new_context
+
+    def new_context_with_static_files(**options) -> BrowserContext:
+        context = new_context(**options)
+        context.route(STATIC, serve)
+        return context
+
+    browser.new_context = new_context_with_static_files
+    return browser
+
+
+@pytest.fixture(autouse=True)
+def _contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every context a walk opened (a signed-in user's, a visitor's) closed when it ends: left open, its pages would
+    keep the browser busy (and any page that polls, the server) for the rest of the run."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
 
 
 def _live_ini(path: Path, port: int) -> Path:
