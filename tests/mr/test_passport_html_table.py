@@ -584,3 +584,21 @@ def test_rdfa_periodicity_is_the_first_line_of_its_cell_when_the_valid_date_foll
     passport = rdfa.parse(marked.encode(), f"{SITE}/opendata/7710568760-kbk").value
 
     assert (passport.periodicity, passport.valid.text) == ("Ежемесячно", "20191231")
+
+
+# --- markup after </html> ----------------------------------------------------------------------------
+
+PREDGOR_PAGE = "predgor/2618017120-politicaldivisions/index.php"
+PREDGOR_URL = "http://opendata.predgor-ray.ru/2618017120-politicaldivisions/"
+
+
+@pytest.mark.parametrize("form", ["html-table", "rdfa"])
+def test_a_real_page_with_its_tail_pasted_again_after_its_closing_html_tag_is_read_as_the_page(read_real, form):
+    """A browser puts what follows </html> inside the page; the parser once raised on a second root element
+    (found by test_properties on this very page)."""
+    whole = read_real(PREDGOR_PAGE)
+    damaged = whole + whole[whole.index(b"<aside"):] * 2
+
+    read, damaged_read = (parse_passport(data, PREDGOR_URL, form=form) for data in (whole, damaged))
+
+    assert damaged_read.value == read.value and damaged_read.form == form

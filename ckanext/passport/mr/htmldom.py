@@ -147,6 +147,10 @@ class _DomBuilder:
         element = self.document.createElementNS(_XHTML, tag)
         for name, value in attributes.items():
             element.setAttribute(name, value)
+        if self._open[-1] is self.document and self.document.documentElement is not None:
+            # Markup after </html> (a page pasted twice, a template's tail): a document has one root, and a
+            # browser puts what follows it inside, so it is opened again.
+            self._open.append(self.document.documentElement)
         self._open[-1].appendChild(element)
         self._open.append(element)
 
