@@ -8,7 +8,8 @@ Run from the repository root: ``.venv/bin/python bench/bench_harvest.py`` (``mak
    one process (same schema, plugins, context and site config; the index committed as our default
    ``index_commit: "soft"`` commits it, one soft commit per dataset; target >= 0.85). Beside it, as a ratio to
    ckanext-dcat's ``dcat_rdf`` harvester landing the same 1,000 datasets (same titles, descriptions, publishers,
-   keywords and resources) from one Turtle catalog (no target: both pay the floor). Both harvests run with the site's ``ckan.search.solr_commit`` on (CKAN's default),
+   keywords and resources) from one Turtle catalog (no target: both pay the floor). Both harvests run with the
+   site's ``ckan.search.solr_commit`` on (CKAN's default),
    printed beside the figure with what each harvester does with it: dcat_rdf gets CKAN's indexing (two index
    passes and two hard commits per new dataset, before the database commit); ours its default ``index_commit:
    "soft"`` (one index pass after the database commit, one soft commit). Ours with ``index_commit: "hard"`` (the
@@ -501,8 +502,8 @@ def landed() -> dict[str, int]:
 @contextmanager
 def created_dicts(path: Optional[str]) -> Iterator[None]:
     """Inside the block every dict the harvest gives ``package_create`` is written to ``path``, a JSON line each,
-    as it was given (less the id the harvest makes); nothing without a path. Written as they come, not kept, so
-    the run's peak memory stays its own."""
+    as it was given (less the id the harvest makes), with the harvest's context less its user; nothing without a
+    path. Written as they come, not kept, so the run's peak memory stays its own."""
     if not path:
         yield
         return
@@ -513,11 +514,12 @@ def created_dicts(path: Optional[str]) -> Iterator[None]:
     create_record = records.create_record
     with open(path, "w", encoding="utf-8") as lines:
 
-        def writing(harvested: dict, *args: Any) -> None:
+        def writing(harvested: dict, harvest_object: Any, previous: Any, config: Any, context: dict) -> None:
             given = copy.deepcopy(harvested)
-            create_record(harvested, *args)  # sets the editorial state the source gives a new record
+            create_record(harvested, harvest_object, previous, config, context)  # sets the new record's state
             given["editorial_state"] = harvested.get("editorial_state")
-            lines.write(json.dumps(given, ensure_ascii=False, default=str) + "\n")
+            flags = {key: value for key, value in context.items() if key != "user"}
+            lines.write(json.dumps({"context": flags, "dataset": given}, ensure_ascii=False, default=str) + "\n")
 
         records.create_record = writing
         try:
@@ -592,7 +594,7 @@ def consumers_child(broker: str, url: str) -> dict[str, Any]:
 
 def floor_child(path: str) -> dict[str, Any]:
     """The floor: the dicts of ``path`` (what the first harvest gave ``package_create``) written again by bare
-    ``package_create`` calls, each in the harvest's context, into an organization of their own; the index committed
+    ``package_create`` calls, each in the harvest's own context, into an organization of their own; the index committed
     as the harvest's default ``index_commit: "soft"`` does (CKAN's index pass without its commit, then one soft
     commit per dataset)."""
     import ckan.plugins.toolkit as tk
@@ -606,13 +608,13 @@ def floor_child(path: str) -> dict[str, Any]:
         clear_all()
         user = tk.get_action("get_site_user")({"ignore_auth": True}, {})["name"]
         owner = tk.get_action("organization_create")({"user": user, "ignore_auth": True}, {"name": "bench-floor"})
-        context = {"user": user, "ignore_auth": True, "passport_harvest": True}
         with open(path, encoding="utf-8") as lines:
-            datasets = [json.loads(line) for line in lines]
+            created = [json.loads(line) for line in lines]
         solr = make_connection()
         started = time.perf_counter()
-        for dataset in datasets:
-            tk.get_action("package_create")(dict(context, return_id_only=True), {**dataset, "owner_org": owner["id"]})
+        for given in created:
+            tk.get_action("package_create")({**given["context"], "user": user, "return_id_only": True},
+                                            {**given["dataset"], "owner_org": owner["id"]})
             solr.commit(softCommit=True)
         seconds = time.perf_counter() - started
         return {"first": {"seconds": seconds}, "landed": landed()}
@@ -621,8 +623,8 @@ def floor_child(path: str) -> dict[str, Any]:
 def run_child(kind: str, url: str, env: Optional[dict[str, str]] = None) -> dict[str, Any]:
     empty_database()
     mode = {"redis": "--consumers", "amqp": "--consumers", "floor": "--floor"}.get(kind, "--run")
-    process = subprocess.run([sys.executable, __file__, mode, kind, url], cwd=ROOT, env={**bench_env(), **(env or {})},
-                             capture_output=True, text=True)
+    process = subprocess.run([sys.executable, __file__, mode, kind, url], cwd=ROOT,
+                             env={**bench_env(), **(env or {})}, capture_output=True, text=True)
     if process.returncode != 0:
         raise RuntimeError(f"the {kind} harvest failed:\n{process.stderr[-5000:]}")
     return json.loads(process.stdout.strip().splitlines()[-1])

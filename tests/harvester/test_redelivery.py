@@ -30,11 +30,9 @@ def harvest(demo_site, harvest_source, run_harvest):
     return lambda: run_harvest(source)[1]["id"]
 
 
-def _handled_again(object_id: str) -> HarvestObject:
+def _handled_again(object_id: str) -> None:
     model.Session.remove()
     fetch_and_import_stages(PassportHarvesterPlugin(), HarvestObject.get(object_id))
-    model.Session.remove()
-    return HarvestObject.get(object_id)
 
 
 def _state(object_id: str) -> tuple:
