@@ -12,6 +12,7 @@ constants below, which ``tests/test_settings.py`` holds equal to the declaration
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
@@ -42,6 +43,7 @@ MAX_STRUCTURE_BYTES = "ckanext.passport.max_structure_bytes"
 MAX_LKOD_CATALOG_BYTES = "ckanext.passport.max_lkod_catalog_bytes"
 MAX_LKOD_DATASET_BYTES = "ckanext.passport.max_lkod_dataset_bytes"
 HARVEST_OBJECT_BUDGET = "ckanext.passport.harvest_object_budget"
+HARVEST_FORM_PROBE_HOURS = "ckanext.passport.harvest_form_probe_hours"
 STANDARD_VERSION_URL = "ckanext.passport.standard_version_url"
 TERMS_OF_USE = "ckanext.passport.terms_of_use"
 SITE_CHECK_PUBLIC = "ckanext.passport.site_check_public"
@@ -159,6 +161,11 @@ def max_lkod_dataset_bytes() -> int:
 def harvest_object_budget() -> int:
     """Seconds all the fetches of one harvested passport share."""
     return tk.asint(tk.config.get(HARVEST_OBJECT_BUDGET))
+
+
+def harvest_form_probe_interval() -> timedelta:
+    """How long a harvest trusts the passport form it last read before trying every form again (0: never)."""
+    return timedelta(hours=max(0, tk.asint(tk.config.get(HARVEST_FORM_PROBE_HOURS))))
 
 
 def harvest_timeout() -> Optional[int]:

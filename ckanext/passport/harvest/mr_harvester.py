@@ -6,6 +6,7 @@ error carrying its stable code (:mod:`findings` stores it so every reader gets i
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 from functools import partial
@@ -17,7 +18,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.harvest.harvesters.base import HarvesterBase
 
 from ckanext.passport import settings
-from ckanext.passport.harvest import index_check, mapping, objects, records, stage_guard, stored
+from ckanext.passport.harvest import form_memory, index_check, mapping, objects, records, stage_guard, stored
 from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest.config import HarvestConfig, config_errors, load_config
 from ckanext.passport.harvest.config_authority import checked_config
@@ -146,14 +147,19 @@ class PassportHarvester(HarvesterBase):
         content = stored.MrContent.from_json(harvest_object.content)
         entry = serialize.entry_from_jsonable(content.entry)
         registry_url = content.registry_url
-        previous = objects.previous_extras(harvest_object)
+        current = objects.previous_object(harvest_object)
+        previous = stored.extras_of(current) if current is not None else {}
 
         if looks_like_data_file(entry.link, entry.format):
             read, fetched = passport_from_entry(entry, registry_url), None
         else:
-            read, fetched, attempts = self._read_passport(entry, registry_url, config, previous,
-                                                          harvest_object.harvest_source_id, budget)
+            now = dt.datetime.now(dt.timezone.utc)
+            read, fetched, attempts, probed = self._read_passport(entry, registry_url, config, previous,
+                                                                  harvest_object.harvest_source_id, budget, now)
+            # The probe's time goes with the current object while it stays current, else with the new one.
+            probe_stamp = now.isoformat() if probed else previous.get(stored.FORMS_PROBED, "")
             if fetched is not None and fetched.not_modified:
+                _remember_probe(current, probed, probe_stamp)
                 return "unchanged"
             if read is None:
                 for found in attempts:
@@ -161,8 +167,10 @@ class PassportHarvester(HarvesterBase):
                 return False
             digest = objects.new_content_hash(harvest_object, fetched, previous)
             if digest is None:
+                _remember_probe(current, probed, probe_stamp)
                 return "unchanged"
-            objects.remember_fetch(harvest_object, fetched, digest, stored.PASSPORT_URL, fetched.url)
+            objects.remember_fetch(harvest_object, fetched, digest, stored.PASSPORT_URL, fetched.url,
+                                   **{stored.FORMS_PROBED: probe_stamp})
 
         report = check_passport(read.value, entry, fetched.url if fetched else entry.link, read.form)
         checked = report.problems + (
@@ -193,27 +201,32 @@ class PassportHarvester(HarvesterBase):
 
     def _read_passport(
         self, entry: RegistryEntry, registry_url: str, config: HarvestConfig, previous: dict[str, str],
-        source_id: str, budget: Deadline,
-    ) -> tuple[Optional[ParseResult[Passport]], Optional[FetchResult], list[Problem]]:
-        """The first passport form that reads, in the source's preference order; else every attempt's problems."""
+        source_id: str, budget: Deadline, now: dt.datetime,
+    ) -> tuple[Optional[ParseResult[Passport]], Optional[FetchResult], list[Problem], bool]:
+        """The first passport form that reads, in the source's preference order (the place the last read found it
+        first, unless a probe is due: ``harvest.form_memory``); else every attempt's problems. The flag says
+        whether every place before the one that answered was tried in that order (a probe)."""
         link = urls.join(registry_url, entry.link.strip())
         offered = passport_locations(link)
         # The file the registry links comes first (a guess at a sibling is a wasted request on every harvest);
         # the source's preference orders the fallbacks.
-        locations = sorted(
+        preferred = sorted(
             offered,
             key=lambda loc: (
                 loc is not offered[0] or loc[0] not in config.formats,
                 config.formats.index(loc[0]) if loc[0] in config.formats else len(config.formats),
             ),
         )
+        locations, probing = form_memory.ordered(preferred, previous, now, settings.harvest_form_probe_interval())
         session = source_session(source_id, config.policy)
         attempts: list[Problem] = []
-        for form, url in locations:
+        for tried, (form, url) in enumerate(locations):
+            # Past the remembered place, the others are tried in preference order: a probe after all.
+            probed = probing or tried > 0
             fetched = objects.conditional_fetch(url, ReadLimits.policy(config.policy, config.limits.passport_limit(form)),
                                                 previous, stored.PASSPORT_URL, session, budget)
             if fetched.not_modified:
-                return None, fetched, []
+                return None, fetched, [], probed
             if fetched.problem is not None:
                 attempts.append(fetched.problem)
                 continue
@@ -222,9 +235,9 @@ class PassportHarvester(HarvesterBase):
                 data = recode(data, config.encoding)
             read = parse_passport(data, fetched.url, limits=config.limits)
             if read.value is not None and (read.value.identifier or read.value.title):
-                return read, fetched, attempts
+                return read, fetched, attempts, probed
             attempts.extend(read.problems)
-        return None, None, attempts
+        return None, None, attempts, True
 
     # -- import -----------------------------------------------------------------------------------------
 
@@ -321,6 +334,12 @@ def open_registry(
     if fetched.problem is not None:
         return None, [fetched.problem]
     return fetched, iter_registry(fetched.content, fetched.url, limits=config.limits)
+
+
+def _remember_probe(current: Optional[Any], probed: bool, stamp: str) -> None:
+    """A probe that found the passport unchanged is remembered on the current object, which stays current."""
+    if probed and current is not None:
+        stored.set_extras(current, **{stored.FORMS_PROBED: stamp})
 
 
 def _with_identifier(dataset: dict[str, Any], identifier: str) -> dict[str, Any]:

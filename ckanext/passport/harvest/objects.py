@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 import ckan.model as model
 import sqlalchemy as sa
+from sqlalchemy.orm import joinedload
 from ckanext.harvest.model import HarvestObject, HarvestObjectExtra
 
 from ckanext.passport.harvest import stored
@@ -45,9 +46,11 @@ def current_objects(source_id: str) -> dict[str, Optional[str]]:
 
 
 def previous_object(harvest_object: Any) -> Optional[Any]:
-    """The current object of the same guid and source: the one the last import of this record left."""
+    """The current object of the same guid and source: the one the last import of this record left, its extras
+    read with it (every reader of it reads them: one round trip, not two)."""
     return (
         model.Session.query(HarvestObject)
+        .options(joinedload(HarvestObject.extras))
         .filter(HarvestObject.guid == harvest_object.guid)
         .filter(HarvestObject.harvest_source_id == harvest_object.harvest_source_id)
         .filter(HarvestObject.current == True)  # noqa: E712
@@ -125,9 +128,11 @@ def new_content_hash(harvest_object: Any, fetched: FetchResult, previous: dict[s
     return digest
 
 
-def remember_fetch(harvest_object: Any, fetched: FetchResult, digest: str, url_key: str, url: str) -> None:
-    """What the next job's conditional fetch of this record sends, and the hash it compares."""
+def remember_fetch(harvest_object: Any, fetched: FetchResult, digest: str, url_key: str, url: str,
+                   **also: str) -> None:
+    """What the next job's conditional fetch of this record sends, and the hash it compares (and ``also``, more
+    extras the next fetch reads)."""
     stored.set_extras(harvest_object, **{
         stored.ETAG: fetched.etag or "", stored.LAST_MODIFIED: fetched.last_modified or "",
-        stored.CONTENT_HASH: digest, url_key: url,
+        stored.CONTENT_HASH: digest, url_key: url, **also,
     })

@@ -24,6 +24,8 @@ FINDINGS = "findings"  # JSON list of the finding lines of a passport read (harv
 # The conformance score of a passport read by this object, beside its content: readers select and sum objects
 # by it without parsing any content.
 SCORE = "conformance_score"
+# When an MR passport's places were last all tried in the source's order (harvest.form_memory), ISO 8601 UTC.
+FORMS_PROBED = "forms_probed"
 
 NEW, CHANGE, DELETE = "new", "change", "delete"
 
