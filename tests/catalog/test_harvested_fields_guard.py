@@ -149,6 +149,20 @@ def test_a_sysadmin_omitting_the_mr_identity_keeps_it(harvested):
     assert identity(shown(harvested["id"])) == identity(harvested)
 
 
+def test_an_edit_asks_once_whether_its_user_is_a_sysadmin_however_many_identity_fields_it_sends(
+        harvested, monkeypatch):
+    import ckan.authz as authz
+
+    asked = []
+    is_sysadmin = authz.is_sysadmin
+    monkeypatch.setattr(authz, "is_sysadmin", lambda user: asked.append(user) or is_sysadmin(user))
+    sysadmin = factories.Sysadmin()
+    sent = shown(harvested["id"])
+    as_user(sysadmin, "package_update", **sent)
+    assert len(DATASET_IDENTITY) + len(RESOURCE_IDENTITY) * len(sent["resources"]) > 10
+    assert asked.count(sysadmin["name"]) == 1
+
+
 def test_a_harvest_writes_the_mr_identity(harvested):
     context = {"user": factories.Sysadmin()["name"], "passport_harvest": True}
     call_action("package_patch", context, id=harvested["id"], mr_modified="2026-01-01")

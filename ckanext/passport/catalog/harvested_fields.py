@@ -24,6 +24,7 @@ from ckanext.passport.harvest.ownership import Ownership
 from .validators import harvesting
 
 VALIDATOR = "passport_mr_identity"
+_SYSADMIN_KEY = "passport_user_is_sysadmin"  # (user, flag), in the validated action's context
 
 
 def _stored_object(key: tuple, data: dict) -> Optional[Union[model.Package, model.Resource]]:
@@ -41,6 +42,16 @@ def stored_value(stored: Union[model.Package, model.Resource], name: str) -> Any
     return (stored.extras or {}).get(name)
 
 
+def _by_sysadmin(context: dict) -> bool:
+    """Whether the context's user is a sysadmin, asked of the database once per context and user: the validator
+    runs for every identity field of every resource, and each ask is a query."""
+    user = context.get("user")
+    known = context.get(_SYSADMIN_KEY)
+    if known is None or known[0] != user:
+        known = context[_SYSADMIN_KEY] = (user, authz.is_sysadmin(user))
+    return known[1]
+
+
 def mr_identity(key: tuple, data: dict, errors: dict, context: dict) -> None:
     """Keep the stored value of an MR identity field unless a harvest or a sysadmin sets it.
 
@@ -49,7 +60,7 @@ def mr_identity(key: tuple, data: dict, errors: dict, context: dict) -> None:
     package_update/patch, resource_update/patch) keeps the stored value whatever it sends. A record or a
     resource that is not stored yet keeps what it is created with (a curator's new resource has none).
     """
-    sent_by_sysadmin = data.get(key, missing) is not missing and authz.is_sysadmin(context.get("user"))
+    sent_by_sysadmin = data.get(key, missing) is not missing and _by_sysadmin(context)
     if Ownership.edit_writes_identity(harvesting=harvesting(context), sent_by_sysadmin=sent_by_sysadmin):
         return
     stored = _stored_object(key, data)
