@@ -465,10 +465,13 @@ def create_source(kind: str, url: str) -> str:
 
 def run_job(source_id: str, harvester: Any) -> dict[str, Any]:
     """One job through the stages, as ``run_harvest_job`` does but without its package_show per object (a
-    test's convenience, not harvest work). Returns timings and the objects' report statuses."""
+    test's convenience, not harvest work). Returns timings, and the objects' report statuses and first errors,
+    read once the job is timed (a consumer reads neither)."""
+    import ckan.model as model
     import ckan.plugins.toolkit as tk
+    import sqlalchemy as sa
     from ckanext.harvest import queue
-    from ckanext.harvest.model import HarvestObject, HarvestSource
+    from ckanext.harvest.model import HarvestObject, HarvestObjectError, HarvestSource
     from ckanext.harvest.tests.factories import HarvestJobObj
 
     job = HarvestJobObj(source=HarvestSource.get(source_id), run=False)
@@ -477,18 +480,19 @@ def run_job(source_id: str, harvester: Any) -> dict[str, Any]:
     started = time.perf_counter()
     ids = queue.gather_stage(harvester, job)
     gathered = time.perf_counter()
-    statuses: dict[str, int] = {}
-    errors: set[str] = set()
     for object_id in ids if isinstance(ids, list) else []:
-        harvest_object = HarvestObject.get(object_id)
-        queue.fetch_and_import_stages(harvester, harvest_object)
-        key = f"{harvest_object.state}/{harvest_object.report_status}"
-        statuses[key] = statuses.get(key, 0) + 1
-        errors.update(error.message[:300] for error in harvest_object.errors)
+        queue.fetch_and_import_stages(harvester, HarvestObject.get(object_id))
     tk.get_action("harvest_jobs_run")({"ignore_auth": True}, {})
     finished = time.perf_counter()
+    of_job = HarvestObject.harvest_job_id == job.id
+    statuses = {f"{state}/{report}": count for state, report, count in
+                model.Session.query(HarvestObject.state, HarvestObject.report_status, sa.func.count())
+                .filter(of_job).group_by(HarvestObject.state, HarvestObject.report_status)}
+    errors = [message[:300] for (message,) in
+              model.Session.query(HarvestObjectError.message).join(HarvestObject).filter(of_job)
+              .distinct().order_by(HarvestObjectError.message).limit(5)]
     return {"seconds": finished - started, "gather_seconds": gathered - started, "statuses": statuses,
-            "errors": sorted(errors)[:5]}
+            "errors": errors}
 
 
 def landed() -> dict[str, int]:
