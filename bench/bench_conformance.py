@@ -12,6 +12,13 @@ database's rows are emptied first (as bench_harvest.py empties its own), so poin
 2. The same after a re-harvest of the unchanged site, whose objects hold no passport of their own: the report
    takes each from the latest earlier object of its registry entry (one more query).
 3. ``passport_conformance_history`` (the tab's line chart: each finished job's mean score, in PostgreSQL).
+4. The Conformance tab ``/harvest/<source>/conformance`` as a sysadmin opens it (issue 27: <= 1 s per view on
+   6,692 passports, memory flat in their number), through CKAN's Flask app with a test client (no HTTP server):
+   its p50 after each job as a ratio to ckanext-harvest's source page ``/harvest/<source>`` of the same source,
+   requested in turn with it; and its p50 and the peak of Python's heap during one view (tracemalloc) as ratios
+   to those of the tab of a 100-passport source harvested in the same run: the tab shows one page of 100
+   passports, so neither should grow with the job. :func:`tab_figures` measures one source's tab; bench_harvest.py
+   calls it for its 6,692-passport site.
 
 The site is bench_harvest.py's (1,000 passports in six forms, served by tests/http_site.py), harvested in this
 process through the harvest stages the way bench_harvest.py runs a job. The actions are called in-process as
@@ -28,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any, Callable
 
@@ -37,9 +45,13 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_harvest  # noqa: E402 (the 1,000-passport site and one harvest job's run)
+import bench_pages  # noqa: E402 (the sysadmin whose API token signs page requests in)
 
 INI = ROOT / "test.ini"
 SAMPLES = int(os.environ.get("BENCH_CONFORMANCE_SAMPLES", "7"))
+SMALL_SITE = 100  # passports of the source whose tab is the memory baseline: one full page of the tab
+TARGET_TAB_SECONDS = 1.0  # issue 27: p50 of one view, on 6,692 passports (bench_harvest.py measures that one)
+TARGET_TAB_FLAT = 1.5  # the tab of 1,000 passports against that of 100: one page each, so about the same
 
 
 def configured() -> Any:
@@ -71,17 +83,69 @@ def prepare_database() -> None:
     connection.close()
 
 
-def p50(call: Callable[[], Any]) -> tuple[float, Any]:
+def p50(call: Callable[[], Any], samples: int = SAMPLES) -> tuple[float, Any]:
     value = call()  # warm: the first call pays for imports and caches
     timings = []
-    for _ in range(SAMPLES):
+    for _ in range(samples):
         started = time.perf_counter()
         value = call()
         timings.append(time.perf_counter() - started)
     return statistics.median(timings), value
 
 
-def measure(site_url: str) -> dict[str, Any]:
+def tab_figures(app: Any, source_name: str, samples: int) -> dict[str, float]:
+    """The Conformance tab of harvest source ``source_name`` (its last finished job) as a sysadmin opens it.
+
+    ``app`` is what ``ckan.config.middleware.make_app`` returns (or its Flask app); the pages are requested through
+    its test client with the API token of bench_pages.py's sysadmin, so no HTTP server is needed and the time is
+    the view's. The tab and ckanext-harvest's page of the same source ``/harvest/<source>`` (the baseline) are
+    requested in turn, once each to warm up and then ``samples`` times. Returns ``{"p50": seconds of the tab,
+    "page_p50": seconds of the source page, "peak": bytes}``: ``peak`` is the peak of Python's heap during one
+    more view of the tab (tracemalloc, started just before it), what the view itself holds at once.
+    """
+    flask_app = getattr(app, "_wsgi_app", app)
+    with flask_app.test_request_context():
+        token = bench_pages.sysadmin_token()
+    client = flask_app.test_client()
+
+    def view(path: str) -> Callable[[], None]:
+        def get() -> None:
+            response = client.get(path, headers={"Authorization": token})
+            if response.status_code != 200:
+                raise RuntimeError(f"{path} answered {response.status_code}")
+        return get
+
+    tab, page = view(f"/harvest/{source_name}/conformance"), view(f"/harvest/{source_name}")
+    tab(), page()
+    timings: dict[Callable[[], None], list[float]] = {tab: [], page: []}
+    for _ in range(samples):
+        for get, taken in timings.items():
+            started = time.perf_counter()
+            get()
+            taken.append(time.perf_counter() - started)
+    tracemalloc.start()
+    try:
+        tab()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return {"p50": statistics.median(timings[tab]), "page_p50": statistics.median(timings[page]), "peak": peak}
+
+
+def small_source(url: str) -> str:
+    """The 100-passport source, beside bench_harvest's: its own organization and name."""
+    import ckan.plugins.toolkit as tk
+
+    context = {"user": tk.get_action("get_site_user")({"ignore_auth": True}, {})["name"], "ignore_auth": True}
+    organization = tk.get_action("organization_create")(dict(context), {"name": "bench-conformance-small"})
+    config = {"allow_private_addresses": True, "registry_url": url}
+    return tk.get_action("harvest_source_create")(dict(context), {
+        "name": "bench-conformance-small", "title": "Bench conformance, small", "url": url,
+        "owner_org": organization["id"], "source_type": "passport", "config": json.dumps(config),
+    })["name"]
+
+
+def measure(site_url: str, small_site_url: str) -> dict[str, Any]:
     import ckan.plugins.toolkit as tk
     from ckan.config.middleware import make_app
     from ckan.lib.search import clear_all
@@ -96,6 +160,7 @@ def measure(site_url: str) -> dict[str, Any]:
         clear_all()
         user = tk.get_action("get_site_user")({"ignore_auth": True}, {})["name"]
         source_id = bench_harvest.create_source("passport", f"{site_url}/opendata/list.csv")
+        source_name = tk.get_action("harvest_source_show")({"user": user}, {"id": source_id})["name"]
         context = lambda: {"user": user}  # noqa: E731 (a fresh context per call, as each API request has)
         figures: dict[str, Any] = {}
         for run in ("first", "unchanged"):
@@ -112,10 +177,15 @@ def measure(site_url: str) -> dict[str, Any]:
                 "report_bytes": len(json.dumps(report, ensure_ascii=False).encode()),
                 "object_errors": sum(len(o["errors"]) for o in job_report["object_errors"].values()),
                 "mean_score": report["summary"]["mean_score"],
+                "tab": tab_figures(app, source_name, SAMPLES),
             }
         figures["history"], history = p50(lambda: tk.get_action("passport_conformance_history")(
             context(), {"id": source_id}))
         figures["history_jobs"] = len(history)
+        small = small_source(f"{small_site_url}/opendata/list.csv")
+        job = bench_harvest.run_job(tk.get_action("harvest_source_show")(context(), {"id": small})["id"],
+                                    bench_harvest.passport_harvester())
+        figures["small"] = {"statuses": job["statuses"], "tab": tab_figures(app, small, SAMPLES)}
     return figures
 
 
@@ -126,29 +196,48 @@ def main() -> int:
     prepare_database()
     with tempfile.TemporaryDirectory(prefix="bench-conformance-") as folder:
         started = time.perf_counter()
-        site = bench_harvest.build_site(Path(folder))
-        print(f"site of {bench_harvest.DATASETS} passports generated in {time.perf_counter() - started:.0f} s",
-              flush=True)
-        server = HttpSite(Path(folder)).start()
+        site = bench_harvest.build_site(Path(folder) / "large")
+        bench_harvest.build_site(Path(folder) / "small", SMALL_SITE)
+        print(f"sites of {bench_harvest.DATASETS} and {SMALL_SITE} passports generated in "
+              f"{time.perf_counter() - started:.0f} s", flush=True)
+        server, small_server = HttpSite(Path(folder) / "large").start(), HttpSite(Path(folder) / "small").start()
         try:
-            print("harvesting it twice (the second finds it unchanged) and timing the reports…", flush=True)
-            figures = measure(server.url)
+            print("harvesting the large one twice (the second finds it unchanged), the small one once, and timing "
+                  "the reports and tabs…", flush=True)
+            figures = measure(server.url, small_server.url)
         finally:
             server.stop()
+            small_server.stop()
     print("site: " + ", ".join(f"{n} {form}" for form, n in site.forms.items()))
-    print(f"p50 of {SAMPLES} calls each, in-process actions as a sysadmin")
+    print(f"p50 of {SAMPLES} calls each, in-process actions as a sysadmin; the tabs through the Flask app's test "
+          f"client with a sysadmin's API token; the {SMALL_SITE}-passport source's objects {figures['small']['statuses']}")
     print()
-    print(f"{'figure':<62}{'ours, s':>10}{'baseline, s':>13}{'ratio':>8}")
+    print(f"{'figure':<62}{'ours':>10}{'baseline':>10}{'ratio':>8}  target")
     for run, label in (("first", "report of the first job"), ("unchanged", "report of the unchanged re-harvest")):
         side = figures[run]
-        print(f"{label + ' (vs harvest_job_report)':<62}{side['ours']:>10.3f}{side['theirs']:>13.4f}"
-              f"{side['ours'] / side['theirs']:>8.1f}")
+        row(f"{label}, s (vs harvest_job_report)", side["ours"], side["theirs"])
         print(f"  {side['passports']} passports ({side['read']} read), {side['findings']} findings, "
               f"{side['corrections']} corrections, mean score {side['mean_score']}, "
               f"{side['report_bytes'] / 1024:.0f} KiB of JSON; the job report: {side['object_errors']} object "
               f"errors; harvest {side['harvest_seconds']:.0f} s, objects {side['statuses']}")
-    print(f"{'score history (' + str(figures['history_jobs']) + ' jobs)':<62}{figures['history']:>10.3f}")
+    print(f"{'score history (' + str(figures['history_jobs']) + ' jobs), s':<62}{figures['history']:>10.3f}")
+    small = figures["small"]["tab"]
+    for run, label in (("first", "first job"), ("unchanged", "unchanged re-harvest")):
+        tab = figures[run]["tab"]
+        row(f"Conformance tab, {label}, s (vs /harvest/<source>)", tab["p50"], tab["page_p50"],
+            target=f"p50 <= {TARGET_TAB_SECONDS:g} s", ok=tab["p50"] <= TARGET_TAB_SECONDS)
+        row(f"  p50, s: {bench_harvest.DATASETS} passports (vs {SMALL_SITE})", tab["p50"], small["p50"],
+            target=f"<= {TARGET_TAB_FLAT}", ok=tab["p50"] / small["p50"] <= TARGET_TAB_FLAT)
+        row(f"  heap peak of one view, MiB: {bench_harvest.DATASETS} passports (vs {SMALL_SITE})",
+            tab["peak"] / 2**20, small["peak"] / 2**20, target=f"<= {TARGET_TAB_FLAT}",
+            ok=tab["peak"] / small["peak"] <= TARGET_TAB_FLAT)
     return 0
+
+
+def row(figure: str, ours: float, baseline: float, target: str = "", ok: bool = True) -> None:
+    """One line of the table: ours, the baseline and their ratio, and the target with its verdict if it has one."""
+    verdict = f"  {target}  {'ok' if ok else 'MISSED'}" if target else "  (no target)"
+    print(f"{figure:<62}{ours:>10.3f}{baseline:>10.3f}{ours / baseline:>8.2f}{verdict}")
 
 
 if __name__ == "__main__":

@@ -82,30 +82,40 @@ def summary(entries: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Counts over a report's passports; ``by_code`` counts the passports that have each code, not repeats.
 
     ``read`` counts the passports scored, the set ``mean_score`` and ``conformant`` are over; ``refused`` those a
-    harvest read but did not import (no score: the portal holds nothing of them).
+    harvest read but did not import (no score: the portal holds nothing of them). An entry needs only its
+    ``score``, ``refused`` and its findings' ``code`` and ``severity``; the entries are read once, one at a time.
     """
-    entries = list(entries)
-    scores = [e["score"] for e in entries if e["score"] is not None]
+    passports = refused = conformant = 0
+    scores: list[int] = []
     by_code: dict[str, int] = {}
     for entry in entries:
+        passports += 1
+        refused += bool(entry.get("refused"))
+        conformant += is_conformant(entry)
+        if entry["score"] is not None:
+            scores.append(entry["score"])
         for code in {f["code"] for f in entry["findings"]}:
             by_code[code] = by_code.get(code, 0) + 1
     return {
-        "passports": len(entries),
+        "passports": passports,
         "read": len(scores),
-        "refused": sum(1 for e in entries if e.get("refused")),
+        "refused": refused,
         "mean_score": round(mean(scores), 1) if scores else None,
-        "conformant": sum(1 for e in entries if is_conformant(e)),
+        "conformant": conformant,
         "by_code": dict(sorted(by_code.items(), key=lambda item: (-item[1], item[0]))),
     }
 
 
 def document(checked: Iterable[PassportConformance], problems: Iterable[Problem] = (),
-             translate: Translate = english, **head: Any) -> dict[str, Any]:
-    """The report: ``head`` (source and job, or the site checked), site-level problems, passports, summary."""
+             translate: Translate = english, summarized: Optional[Mapping[str, Any]] = None,
+             **head: Any) -> dict[str, Any]:
+    """The report: ``head`` (source and job, or the site checked), site-level problems, passports, summary.
+
+    ``summarized`` is the summary of the whole report when ``checked`` is only a page of its passports.
+    """
     entries = [passport_entry(c, translate) for c in checked]
     return {**head, "problems": [finding(p, translate) for p in problems], "passports": entries,
-            "summary": summary(entries)}
+            "summary": dict(summarized) if summarized is not None else summary(entries)}
 
 
 # A cell a spreadsheet would run as a formula; harvested text is the publisher's, not ours to execute.

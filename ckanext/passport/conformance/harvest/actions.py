@@ -41,23 +41,53 @@ def source_of(id_or_name: str) -> tuple[HarvestSource, model.Package]:
 
 @tk.side_effect_free
 def passport_conformance_report(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
-    """The MR conformance report of a harvest source's job, in the request's language.
+    """The MR conformance report of a harvest source's job, in the request's language: all its passports, or the
+    page of them a filter, an order, an offset and a limit select (the summary stays the whole job's).
 
     :param id: the harvest source's id or name
     :param job_id: one of the source's jobs (optional; default its last finished job)
+    :param code: only the passports with a finding of this code, each with those findings only (optional)
+    :param severity: only the passports with a finding of this severity (``error``, ``warning`` or ``info``), each
+        with those findings only (optional)
+    :param sort: ``score`` (lowest first, the passports not read before all), ``-score`` (highest first) or
+        ``identifier`` (optional; default the registry's order)
+    :param offset: how many of the passports selected to skip (optional, default 0)
+    :param limit: at most this many passports (optional; default all of them; 0 for the summary only)
     :returns: ``{"source_id", "job_id", "finished", "problems", "passports": [{"identifier", "dataset_id",
         "url", "form", "score", "findings": [{"code", "severity", "message", "where", ...}], "fixed",
         "corrections", "refused"}], "summary": {"passports", "read", "refused", "mean_score", "conformant",
-        "by_code"}}``; a source with no finished job has ``job_id`` null and no passports. An entry read but
-        refused at import has ``refused`` true and no score; ``read`` counts the passports scored, the set
-        ``mean_score`` and ``conformant`` are over.
+        "by_code"}, "count", "scores"}``; a source with no finished job has ``job_id`` null and no passports. An
+        entry read but refused at import has ``refused`` true and no score; ``read`` counts the passports scored,
+        the set ``mean_score`` and ``conformant`` are over. ``count`` is how many passports ``code`` and
+        ``severity`` select (before ``offset`` and ``limit``); ``scores`` the score of each passport of the job
+        but those refused (null: not read), in the registry's order.
     """
     if not data_dict.get("id"):
         raise tk.ValidationError({"id": [tk._("Missing value")]})
     source, package = source_of(data_dict["id"])
     tk.check_access("passport_conformance_report", context, {"id": source.id})
+    selection = _selection(data_dict, context)
     job = _job(source, data_dict.get("job_id"))
-    return harvest_report.report(job, source.id, reader_translate(), harvest_fixed.fixer(package.name))
+    return harvest_report.report(job, source.id, reader_translate(), harvest_fixed.fixer(package.name), selection)
+
+
+def _selection(data_dict: dict[str, Any], context: dict) -> harvest_report.Selection:
+    """The report's filter, order and page, validated as CKAN's list actions validate theirs."""
+    optional, number = tk.get_validator("ignore_empty"), tk.get_validator("natural_number_validator")
+    schema = {
+        "code": [optional, tk.get_validator("unicode_safe")],
+        "severity": [optional, tk.get_validator("one_of")(list(harvest_report.SEVERITIES))],
+        "sort": [optional, tk.get_validator("one_of")(list(harvest_report.SORTS))],
+        "offset": [optional, number],
+        "limit": [optional, number],
+    }
+    wanted = {key: data_dict[key] for key in schema if key in data_dict}
+    valid, errors = tk.navl_validate(wanted, schema, context)
+    if errors:
+        raise tk.ValidationError(errors)
+    return harvest_report.Selection(code=valid.get("code", ""), severity=valid.get("severity", ""),
+                                    sort=valid.get("sort", ""), offset=valid.get("offset", 0),
+                                    limit=valid.get("limit"))
 
 
 @tk.side_effect_free

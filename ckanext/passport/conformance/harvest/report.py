@@ -9,13 +9,19 @@ the same guid and source that has them. A passport read whose import was refused
 those that keep the record, ``harvest.problems.RECORD_KEPT``) has no score: the portal holds nothing of it, so it
 counts in neither the mean nor the conformant. The report is built in a fixed number of queries whatever the job's
 size.
+
+A report may be one page of its passports (:class:`Selection`: a code, a severity, an order, an offset and a
+limit). Its summary, filter and order need only each passport's identifier, score and findings, so those are read
+for the whole job with the passports left in the database (PostgreSQL takes the rest of each stored content apart);
+the passports themselves are read, corrected and their findings rendered only for the passports of the page. The
+whole report is the same call with no limit.
 """
 from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Optional, Sequence
 from urllib.parse import urljoin
 
 import ckan.model as model
@@ -30,12 +36,11 @@ from ckanext.passport.mr import serialize
 from ckanext.passport.mr.model import Passport, Problem, Severity, Translate, english
 from ckanext.passport.mr.problems import stored_problem
 
-from ..shape import PassportConformance, document
+from ..shape import PassportConformance, document, summary
 
 # How many finished jobs the score history shows: enough for a trend, few enough to read in one query.
 IMPORT_STAGE = "Import"  # ckanext-harvest's stage name on an import's error rows
 HISTORY_JOBS = 30
-SORTS = ("score", "-score", "identifier")
 SEVERITIES = tuple(s.value for s in Severity)
 
 
@@ -52,7 +57,8 @@ class StoredPassport:
     form: str = ""
     score: Optional[int] = None
     problems: Sequence[Problem] = ()
-    passport: Optional[dict] = None  # serialize.to_jsonable of the passport, rebuilt only when corrections need it
+    # serialize.to_jsonable of the passport read: None when none was read, and until with_passports reads it
+    passport: Optional[dict] = None
     read_by: Optional[str] = None  # the object that read the passport (this one, or an earlier one if unchanged)
     refused: bool = False  # read, but its import refused
 
@@ -72,24 +78,73 @@ def last_finished_job(source_id: str) -> Optional[HarvestJob]:
 
 def job_passports(job: HarvestJob) -> list[StoredPassport]:
     """The job's registry entries (its non-delete objects) with what was read of each, in registry order."""
-    rows = _objects(HarvestObject.harvest_job_id == job.id)
-    return _resolved(rows, job.source_id)
+    return with_passports(job_entries(job))
+
+
+def job_entries(job: HarvestJob) -> list[StoredPassport]:
+    """The job's registry entries as :func:`job_passports` has them, but without the passports read."""
+    return _resolved(_objects(HarvestObject.harvest_job_id == job.id), job.source_id)
 
 
 def object_passport(harvest_object: HarvestObject) -> StoredPassport:
     """One object's passport, resolved as in a job's report."""
     rows = _objects(HarvestObject.id == harvest_object.id)
-    return _resolved(rows, harvest_object.harvest_source_id)[0]
+    return with_passports(_resolved(rows, harvest_object.harvest_source_id))[0]
+
+
+def with_passports(entries: Sequence[StoredPassport]) -> list[StoredPassport]:
+    """``entries`` with the passport each read, from the objects that read them (one query)."""
+    readers = {entry.read_by for entry in entries if entry.read_by}
+    if not readers:
+        return list(entries)
+    contents = model.Session.query(HarvestObject.id, HarvestObject.content).filter(HarvestObject.id.in_(readers))
+    read = {id_: stored_object.MrContent.from_json(content).passport for id_, content in contents}
+    return [replace(entry, passport=read.get(entry.read_by)) if entry.read_by else entry for entry in entries]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The passports a report lists: those with a finding of ``code`` and/or ``severity`` (each with those findings
+    only), in the order ``sort`` (empty: the registry's; see SORTS), ``limit`` of them (``None``: all) after the
+    first ``offset``."""
+
+    code: str = ""
+    severity: str = ""
+    sort: str = ""
+    offset: int = 0
+    limit: Optional[int] = None
+
+    def matches(self, found: Problem) -> bool:
+        return (not self.code or found.code == self.code) and (not self.severity or found.severity.value == self.severity)
+
+
+def selected(entries: Sequence[StoredPassport], selection: Selection) -> tuple[int, list[StoredPassport]]:
+    """How many of ``entries`` the selection picks, and its page of them."""
+    picked: Sequence[StoredPassport] = entries
+    if selection.code or selection.severity:
+        picked = [replace(entry, problems=found) for entry in entries
+                  if (found := [p for p in entry.problems if selection.matches(p)])]
+    if selection.sort:
+        picked = sorted(picked, key=_SORT_KEYS[selection.sort])
+    end = None if selection.limit is None else selection.offset + selection.limit
+    return len(picked), list(picked[selection.offset:end])
 
 
 def report(job: Optional[HarvestJob], source_id: str, translate: Translate = english,
-           fixer: Optional[Fixer] = None) -> dict[str, Any]:
-    """The report document of ``job`` (``None``: the source has no finished job yet, an empty report)."""
+           fixer: Optional[Fixer] = None, selection: Selection = Selection()) -> dict[str, Any]:
+    """The report document of ``job`` (``None``: the source has no finished job yet, an empty report), its passports
+    those ``selection`` picks; the summary, ``count`` (how many the selection picks before its offset and limit)
+    and ``scores`` (the distribution's: each passport's but those refused, ``None`` when unread) are the job's."""
     if job is None:
-        return document([], translate=translate, source_id=source_id, job_id=None, finished=None)
-    checked = [conformance(stored, fixer) for stored in job_passports(job)]
-    return document(checked, gather_problems(job.id), translate, source_id=source_id, job_id=job.id,
-                    finished=_iso(job.finished))
+        empty = document([], translate=translate, source_id=source_id, job_id=None, finished=None)
+        return {**empty, "count": 0, "scores": []}
+    entries = job_entries(job)
+    count, page = selected(entries, selection)
+    checked = [conformance(stored, fixer) for stored in with_passports(page)]
+    whole = summary(_counted(entry) for entry in entries)
+    return {**document(checked, gather_problems(job.id), translate, summarized=whole, source_id=source_id,
+                       job_id=job.id, finished=_iso(job.finished)),
+            "count": count, "scores": [entry.score for entry in entries if not entry.refused]}
 
 
 def conformance(stored: StoredPassport, fixer: Optional[Fixer] = None) -> PassportConformance:
@@ -101,6 +156,12 @@ def conformance(stored: StoredPassport, fixer: Optional[Fixer] = None) -> Passpo
         checked.fixed, checked.corrections = fixer(
             stored.read_by, serialize.passport_from_jsonable(stored.passport), stored.url)
     return checked
+
+
+def _counted(stored: StoredPassport) -> dict[str, Any]:
+    """What the summary counts of an entry: its score and findings as the document has them, nothing rendered."""
+    return {"score": stored.score, "refused": stored.refused,
+            "findings": [{"code": p.code, "severity": p.severity.value} for p in stored.problems]}
 
 
 def gather_problems(job_id: str) -> list[Problem]:
@@ -160,39 +221,24 @@ def score_history(source_id: str, limit: int = HISTORY_JOBS) -> list[dict[str, A
     ]
 
 
-# -- filtering and sorting (the tab's and the downloads' query args) ----------------------------------------
+# -- sorting --------------------------------------------------------------------------------------------------
 
 
-def select(report_doc: Mapping[str, Any], code: str = "", severity: str = "", sort: str = "score") -> dict[str, Any]:
-    """The report narrowed to passports with a finding of ``code`` and/or ``severity`` (showing those findings
-    only), sorted by ``sort``: ``score`` (worst first, unreadable passports before all), ``-score`` or
-    ``identifier``. The summary stays the whole job's: it is what the narrowed list is read against."""
-    entries = list(report_doc["passports"])
-    if code or severity:
-        narrowed = []
-        for entry in entries:
-            findings = [f for f in entry["findings"]
-                        if (not code or f["code"] == code) and (not severity or f["severity"] == severity)]
-            if findings:
-                narrowed.append({**entry, "findings": findings})
-        entries = narrowed
-    entries.sort(key=_SORT_KEYS.get(sort, _SORT_KEYS["score"]))
-    return {**report_doc, "passports": entries, "filters": {"code": code, "severity": severity, "sort": sort}}
+def _worst_first(entry: StoredPassport) -> tuple:
+    return (entry.score is not None, entry.score or 0, entry.identifier)
 
 
-def _worst_first(entry: Mapping[str, Any]) -> tuple:
-    return (entry["score"] is not None, entry["score"] or 0, entry["identifier"])
+def _best_first(entry: StoredPassport) -> tuple:
+    return (entry.score is None, -(entry.score or 0), entry.identifier)
 
 
-def _best_first(entry: Mapping[str, Any]) -> tuple:
-    return (entry["score"] is None, -(entry["score"] or 0), entry["identifier"])
-
-
-_SORT_KEYS: dict[str, Callable[[Mapping[str, Any]], tuple]] = {
+# score: worst first, unreadable passports before all; -score: best first; identifier.
+_SORT_KEYS: dict[str, Callable[[StoredPassport], tuple]] = {
     "score": _worst_first,
     "-score": _best_first,
-    "identifier": lambda entry: (entry["identifier"], ),
+    "identifier": lambda entry: (entry.identifier, ),
 }
+SORTS = tuple(_SORT_KEYS)
 
 
 # -- reading the objects ------------------------------------------------------------------------------------
@@ -203,18 +249,46 @@ class _Row:
     id: str
     guid: str
     package_id: Optional[str]
-    content: stored_object.MrContent
+    content: stored_object.MrContent  # without its passport, which stays in the database
+    read: bool  # whether the object holds a passport it read (MrContent.read)
+    passport_title: Optional[str]
     report_status: Optional[str]
     gathered: Optional[dt.datetime]
     passport_url: Optional[str]
 
 
+def _stored_parts() -> Any:
+    """An object's content (MrContent's JSON) taken apart by PostgreSQL, each parsed once: the passport, the
+    largest part, is read for its title only and never sent."""
+    return sa.func.json_to_record(sa.cast(HarvestObject.content, sa.JSON)).table_valued(
+        sa.column("entry", sa.JSON), sa.column("registry_url", sa.Text), sa.column("form", sa.Text),
+        sa.column("problems", sa.JSON), sa.column("conformance", sa.JSON), sa.column("passport", sa.JSON),
+    ).render_derived(name="stored", with_types=True)
+
+
+def _row_columns(parts: Any, passport_url: Any) -> tuple:
+    light = sa.func.json_build_object("entry", parts.c.entry, "registry_url", parts.c.registry_url,
+                                      "form", parts.c.form, "problems", parts.c.problems,
+                                      "conformance", parts.c.conformance)
+    return (HarvestObject.id, HarvestObject.guid, HarvestObject.package_id, sa.cast(light, sa.Text),
+            parts.c.passport.isnot(None), parts.c.passport.op("->>")("title"), HarvestObject.report_status,
+            HarvestObject.gathered, passport_url.value)
+
+
+def _row(values: Iterable[Any]) -> _Row:
+    id_, guid, package_id, content, read, title, status, gathered, url = values
+    return _Row(id_, guid, package_id, stored_object.MrContent.from_json(content), read, title, status, gathered,
+                url)
+
+
 def _objects(condition: Any) -> list[_Row]:
     status = aliased(HarvestObjectExtra)
     passport_url = aliased(HarvestObjectExtra)
+    parts = _stored_parts()
     query = (
-        model.Session.query(HarvestObject.id, HarvestObject.guid, HarvestObject.package_id, HarvestObject.content,
-                            HarvestObject.report_status, HarvestObject.gathered, passport_url.value)
+        model.Session.query(*_row_columns(parts, passport_url))
+        .select_from(HarvestObject)
+        .join(parts, sa.true())
         .outerjoin(status, sa.and_(status.harvest_object_id == HarvestObject.id, status.key == stored_object.STATUS))
         .outerjoin(passport_url, sa.and_(passport_url.harvest_object_id == HarvestObject.id,
                                          passport_url.key == stored_object.PASSPORT_URL))
@@ -223,17 +297,16 @@ def _objects(condition: Any) -> list[_Row]:
         .filter(HarvestObject.content.isnot(None))
         .order_by(HarvestObject.gathered, HarvestObject.id)
     )
-    return [_Row(id_, guid, package_id, stored_object.MrContent.from_json(content), report_status, gathered, url)
-            for id_, guid, package_id, content, report_status, gathered, url in query]
+    return [_row(values) for values in query]
 
 
 def _resolved(rows: list[_Row], source_id: str) -> list[StoredPassport]:
-    unchanged = [row for row in rows if not row.content.read and row.report_status == "not modified"]
+    unchanged = [row for row in rows if not row.read and row.report_status == "not modified"]
     earlier = _earlier_reads(source_id, unchanged)
     errors, refused = _object_findings([row.id for row in rows])
     stored = []
     for row in rows:
-        reader = row if row.content.read else earlier.get(row.guid)
+        reader = row if row.read else earlier.get(row.guid)
         stored.append(_stored(row, reader, errors.get(row.id, []), row.id in refused))
     return stored
 
@@ -245,9 +318,11 @@ def _earlier_reads(source_id: str, unchanged: list[_Row]) -> dict[str, _Row]:
     before = min((row.gathered for row in unchanged if row.gathered), default=None)
     passport_url = aliased(HarvestObjectExtra)
     score = aliased(HarvestObjectExtra)
+    parts = _stored_parts()
     query = (
-        model.Session.query(HarvestObject.id, HarvestObject.guid, HarvestObject.package_id, HarvestObject.content,
-                            HarvestObject.report_status, HarvestObject.gathered, passport_url.value)
+        model.Session.query(*_row_columns(parts, passport_url))
+        .select_from(HarvestObject)
+        .join(parts, sa.true())
         .outerjoin(passport_url, sa.and_(passport_url.harvest_object_id == HarvestObject.id,
                                          passport_url.key == stored_object.PASSPORT_URL))
         # A passport read is an object with a score.
@@ -259,8 +334,7 @@ def _earlier_reads(source_id: str, unchanged: list[_Row]) -> dict[str, _Row]:
     )
     if before is not None:
         query = query.filter(HarvestObject.gathered < before)
-    return {guid: _Row(id_, guid, package_id, stored_object.MrContent.from_json(content), status, gathered, url)
-            for id_, guid, package_id, content, status, gathered, url in query}
+    return {row.guid: row for row in map(_row, query)}
 
 
 def _object_findings(object_ids: list[str]) -> tuple[dict[str, list[Problem]], set[str]]:
@@ -305,8 +379,7 @@ def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem], refused: b
     stored.refused = refused
     stored.form = content.form
     stored.url = reader.passport_url or stored.url
-    stored.title = stored.title or (content.passport or {}).get("title") or ""
-    stored.passport = content.passport
+    stored.title = stored.title or reader.passport_title or ""
     stored.read_by = reader.id
     if stored.package_id is None:
         stored.package_id = reader.package_id

@@ -64,10 +64,13 @@ def _page() -> int:
         return 1
 
 
-def _report(source: str) -> dict[str, Any]:
+def _report(source: str, **selection: Any) -> dict[str, Any]:
+    """The report of the job the page names (default the last finished), its passports those ``selection`` picks
+    (the action's code, severity, sort, offset and limit; empty ones left out)."""
+    wanted = {key: value for key, value in selection.items() if value not in ("", None)}
     try:
         return tk.get_action("passport_conformance_report")(
-            _context(), {"id": source, "job_id": request.args.get("job_id") or None})
+            _context(), {"id": source, "job_id": request.args.get("job_id") or None, **wanted})
     except tk.ObjectNotFound as missing:
         return tk.abort(404, str(missing) or tk._("Harvest source not found"))
     except tk.NotAuthorized:
@@ -76,17 +79,18 @@ def _report(source: str) -> dict[str, Any]:
 
 @conformance.route("/harvest/<source>/conformance")
 def tab(source: str) -> str:
-    report = _report(source)
+    args = _args()
+    page = _page()
+    report = _report(source, **args, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+    pages = max(1, -(-report["count"] // PAGE_SIZE))
+    if page > pages:  # past the last page: the last page
+        page = pages
+        report = _report(source, **args, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
     context = _context()
     harvest_source = tk.get_action("harvest_source_show")(context, {"id": source})
     history = tk.get_action("passport_conformance_history")(context, {"id": source})
-    args = _args()
-    shown = harvest_report.select(report, **args)
     translate = reader_translate()
     job_id = request.args.get("job_id") or ""
-
-    pages = max(1, -(-len(shown["passports"]) // PAGE_SIZE))
-    page = min(_page(), pages)
 
     def url(endpoint: str = "tab", **changes: Any) -> str:
         """This page (or a download) with the query args changed; empty ones left out. A change of filter or
@@ -98,36 +102,38 @@ def tab(source: str) -> str:
                           **{k: v for k, v in wanted.items()
                              if v and not (k == "sort" and v == "score") and not (k == "page" and v == 1)})
 
-    # A passport refused at import has no score and was read: it is neither a bar nor "not read".
-    scores = [entry["score"] for entry in report["passports"] if not entry["refused"]]
     return tk.render("passport_conformance/source.html", extra_vars={
         "harvest_source": harvest_source,
         "report": report,
-        "shown": shown,
-        "rows": [passport_row(entry, translate)
-                 for entry in shown["passports"][(page - 1) * PAGE_SIZE:page * PAGE_SIZE]],
+        "rows": [passport_row(entry, translate) for entry in report["passports"]],
         "page": page,
         "pages": pages,
-        "first_row": (page - 1) * PAGE_SIZE + 1,
         "url": url,
         "args": args,
         "codes": code_rows(report, translate),
         "severities": [(s.value, severity_label(s, translate)) for s in Severity],
+        # A passport refused at import has no score and was read: it is neither a bar nor "not read".
         "distribution_svg": charts.distribution_svg(
-            scores, tk._("Passports by score"), tk._("not read")),
+            report["scores"], tk._("Passports by score"), tk._("not read")),
         "history": history,
         "history_svg": charts.history_svg(history, tk._("Mean score of each harvest job"), tk._("mean score")),
     })
 
 
+def _download(source: str) -> dict[str, Any]:
+    """Every passport the tab's filter and order select, and that filter and order."""
+    args = _args()
+    return {**_report(source, **args), "filters": args}
+
+
 @conformance.route("/harvest/<source>/conformance.csv")
 def report_csv(source: str) -> Response:
-    return downloads.report_csv(harvest_report.select(_report(source), **_args()), f"{source}-conformance.csv")
+    return downloads.report_csv(_download(source), f"{source}-conformance.csv")
 
 
 @conformance.route("/harvest/<source>/conformance.json")
 def report_json(source: str) -> Response:
-    return downloads.report_json(harvest_report.select(_report(source), **_args()), f"{source}-conformance.json")
+    return downloads.report_json(_download(source), f"{source}-conformance.json")
 
 
 @conformance.route("/harvest/<source>/conformance/fixed/<object_id>/<name>")
