@@ -73,7 +73,7 @@ def passport_conformance_report(context: dict, data_dict: dict[str, Any]) -> dic
 
 def _selection(data_dict: dict[str, Any], context: dict) -> harvest_report.Selection:
     """The report's filter, order and page, validated as CKAN's list actions validate theirs."""
-    optional, number = tk.get_validator("ignore_empty"), tk.get_validator("natural_number_validator")
+    optional, number = tk.get_validator("ignore_missing"), tk.get_validator("natural_number_validator")
     schema = {
         "code": [optional, tk.get_validator("unicode_safe")],
         "severity": [optional, tk.get_validator("one_of")(list(harvest_report.SEVERITIES))],
@@ -81,7 +81,8 @@ def _selection(data_dict: dict[str, Any], context: dict) -> harvest_report.Selec
         "offset": [optional, number],
         "limit": [optional, number],
     }
-    wanted = {key: data_dict[key] for key in schema if key in data_dict}
+    # An empty query arg is one not given (a limit of 0 is a limit: the summary only).
+    wanted = {key: data_dict[key] for key in schema if data_dict.get(key) not in (None, "")}
     valid, errors = tk.navl_validate(wanted, schema, context)
     if errors:
         raise tk.ValidationError(errors)
