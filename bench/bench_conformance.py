@@ -96,17 +96,18 @@ def p50(call: Callable[[], Any], samples: int = SAMPLES) -> tuple[float, Any]:
 def tab_figures(app: Any, source_name: str, samples: int) -> dict[str, float]:
     """The Conformance tab of harvest source ``source_name`` (its last finished job) as a sysadmin opens it.
 
-    ``app`` is what ``ckan.config.middleware.make_app`` returns (or its Flask app); the pages are requested through
-    its test client with the API token of bench_pages.py's sysadmin, so no HTTP server is needed and the time is
-    the view's. The tab and ckanext-harvest's page of the same source ``/harvest/<source>`` (the baseline) are
+    ``app`` is what ``ckan.config.middleware.make_app`` returns; the pages are requested of it (its middleware
+    included: the language) by werkzeug's test client with the API token of bench_pages.py's sysadmin, so no HTTP
+    server is needed and the time is the view's. The tab and ckanext-harvest's page of the same source ``/harvest/<source>`` (the baseline) are
     requested in turn, once each to warm up and then ``samples`` times. Returns ``{"p50": seconds of the tab,
     "page_p50": seconds of the source page, "peak": bytes}``: ``peak`` is the peak of Python's heap during one
     more view of the tab (tracemalloc, started just before it), what the view itself holds at once.
     """
-    flask_app = getattr(app, "_wsgi_app", app)
-    with flask_app.test_request_context():
+    from werkzeug.test import Client
+
+    with app._wsgi_app.test_request_context():
         token = bench_pages.sysadmin_token()
-    client = flask_app.test_client()
+    client = Client(app)
 
     def view(path: str) -> Callable[[], None]:
         def get() -> None:
