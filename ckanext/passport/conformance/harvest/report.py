@@ -316,15 +316,9 @@ def _earlier_reads(source_id: str, unchanged: list[_Row]) -> dict[str, _Row]:
     if not unchanged:
         return {}
     before = min((row.gathered for row in unchanged if row.gathered), default=None)
-    passport_url = aliased(HarvestObjectExtra)
     score = aliased(HarvestObjectExtra)
-    parts = _stored_parts()
-    query = (
-        model.Session.query(*_row_columns(parts, passport_url))
-        .select_from(HarvestObject)
-        .join(parts, sa.true())
-        .outerjoin(passport_url, sa.and_(passport_url.harvest_object_id == HarvestObject.id,
-                                         passport_url.key == stored_object.PASSPORT_URL))
+    latest = (
+        model.Session.query(HarvestObject.id)
         # A passport read is an object with a score.
         .join(score, sa.and_(score.harvest_object_id == HarvestObject.id, score.key == stored_object.SCORE))
         .filter(HarvestObject.harvest_source_id == source_id)
@@ -333,7 +327,18 @@ def _earlier_reads(source_id: str, unchanged: list[_Row]) -> dict[str, _Row]:
         .order_by(HarvestObject.guid, HarvestObject.gathered.desc())
     )
     if before is not None:
-        query = query.filter(HarvestObject.gathered < before)
+        latest = latest.filter(HarvestObject.gathered < before)
+    passport_url = aliased(HarvestObjectExtra)
+    parts = _stored_parts()
+    # Only the latest reads' contents are taken apart, not those of every earlier job.
+    query = (
+        model.Session.query(*_row_columns(parts, passport_url))
+        .select_from(HarvestObject)
+        .join(parts, sa.true())
+        .outerjoin(passport_url, sa.and_(passport_url.harvest_object_id == HarvestObject.id,
+                                         passport_url.key == stored_object.PASSPORT_URL))
+        .filter(HarvestObject.id.in_(latest.subquery()))
+    )
     return {row.guid: row for row in map(_row, query)}
 
 
