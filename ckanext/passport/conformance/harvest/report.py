@@ -337,7 +337,7 @@ def _earlier_reads(source_id: str, unchanged: list[_Row]) -> dict[str, _Row]:
         .join(parts, sa.true())
         .outerjoin(passport_url, sa.and_(passport_url.harvest_object_id == HarvestObject.id,
                                          passport_url.key == stored_object.PASSPORT_URL))
-        .filter(HarvestObject.id.in_(latest.subquery()))
+        .filter(HarvestObject.id.in_(latest))
     )
     return {row.guid: row for row in map(_row, query)}
 
