@@ -12,6 +12,7 @@ from demo_site import DEMO_SITE, IDENTIFIERS
 
 from ckanext.harvest.model import HarvestJob
 from ckanext.passport.cli import passport as passport_cli
+from ckanext.passport.conformance.harvest import report as harvest_report
 from ckanext.passport.conformance.harvest.report import StoredPassport
 from ckanext.passport.conformance.scoreboard import summary
 from ckanext.passport.conformance.scoreboard.model import FAILED, FINISHED, JobSummary
@@ -91,6 +92,25 @@ def test_the_summary_is_the_same_row_when_made_again(harvested):
     assert model.Session.query(JobSummary).filter(JobSummary.job_id == first["id"]).count() == 1
 
 
+def test_a_job_is_summarized_without_reading_one_passport(harvested, monkeypatch):
+    _, first, _, _ = harvested
+    before = {column: getattr(JobSummary.get(first["id"]), column) for column in JobSummary.__table__.columns.keys()}
+    read = []
+    monkeypatch.setattr(harvest_report, "with_passports", lambda entries: read.append(entries) or list(entries))
+    again = summary.summarize(first["id"])
+    assert read == []
+    assert {column: getattr(again, column) for column in before} == before
+
+
+def test_the_summarys_publisher_is_named_by_the_creator_its_passports_name(harvested):
+    _, first, _, _ = harvested
+    kept = JobSummary.get(first["id"])
+    entries = harvest_report.job_entries(HarvestJob.get(first["id"]))
+    named = {entry.passport["creator"] for entry in harvest_report.with_passports(entries)
+             if entry.passport and entry.identifier.startswith(kept.publisher_key)}
+    assert kept.publisher_name in named
+
+
 def test_the_previous_summary_is_the_same_sources_job_before(harvested):
     _, first, second, _ = harvested
     assert summary.previous(JobSummary.get(second["id"])).job_id == first["id"]
@@ -108,7 +128,7 @@ def test_a_job_that_could_not_read_its_registry_is_failed_with_its_code(unreadab
 def test_the_publisher_is_the_inn_most_identifiers_start_with_and_its_creator():
     def entry(identifier: str, creator: str = "") -> StoredPassport:
         return StoredPassport(object_id="o", guid=identifier, package_id=None, identifier=identifier, title="",
-                              url="", passport={"creator": creator} if creator else None)
+                              url="", creator=creator)
 
     passports = [entry("7708234640-a", "Rosstat"), entry("7708234640-b", "Rosstat"),
                  entry("7708234640-c", "Federal State Statistics Service"), entry("7703092752-d", "Other")]

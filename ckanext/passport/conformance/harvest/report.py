@@ -60,6 +60,7 @@ class StoredPassport:
     # serialize.to_jsonable of the passport read: None when none was read, and until with_passports reads it
     passport: Optional[dict] = None
     read_by: Optional[str] = None  # the object that read the passport (this one, or an earlier one if unchanged)
+    creator: str = ""  # the passport's creator, read with its entry (the passport left in the database)
     refused: bool = False  # read, but its import refused
 
 
@@ -76,13 +77,9 @@ def last_finished_job(source_id: str) -> Optional[HarvestJob]:
     )
 
 
-def job_passports(job: HarvestJob) -> list[StoredPassport]:
-    """The job's registry entries (its non-delete objects) with what was read of each, in registry order."""
-    return with_passports(job_entries(job))
-
-
 def job_entries(job: HarvestJob) -> list[StoredPassport]:
-    """The job's registry entries as :func:`job_passports` has them, but without the passports read."""
+    """The job's registry entries (its non-delete objects) with what was found of each, in registry order; the
+    passports read stay in the database until :func:`with_passports` reads those of the entries that need them."""
     return _resolved(_objects(HarvestObject.harvest_job_id == job.id), job.source_id)
 
 
@@ -141,7 +138,7 @@ def report(job: Optional[HarvestJob], source_id: str, translate: Translate = eng
     entries = job_entries(job)
     count, page = selected(entries, selection)
     checked = [conformance(stored, fixer) for stored in with_passports(page)]
-    whole = summary(_counted(entry) for entry in entries)
+    whole = summary(counted(entry) for entry in entries)
     return {**document(checked, gather_problems(job.id), translate, summarized=whole, source_id=source_id,
                        job_id=job.id, finished=_iso(job.finished)),
             "count": count, "scores": [entry.score for entry in entries if not entry.refused]}
@@ -158,7 +155,7 @@ def conformance(stored: StoredPassport, fixer: Optional[Fixer] = None) -> Passpo
     return checked
 
 
-def _counted(stored: StoredPassport) -> dict[str, Any]:
+def counted(stored: StoredPassport) -> dict[str, Any]:
     """What the summary counts of an entry: its score and findings as the document has them, nothing rendered."""
     return {"score": stored.score, "refused": stored.refused,
             "findings": [{"code": p.code, "severity": p.severity.value} for p in stored.problems]}
@@ -252,6 +249,7 @@ class _Row:
     content: stored_object.MrContent  # without its passport, which stays in the database
     read: bool  # whether the object holds a passport it read (MrContent.read)
     passport_title: Optional[str]
+    passport_creator: Optional[str]
     report_status: Optional[str]
     gathered: Optional[dt.datetime]
     passport_url: Optional[str]
@@ -259,7 +257,7 @@ class _Row:
 
 def _stored_parts() -> Any:
     """An object's content (MrContent's JSON) taken apart by PostgreSQL, each parsed once: the passport, the
-    largest part, is read for its title only and never sent."""
+    largest part, is read for its title and creator only and never sent."""
     return sa.func.json_to_record(sa.cast(HarvestObject.content, sa.JSON)).table_valued(
         sa.column("entry", sa.JSON), sa.column("registry_url", sa.Text), sa.column("form", sa.Text),
         sa.column("problems", sa.JSON), sa.column("conformance", sa.JSON), sa.column("passport", sa.JSON),
@@ -271,14 +269,15 @@ def _row_columns(parts: Any, passport_url: Any) -> tuple:
                                       "form", parts.c.form, "problems", parts.c.problems,
                                       "conformance", parts.c.conformance)
     return (HarvestObject.id, HarvestObject.guid, HarvestObject.package_id, sa.cast(light, sa.Text),
-            parts.c.passport.isnot(None), parts.c.passport.op("->>")("title"), HarvestObject.report_status,
+            parts.c.passport.isnot(None), parts.c.passport.op("->>")("title"),
+            parts.c.passport.op("->>")("creator"), HarvestObject.report_status,
             HarvestObject.gathered, passport_url.value)
 
 
 def _row(values: Iterable[Any]) -> _Row:
-    id_, guid, package_id, content, read, title, status, gathered, url = values
-    return _Row(id_, guid, package_id, stored_object.MrContent.from_json(content), read, title, status, gathered,
-                url)
+    id_, guid, package_id, content, read, title, creator, status, gathered, url = values
+    return _Row(id_, guid, package_id, stored_object.MrContent.from_json(content), read, title, creator, status,
+                gathered, url)
 
 
 def _objects(condition: Any) -> list[_Row]:
@@ -385,6 +384,7 @@ def _stored(row: _Row, reader: Optional[_Row], errors: list[Problem], refused: b
     stored.form = content.form
     stored.url = reader.passport_url or stored.url
     stored.title = stored.title or reader.passport_title or ""
+    stored.creator = (reader.passport_creator or "").strip()
     stored.read_by = reader.id
     if stored.package_id is None:
         stored.package_id = reader.package_id

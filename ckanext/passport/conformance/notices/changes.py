@@ -14,7 +14,7 @@ from ckanext.harvest.model import HarvestJob
 from ..harvest import report as harvest_report
 from ..scoreboard import summary as summaries
 from ..scoreboard.model import FAILED, JobSummary
-from ..shape import is_conformant, passport_entry
+from ..shape import is_conformant
 
 # Why a job is mailed (more than one may hold).
 ERRORS_GREW, SCORE_DROPPED, FAILED_JOB = "errors_grew", "score_dropped", "failed"
@@ -67,8 +67,7 @@ def conformant_identifiers(job_id: Optional[str]) -> set[str]:
     job = HarvestJob.get(job_id) if job_id else None
     if job is None:
         return set()
-    return {entry.identifier for entry in harvest_report.job_passports(job)
-            if conforms(entry)}
+    return {entry.identifier for entry in harvest_report.job_entries(job) if conforms(entry)}
 
 
 def broken(current: JobSummary, before: Optional[JobSummary]) -> list[harvest_report.StoredPassport]:
@@ -81,12 +80,12 @@ def broken(current: JobSummary, before: Optional[JobSummary]) -> list[harvest_re
     job = HarvestJob.get(current.job_id)
     if not conformed or job is None:
         return []
-    return [stored for stored in harvest_report.job_passports(job)
-            if stored.identifier in conformed and not conforms(stored)]
+    return harvest_report.with_passports([stored for stored in harvest_report.job_entries(job)
+                                          if stored.identifier in conformed and not conforms(stored)])
 
 
 def conforms(stored: harvest_report.StoredPassport) -> bool:
-    return is_conformant(passport_entry(harvest_report.conformance(stored)))
+    return is_conformant(harvest_report.counted(stored))
 
 
 def publisher_mbox(stored: harvest_report.StoredPassport) -> str:

@@ -97,9 +97,10 @@ def mail_publishers(current: JobSummary, source: dict[str, Any]) -> None:
     if job is None:
         return
     by_contact: dict[str, list[harvest_report.StoredPassport]] = defaultdict(list)
-    for stored in harvest_report.job_passports(job):
+    failing = [stored for stored in harvest_report.job_entries(job) if not changes.conforms(stored)]
+    for stored in harvest_report.with_passports(failing):
         contact = changes.publisher_mbox(stored)
-        if contact and not changes.conforms(stored):
+        if contact:
             by_contact[contact.lower()].append(stored)
     if not by_contact:
         return

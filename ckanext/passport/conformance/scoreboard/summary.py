@@ -22,7 +22,7 @@ from ckanext.passport.mr.model import Severity
 
 from ..harvest import report as harvest_report
 from ..harvest.actions import PASSPORT_SOURCE_TYPE
-from ..shape import document
+from .. import shape
 from .model import FAILED, FINISHED, JobSummary
 
 log = logging.getLogger(__name__)
@@ -89,13 +89,15 @@ def unsummarized(limit: int) -> list[str]:
 
 
 def values(job: HarvestJob, source: HarvestSource) -> dict[str, Any]:
-    """The summary's columns for ``job``, from its report document."""
-    stored = harvest_report.job_passports(job)
-    gathered = harvest_report.gather_problems(job.id)
-    report = document([harvest_report.conformance(entry) for entry in stored], gathered)
+    """The summary's columns for ``job``, from its report: counted as the report counts its passports, from their
+    entries alone (a finished job of thousands of passports is summarized without reading one)."""
+    entries = harvest_report.job_entries(job)
+    counted = [harvest_report.counted(entry) for entry in entries]
+    report = {"problems": [shape.finding(found) for found in harvest_report.gather_problems(job.id)],
+              "passports": counted, "summary": shape.summary(counted)}
     counts = report["summary"]
     organization_id = _organization_of(source.id)
-    key, name = publisher(stored, organization_id)
+    key, name = publisher(entries, organization_id)
     failure = failure_code(report["problems"], listed=counts["passports"])
     return {
         "job_id": job.id,
@@ -146,9 +148,8 @@ def publisher(stored: Iterable[harvest_report.StoredPassport], organization_id: 
         if not inn:
             continue
         inns[inn] += 1
-        creator = ((entry.passport or {}).get("creator") or "").strip()
-        if creator:
-            creators.setdefault(inn, Counter())[creator] += 1
+        if entry.creator:
+            creators.setdefault(inn, Counter())[entry.creator] += 1
     organization = model.Group.get(organization_id) if organization_id else None
     organization_title = (organization.title or organization.name) if organization is not None else ""
     if not inns:
