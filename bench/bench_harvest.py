@@ -22,7 +22,9 @@ Run from the repository root: ``.venv/bin/python bench/bench_harvest.py`` (``mak
 5. A site the size of fedstat's registry (``BENCH_HARVEST_LARGE``, 6,692 passports, the same six forms mixed):
    first harvest end to end (gather, fetch, import) in time per dataset as a ratio to the 1,000-passport run's
    (target <= 1.1), peak memory as a ratio to that run's (target <= 1.2), and the unchanged re-harvest as a ratio
-   to its own first harvest (target <= 0.04).
+   to its own first harvest (target <= 0.04); then its Conformance tab after that re-harvest (bench_conformance.py's
+   ``tab_figures``): p50 of one view (target <= 1 s) as a ratio to the 1,000-passport source's tab, and the heap
+   peak of one view as a ratio to that tab's (target <= 1.2: one page of passports each).
 
 The sites are generated in a temporary folder: one sixth each of ``meta.json``, ``meta.xml``, ``meta.csv``
 (UTF-8), ``meta.csv`` in Windows-1251, MR 2.3 three-column CSV and RDFa pages, written by the project's own
@@ -83,6 +85,9 @@ TARGET_REHARVEST = 0.2  # re-harvest / first harvest, wall time: at most
 TARGET_LARGE_TIME = 1.1  # large site / 1,000 site, seconds per dataset: at most
 TARGET_LARGE_MEMORY = 1.2  # large site / 1,000 site, peak RSS: at most
 TARGET_LARGE_REHARVEST = 0.04  # large site re-harvest / its first harvest: at most (one conditional request each)
+TARGET_LARGE_TAB = 1.0  # the large source's Conformance tab, p50 of one view in seconds: at most
+TARGET_LARGE_TAB_MEMORY = 1.2  # the heap peak of one view of that tab / the 1,000 site's: at most (one page each)
+TAB_SAMPLES = 5
 FETCH_CONSUMERS = 2
 COMMITS = {  # what each run does with the site's ckan.search.solr_commit = true
     "dcat": "CKAN's: 2 index passes, 2 hard commits per new dataset",
@@ -550,7 +555,18 @@ def child(kind: str, url: str) -> dict[str, Any]:
             result["landed"] = landed()
             if kind == "passport":
                 result["again"] = run_job(source_id, harvester)
+                result["tab"] = conformance_tab(app, source_id)
     return result
+
+
+def conformance_tab(app: Any, source_id: str) -> dict[str, float]:
+    """The source's Conformance tab after its re-harvest, as bench_conformance.py measures a tab (its figures)."""
+    import ckan.plugins.toolkit as tk
+
+    import bench_conformance
+
+    name = tk.get_action("harvest_source_show")({"ignore_auth": True}, {"id": source_id})["name"]
+    return bench_conformance.tab_figures(app, name, TAB_SAMPLES)
 
 
 def consumers_child(broker: str, url: str) -> dict[str, Any]:
@@ -645,10 +661,10 @@ def rate(side: dict[str, Any]) -> float:
 
 
 def row(name: str, ours: float, baseline: float, ratio: Optional[float] = None, target: str = "",
-        ok: bool = True) -> None:
+        ok: bool = True, digits: int = 1) -> None:
     ratio_text = f"{ratio:>8.2f}" if ratio is not None else " " * 8
     verdict_text = f"  {target}  {verdict(ok)}" if target else ("  (no target)" if ratio is not None else "")
-    print(f"{name:<52}{ours:>12.1f}{baseline:>12.1f}{ratio_text}{verdict_text}")
+    print(f"{name:<52}{ours:>12.{digits}f}{baseline:>12.{digits}f}{ratio_text}{verdict_text}")
 
 
 def report(site: Site, distributions: int, runs: dict[str, dict[str, Any]], large: Optional[Site]) -> None:
@@ -716,6 +732,12 @@ def report(site: Site, distributions: int, runs: dict[str, dict[str, Any]], larg
     reharvest = big["again"]["seconds"] / big["first"]["seconds"]
     row(f"{LARGE} re-harvest unchanged, s (vs its first)", big["again"]["seconds"], big["first"]["seconds"],
         reharvest, f"<= {TARGET_LARGE_REHARVEST}", reharvest <= TARGET_LARGE_REHARVEST)
+    tab, small_tab = big["tab"], ours["tab"]
+    row(f"{LARGE} Conformance tab, p50 view, s (vs {DATASETS})", tab["p50"], small_tab["p50"],
+        tab["p50"] / small_tab["p50"], f"p50 <= {TARGET_LARGE_TAB:g} s", tab["p50"] <= TARGET_LARGE_TAB, digits=3)
+    heap = tab["peak"] / small_tab["peak"]
+    row(f"  heap peak of one view, MiB (vs {DATASETS})", tab["peak"] / 2**20, small_tab["peak"] / 2**20, heap,
+        f"<= {TARGET_LARGE_TAB_MEMORY}", heap <= TARGET_LARGE_TAB_MEMORY)
 
 
 def main() -> int:
