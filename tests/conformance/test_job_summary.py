@@ -13,7 +13,7 @@ from demo_site import DEMO_SITE, IDENTIFIERS
 from ckanext.harvest.model import HarvestJob
 from ckanext.passport.cli import passport as passport_cli
 from ckanext.passport.conformance.harvest import report as harvest_report
-from ckanext.passport.conformance.harvest.report import StoredPassport
+from ckanext.passport.conformance.harvest.report import Counted
 from ckanext.passport.conformance.scoreboard import summary
 from ckanext.passport.conformance.scoreboard.model import FAILED, FINISHED, JobSummary
 
@@ -105,8 +105,9 @@ def test_a_job_is_summarized_without_reading_one_passport(harvested, monkeypatch
 def test_the_summarys_publisher_is_named_by_the_creator_its_passports_name(harvested):
     _, first, _, _ = harvested
     kept = JobSummary.get(first["id"])
-    entries = harvest_report.job_entries(HarvestJob.get(first["id"]))
-    named = {entry.passport["creator"] for entry in harvest_report.with_passports(entries)
+    job = HarvestJob.get(first["id"])
+    ids = [entry.object_id for entry in harvest_report.counted_entries(job)]
+    named = {entry.passport["creator"] for entry in harvest_report.with_passports(harvest_report.entries(ids, job.source_id))
              if entry.passport and entry.identifier.startswith(kept.publisher_key)}
     assert kept.publisher_name in named
 
@@ -126,9 +127,9 @@ def test_a_job_that_could_not_read_its_registry_is_failed_with_its_code(unreadab
 
 
 def test_the_publisher_is_the_inn_most_identifiers_start_with_and_its_creator():
-    def entry(identifier: str, creator: str = "") -> StoredPassport:
-        return StoredPassport(object_id="o", guid=identifier, package_id=None, identifier=identifier, title="",
-                              url="", creator=creator)
+    def entry(identifier: str, creator: str = "") -> Counted:
+        return Counted(object_id="o", identifier=identifier, score=None, refused=False, findings=(),
+                       creator=creator)
 
     passports = [entry("7708234640-a", "Rosstat"), entry("7708234640-b", "Rosstat"),
                  entry("7708234640-c", "Federal State Statistics Service"), entry("7703092752-d", "Other")]
@@ -138,7 +139,7 @@ def test_the_publisher_is_the_inn_most_identifiers_start_with_and_its_creator():
 def test_a_publisher_without_inn_is_its_sources_organization():
     organization = factories.Organization(title="Town hall")
     # An identifier without a valid INN (check digit wrong, or none at all) names no publisher.
-    passports = [StoredPassport(object_id="o", guid=i, package_id=None, identifier=i, title="", url="")
+    passports = [Counted(object_id="o", identifier=i, score=None, refused=False, findings=(), creator="")
                  for i in ("7708234641-a", "schools")]
     assert summary.publisher(passports, organization["id"]) == (f"org:{organization['id']}", "Town hall")
 

@@ -12,6 +12,7 @@ import shutil
 import pytest
 from ckan.plugins import toolkit
 from ckan.tests.helpers import call_action
+from ckanext.harvest.model import HarvestJob
 from demo_site import DEMO_SITE, IDENTIFIERS
 
 from ckanext.passport.conformance.harvest import fixed as harvest_fixed
@@ -191,3 +192,15 @@ def test_a_page_past_the_last_shows_the_last(demo, app, monkeypatch):
     page = app.get(f"/harvest/{source['name']}/conformance?sort=identifier&page=9").body
     assert page.count('class="passport-conformance-row"') == len(IDENTIFIERS) - 4
     assert 'rel="prev"' in page and 'rel="next"' not in page
+
+
+@pytest.mark.parametrize("which", ("first", "unchanged", "unread and refused"))
+def test_the_stream_a_report_counts_from_has_what_each_entry_read_in_full_has(demo, predgor, which):
+    _, first, second = demo
+    job = {"first": first, "unchanged": second}.get(which) or harvest_report.last_finished_job(predgor["id"])
+    job = HarvestJob.get(job["id"]) if isinstance(job, dict) else job
+    counted = list(harvest_report.counted_entries(job))
+    whole = harvest_report.entries([entry.object_id for entry in counted], job.source_id)
+    assert [(e.identifier, e.score, e.refused, sorted(e.findings)) for e in counted] == [
+        (e.identifier, e.score, e.refused, sorted((p.code, p.severity.value) for p in e.problems)) for e in whole]
+    assert len(counted) > 1

@@ -67,7 +67,7 @@ def conformant_identifiers(job_id: Optional[str]) -> set[str]:
     job = HarvestJob.get(job_id) if job_id else None
     if job is None:
         return set()
-    return {entry.identifier for entry in harvest_report.job_entries(job) if conforms(entry)}
+    return {entry.identifier for entry in harvest_report.counted_entries(job) if conforms(entry)}
 
 
 def broken(current: JobSummary, before: Optional[JobSummary]) -> list[harvest_report.StoredPassport]:
@@ -80,12 +80,13 @@ def broken(current: JobSummary, before: Optional[JobSummary]) -> list[harvest_re
     job = HarvestJob.get(current.job_id)
     if not conformed or job is None:
         return []
-    return harvest_report.with_passports([stored for stored in harvest_report.job_entries(job)
-                                          if stored.identifier in conformed and not conforms(stored)])
+    now_broken = [entry.object_id for entry in harvest_report.counted_entries(job)
+                  if entry.identifier in conformed and not conforms(entry)]
+    return harvest_report.with_passports(harvest_report.entries(now_broken, job.source_id))
 
 
-def conforms(stored: harvest_report.StoredPassport) -> bool:
-    return is_conformant(harvest_report.counted(stored))
+def conforms(entry: harvest_report.Counted) -> bool:
+    return is_conformant(entry.as_entry())
 
 
 def publisher_mbox(stored: harvest_report.StoredPassport) -> str:

@@ -97,8 +97,8 @@ def mail_publishers(current: JobSummary, source: dict[str, Any]) -> None:
     if job is None:
         return
     by_contact: dict[str, list[harvest_report.StoredPassport]] = defaultdict(list)
-    failing = [stored for stored in harvest_report.job_entries(job) if not changes.conforms(stored)]
-    for stored in harvest_report.with_passports(failing):
+    failing = [entry.object_id for entry in harvest_report.counted_entries(job) if not changes.conforms(entry)]
+    for stored in harvest_report.with_passports(harvest_report.entries(failing, job.source_id)):
         contact = changes.publisher_mbox(stored)
         if contact:
             by_contact[contact.lower()].append(stored)

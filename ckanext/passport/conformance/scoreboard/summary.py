@@ -91,8 +91,8 @@ def unsummarized(limit: int) -> list[str]:
 def values(job: HarvestJob, source: HarvestSource) -> dict[str, Any]:
     """The summary's columns for ``job``, from its report: counted as the report counts its passports, from their
     entries alone (a finished job of thousands of passports is summarized without reading one)."""
-    entries = harvest_report.job_entries(job)
-    counted = [harvest_report.counted(entry) for entry in entries]
+    entries = list(harvest_report.counted_entries(job))
+    counted = [entry.as_entry() for entry in entries]
     report = {"problems": [shape.finding(found) for found in harvest_report.gather_problems(job.id)],
               "passports": counted, "summary": shape.summary(counted)}
     counts = report["summary"]
@@ -138,7 +138,7 @@ def codes(report: dict[str, Any]) -> dict[str, int]:
     return dict(counted)
 
 
-def publisher(stored: Iterable[harvest_report.StoredPassport], organization_id: Optional[str]) -> tuple[str, str]:
+def publisher(stored: Iterable[harvest_report.Counted], organization_id: Optional[str]) -> tuple[str, str]:
     """(key, name): the INN most of the job's passport identifiers start with (ties: the smallest) and the creator
     most of those passports name; else ``org:<organization id>`` and the organization's title."""
     inns: Counter[str] = Counter()
