@@ -109,10 +109,11 @@ def mr_date(day: date) -> MRDate:
     return MRDate(day.strftime("%Y%m%d"), day)
 
 
-def make_passport(number: int) -> Passport:
-    """One passport: two data versions and one structure version (three resources on either side)."""
+def make_passport(number: int, series: str = "bench") -> Passport:
+    """One passport: two data versions and one structure version (three resources on either side); its identifier
+    is ``<INN>-<series><number>``."""
     inn = INNS[number % len(INNS)]
-    identifier = f"{inn}-bench{number:04d}"
+    identifier = f"{inn}-{series}{number:04d}"
     folder = f"{FILES_HOST}/opendata/{identifier}"
     created, first, second = date(2020, 1, 1), date(2023, 1, 1), date(2024, 1, 1) + timedelta(days=number % 300)
     structure = "20200101T0000"
@@ -260,14 +261,15 @@ class Site:
     forms: dict[str, int]
 
 
-def build_site(root: Path, size: int = DATASETS) -> Site:
-    """The MR site of ``size`` passports, and each passport as our own parser reads it back from the file written."""
+def build_site(root: Path, size: int = DATASETS, series: str = "bench") -> Site:
+    """The MR site of ``size`` passports, and each passport as our own parser reads it back from the file written.
+    Sites of another ``series`` share no identifier with this one's: their sources' records never claim each other's."""
     if not all(is_valid_inn(inn) for inn in INNS):
         raise RuntimeError("INNS must hold valid INNs")
     opendata = root / "opendata"
     entries, read_back, forms = [], [], {}
     for number in range(size):
-        passport, form = make_passport(number), FORMS[number % len(FORMS)]
+        passport, form = make_passport(number, series), FORMS[number % len(FORMS)]
         link, path = publish(passport, form, opendata)
         entries.append(RegistryEntry(identifier=passport.identifier, title=passport.title, link=link, format="csv"))
         parsed = parse_passport(path.read_bytes(), f"http://site{link}")

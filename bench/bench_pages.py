@@ -168,7 +168,8 @@ def ensure_source(context: Any) -> tuple[Optional[str], str]:
     if source is not None and last_finished_job(source["id"]) is not None:
         return SOURCE, "kept from an earlier run"
     with tempfile.TemporaryDirectory(prefix="bench-pages-site-") as folder:
-        bench_harvest.build_site(Path(folder), SITE_PASSPORTS)
+        # Identifiers of their own: bench_harvest's records, left in the database before this runs, hold its series'.
+        bench_harvest.build_site(Path(folder), SITE_PASSPORTS, series="pages")
         site = HttpSite(Path(folder)).start()
         try:
             url = f"{site.url}/opendata/list.csv"

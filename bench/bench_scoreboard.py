@@ -61,8 +61,9 @@ def add_sources() -> list[dict[str, Any]]:
         sources.append({"id": source_id, "name": f"bench-source-{n:03d}", "title": f"Publisher {n:03d}",
                         "private": n % 10 == 0, "publisher": f"77{n:08d}" if n % 2 else f"org:{source_id}"})
     model.Session.execute(sa.text(
-        "INSERT INTO package (id, name, title, type, state, private, metadata_modified, metadata_created) "
-        "VALUES (:id, :name, :title, 'harvest', 'active', :private, now(), now())"), sources)
+        "INSERT INTO package (id, name, title, url, type, state, private, metadata_modified, metadata_created) "
+        "VALUES (:id, :name, :title, 'http://example.org/' || :name || '/', 'harvest', 'active', :private, now(), "
+        "now())"), sources)
     model.Session.execute(sa.text(
         "INSERT INTO harvest_source (id, url, title, type, active, created, frequency) "
         "VALUES (:id, 'http://example.org/' || :name || '/', :title, 'passport', true, now(), 'MANUAL')"), sources)
