@@ -1,7 +1,7 @@
 """A portal admin pages through the Conformance tab of a source with more passports than one page holds, in Czech,
 after the unchanged re-harvest a large source sees most days: the summary is the whole job's, each page lists the
 next passports of one order (worst first), the pages together list each passport once, and a filter by code starts
-again at its first page and keeps to that code while paging.
+again at its first page and lists that code only.
 """
 from __future__ import annotations
 
@@ -27,6 +27,10 @@ PASSPORTS = PAGE_SIZE + 30
 MODEL = "5027123457-bustops"
 
 
+def _identifier(number: int) -> str:
+    return f"5027123457-stops{number:03d}"
+
+
 def _site(root: Path) -> Path:
     """A site of ``PASSPORTS`` meta.json passports, copies of the demo's bus stops (its data and structure files
     shared); every third has no description, so their scores and findings differ from the others'."""
@@ -35,7 +39,7 @@ def _site(root: Path) -> Path:
     lines = ["property,title,value,format",
              "standardversion,Версия методических рекомендаций,http://opendata.gosmonitor.ru/standard/3.0,"]
     for number in range(PASSPORTS):
-        identifier = f"5027123457-stops{number:03d}"
+        identifier = _identifier(number)
         passport = {**model, "identifier": identifier, "title": f"Остановки, участок {number}"}
         if number % 3 == 0:
             del passport["description"]
@@ -77,7 +81,7 @@ def test_an_admin_pages_through_a_large_sources_conformance_in_czech(
     scores = [score for _, score in first + second]
     assert scores == sorted(scores), "worst first across the pages"
     assert sorted(identifier for identifier, _ in first + second) == sorted(
-        f"5027123457-stops{number:03d}" for number in range(PASSPORTS)), "each passport on one page, once"
+        _identifier(number) for number in range(PASSPORTS)), "each passport on one page, once"
     expect(page.get_by_role("link", name="Další stránka")).to_have_count(0)
 
     page.get_by_role("link", name="Předchozí stránka").click()
