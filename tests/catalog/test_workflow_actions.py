@@ -15,6 +15,7 @@ from bs4 import BeautifulSoup
 from ckan.tests import factories
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests.helpers import call_action
+from catalog_records import complete_record
 from workflow_support import CONFIG, People, act, draft_record, make_people, record_in_state, smtp_sink  # noqa: F401
 from signed_in import SignedIn
 
@@ -197,7 +198,7 @@ def test_nothing_is_mailed_or_logged_without_an_smtp_server(people, smtp_sink, c
     if server is not None:
         monkeypatch.setitem(ckan_config, "smtp.server", server)
     attempts = []
-    monkeypatch.setattr("ckanext.passport.catalog.notify.mail_recipient", lambda *args, **kwargs: attempts.append(args))
+    monkeypatch.setattr("ckanext.passport.mail.mail_recipient", lambda *args, **kwargs: attempts.append(args))
     caplog.set_level(logging.INFO, logger="ckanext.passport")
     move(people.curator, draft_record(people), "submitted")
     assert smtp_sink.messages == [] and attempts == []
@@ -207,7 +208,7 @@ def test_nothing_is_mailed_or_logged_without_an_smtp_server(people, smtp_sink, c
 def test_a_local_mail_server_named_with_its_port_is_used(people, smtp_sink, ckan_config, monkeypatch):
     """``localhost`` alone is CKAN's default, read as unset; a site with a local server names its port."""
     attempts = []
-    monkeypatch.setattr("ckanext.passport.catalog.notify.mail_recipient", lambda *args, **kwargs: attempts.append(args))
+    monkeypatch.setattr("ckanext.passport.mail.mail_recipient", lambda *args, **kwargs: attempts.append(args))
     monkeypatch.setitem(ckan_config, "smtp.server", "localhost:25")
     move(people.curator, draft_record(people), "submitted")
     assert people.editor["email"] in [email for _, email, *_ in attempts]
@@ -228,6 +229,36 @@ def test_an_unreachable_mail_server_does_not_stop_the_transition(people, ckan_co
     record = draft_record(people)
     move(people.curator, record, "submitted")
     assert state(record) == "submitted"
+
+
+def test_a_title_that_breaks_lines_is_mailed_with_its_subject_on_one_line(people, smtp_sink, ckan_config,
+                                                                         monkeypatch):
+    """A line break or U+2028 in a header made the email package raise ValueError (issue 37)."""
+    monkeypatch.setitem(ckan_config, "smtp.server", smtp_sink.address)
+    record = draft_record(people, title="Water\nquality\u2028 of  rivers")
+    move(people.curator, record, "submitted")
+    [message] = smtp_sink.to(people.editor["email"])
+    assert message["Subject"].endswith("] Water quality of rivers: Submitted for review")
+
+
+def test_a_curator_whose_name_breaks_lines_is_mailed_and_the_transition_answers(people, app, smtp_sink, ckan_config,
+                                                                                monkeypatch):
+    """The transition committed before its mails: a name no header could hold answered 500 and left the other
+    curators unmailed (issue 37)."""
+    oddly_named, plain = factories.User(fullname="Jana\r\nNováková\u2028z Brna"), factories.User()
+    publisher = factories.Organization(users=[{"name": oddly_named["name"], "capacity": "editor"},
+                                              {"name": plain["name"], "capacity": "admin"}])
+    record = factories.Dataset(**complete_record(name=factories.Dataset.stub().name), owner_org=publisher["id"],
+                               user=plain)
+    move(plain, record, "submitted")
+    monkeypatch.setitem(ckan_config, "smtp.server", smtp_sink.address)
+    answer = app.post("/api/3/action/passport_workflow_transition",
+                      json={"id": record["id"], "to": "returned", "comment": "add the licence"},
+                      headers={"Authorization": factories.APIToken(user=people.editor["name"])["token"]})
+    assert answer.status_code == 200 and state(record) == "returned"
+    [to_odd] = smtp_sink.to(oddly_named["email"])
+    assert to_odd["To"].addresses[0].display_name == "Jana Nováková z Brna"
+    assert len(smtp_sink.to(plain["email"])) == 1
 
 
 # Pages ---------------------------------------------------------------------------------------------------

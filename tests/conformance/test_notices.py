@@ -220,7 +220,7 @@ def test_nothing_is_mailed_or_logged_without_an_smtp_server(harvested, ckan_conf
     else:
         monkeypatch.setitem(ckan_config, "smtp.server", server)
     attempts = []
-    monkeypatch.setattr("ckanext.passport.conformance.notices.send.mail_recipient",
+    monkeypatch.setattr("ckanext.passport.mail.mail_recipient",
                         lambda *args, **kwargs: attempts.append(args))
     logger = logging.getLogger("ckanext")
     logger.addHandler(caplog.handler)  # the test ini's ckanext logger does not propagate to caplog's root handler

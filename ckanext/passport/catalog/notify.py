@@ -2,25 +2,21 @@
 
 Sent through CKAN's mailer only when ``smtp.server`` is set (CKAN 2.11's mailer reads nothing else) and
 ``ckanext.passport.notify_by_email`` is on; CKAN's default ``localhost`` counts as unset (``settings.smtp_server``),
-so a site without mail attempts none and logs nothing. A failing mail server that was set is logged and never
-undoes a transition.
+so a site without mail attempts none and logs nothing. A mail that cannot be composed or sent (a failing mail
+server, a name no header can hold: ``ckanext.passport.mail``) is logged, the other recipients still get theirs,
+and the transition, committed before, stands.
 """
 from __future__ import annotations
 
-import logging
-import smtplib
 from typing import Any, Optional
 
 import ckan.model as model
 import ckan.plugins.toolkit as tk
-from ckan.lib.mailer import MailerException, mail_recipient
 
-from ckanext.passport import settings
+from ckanext.passport import mail, settings
 
 from . import workflow
 from .model import WorkflowEvent
-
-log = logging.getLogger(__name__)
 
 
 def enabled() -> bool:
@@ -59,7 +55,4 @@ def transition(pkg_dict: dict[str, Any], package: model.Package, event: Workflow
         return
     subject, body = message(pkg_dict, event, actor)
     for user in recipients(package, event.to_state, actor):
-        try:
-            mail_recipient(user.display_name, user.email, subject, body)
-        except (MailerException, smtplib.SMTPException, OSError):
-            log.exception("Could not notify %s of the transition of %s", user.name, pkg_dict["name"])
+        mail.send(user.display_name, user.email, subject, body)

@@ -2,23 +2,18 @@
 
 Mail is attempted only when the site set ``smtp.server`` (``settings.smtp_server``: CKAN's default ``localhost``
 counts as unset), so a site without mail attempts none and logs nothing. An address that unsubscribed gets
-nothing. Each mail sent is recorded (``model.NoticeSent``) for the limits; a mail server that refuses one is
-logged and the others still go.
+nothing. Each mail sent is recorded (``model.NoticeSent``) for the limits; a mail that cannot be composed or
+sent (``ckanext.passport.mail``) is logged and the others still go.
 """
 from __future__ import annotations
 
-import logging
-import smtplib
-
 import ckan.model as model
-from ckan.lib.mailer import MailerException, mail_recipient
 
+from ckanext.passport import mail as mailer
 from ckanext.passport import settings
 
 from . import tokens
 from .model import record, without_opted_out
-
-log = logging.getLogger(__name__)
 
 
 def enabled() -> bool:
@@ -41,12 +36,8 @@ def organization_admins(organization_id: str) -> list[str]:
 
 
 def mail(address: str, subject: str, body: str, kind: str, about: str) -> bool:
-    """Send one mail and record it; ``False`` when the mail server refused it (logged)."""
-    headers = {"List-Unsubscribe": f"<{tokens.link(address)}>"}
-    try:
-        mail_recipient(address, address, subject, body, headers=headers)
-    except (MailerException, smtplib.SMTPException, OSError):
-        log.exception("Could not send the conformance mail %s about %s to %s", kind, about, address)
+    """Send one mail and record it; ``False`` when it could not be composed or sent (logged)."""
+    if not mailer.send(address, address, subject, body, {"List-Unsubscribe": f"<{tokens.link(address)}>"}):
         return False
     record(address, kind, about)
     return True
