@@ -28,6 +28,7 @@ DCT = rdflib.Namespace("http://purl.org/dc/terms/")
 RPP = "https://rpp-opendata.egon.gov.cz/odrpp/zdroj/orgán-veřejné-moci/"
 TOWN_ICO = "00064581"
 REGION_ICO = "70889546"
+EMPTY_ICO = "00006947"
 SITE_DESCRIPTION = "Otevřená data testovacího portálu ckanext-passport."  # test.ini's
 
 
@@ -47,7 +48,7 @@ def build() -> dict:
         "region": factories.Organization(name="kraj", title="Testovací kraj", ico=REGION_ICO, description=""),
         "no-ico": factories.Organization(name="bez-ico", title="Bez IČO"),
         "bad-ico": factories.Organization(name="spatne-ico", title="Špatné IČO"),
-        "empty": factories.Organization(name="prazdna", title="Prázdná", ico=TOWN_ICO),
+        "empty": factories.Organization(name="prazdna", title="Prázdná", ico=EMPTY_ICO),
     }
     # An IČO stored before the field was validated (or written past the actions): the catalog must not trust it.
     # Assigned whole: CKAN 2.12's JSONB extras of a group still in the session do not see a change made in place.

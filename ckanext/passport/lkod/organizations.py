@@ -1,8 +1,8 @@
 """One catalog per organization: the organization's IČO, its catalog's description, and which have one.
 
 A municipality or a ministry registers its own catalog in NKOD, named for itself as the publisher. Each
-organization whose administrators gave it an IČO (the organization field ``ico``, kept among CKAN's group extras,
-which both CKAN 2.11's ``group_extra`` rows and 2.12's JSONB column keep) has a catalog at
+organization a sysadmin gave an IČO (the organization field ``ico``, kept among CKAN's group extras, which both
+CKAN 2.11's ``group_extra`` rows and 2.12's JSONB column keep; catalog.publishers) has a catalog at
 ``/lkod/organization/<name>/catalog``: the portal catalog's stream narrowed to its listed records, its IRI that
 URL, its publisher the organization's IČO, its title and description the organization's; contact and home page
 are the site's, as the portal catalog's.
@@ -15,6 +15,7 @@ from typing import Any, Iterator, Mapping, Optional
 import ckan.plugins.toolkit as tk
 
 from ckanext.passport import settings
+from ckanext.passport.catalog.publishers import ICO_FIELD
 from ckanext.passport.catalog.validators import ico_error
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.model import Problem
@@ -24,46 +25,11 @@ from ckanext.passport.publish import search
 from . import catalog_stream, iris
 from . import problems as codes
 
-ICO_FIELD = "ico"
 # organization_list's cap on full dictionaries per call (CKAN's group_and_organization_list_all_fields_max default).
 ORGANIZATIONS_PER_CALL = 25
 
 
-# --- the organization field ------------------------------------------------------------------------------------
-
-
-def ico_validator(value: Any) -> str:
-    """The organization's IČO: empty (no catalog of its own), or an IČO by the record's one rule, same messages."""
-    text = str(value or "").strip()
-    if text:
-        error = ico_error(text)
-        if error:
-            raise tk.Invalid(error)
-    return text
-
-
-def create_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """CKAN's organization create/update schema with ``ico`` kept as a group extra.
-
-    Always written, empty included: CKAN 2.11 removes a group's extras only when the update names others, so an
-    IČO cleared by writing nothing would stay.
-    """
-    schema[ICO_FIELD] = [
-        tk.get_validator("ignore_missing"), tk.get_validator("unicode_safe"), ico_validator,
-        tk.get_converter("convert_to_extras"),
-    ]
-    return schema
-
-
-def show_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """CKAN's organization show schema with ``ico`` taken out of the extras.
-
-    CKAN's show schema keeps each extra whole (``__extras``), so ``convert_from_extras`` would find no ``key``
-    to match: the extras' ``key`` and ``value`` are named here, the rest still kept.
-    """
-    schema["extras"] = {"key": [], "value": [], **schema.get("extras", {})}
-    schema[ICO_FIELD] = [tk.get_converter("convert_from_extras"), tk.get_validator("ignore_missing")]
-    return schema
+# --- the organization's IČO (set by a sysadmin: catalog.publishers) ---------------------------------------------------
 
 
 def organization_ico(organization: Mapping[str, Any]) -> str:

@@ -20,6 +20,7 @@ from ckanext.passport.catalog import (
     identity,
     openness,
     people,
+    publishers,
     series,
     validators,
     views,
@@ -35,7 +36,7 @@ from .shared import PassportTranslation, declaration_file
 
 
 @tk.blanket.config_declarations(declaration_file("catalog"))
-@tk.blanket.actions(actions.actions() | openness.actions() | vocab_search.actions())
+@tk.blanket.actions(actions.actions() | openness.actions() | vocab_search.actions() | people.actions())
 @tk.blanket.auth_functions(
     auth.auth_functions() | openness.auth_functions() | vocab_search.auth_functions() | people.auth_functions()
 )
@@ -59,7 +60,7 @@ from .shared import PassportTranslation, declaration_file
 )
 # A callable: the script messages' routes follow the configured locales, read when the app is made.
 @tk.blanket.blueprints(lambda: views.blueprints() + openness.blueprints() + script_translations.blueprints())
-class PassportPlugin(PassportTranslation, p.SingletonPlugin):
+class PassportPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrganizationForm):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
     p.implements(p.IClick)
@@ -67,6 +68,7 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IPermissionLabels)
     p.implements(p.IPackageController, inherit=True)
     p.implements(p.IMiddleware, inherit=True)
+    p.implements(p.IGroupForm, inherit=False)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         tk.add_template_directory(config, "../templates/catalog")
@@ -98,3 +100,23 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin):
 
     def before_dataset_index(self, pkg_dict: dict) -> dict:
         return visibility.before_dataset_index(vocab.before_dataset_index(pkg_dict))
+
+    # IGroupForm: CKAN's organization form and actions, with the publisher's IČO and INNs a sysadmin sets
+    # (catalog.publishers). The one IGroupForm of organizations: a site with ckanext-scheming's
+    # scheming_organizations cannot load this plugin.
+    is_organization = True
+
+    def group_types(self) -> tuple[str, ...]:
+        return ("organization",)
+
+    def is_fallback(self) -> bool:
+        return False
+
+    def create_group_schema(self) -> dict:
+        return publishers.create_schema(super().create_group_schema())
+
+    def update_group_schema(self) -> dict:
+        return publishers.create_schema(super().update_group_schema())
+
+    def show_group_schema(self) -> dict:
+        return publishers.show_schema(super().show_group_schema())

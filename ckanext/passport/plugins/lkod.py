@@ -8,7 +8,7 @@ from __future__ import annotations
 import ckan.plugins as p
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport.lkod import catalog_stream, organizations, views
+from ckanext.passport.lkod import catalog_stream, views
 from ckanext.passport.lkod.links import actions as link_actions
 from ckanext.passport.lkod.links import job as link_job
 from ckanext.passport.lkod.links import views as link_views
@@ -21,11 +21,10 @@ from .shared import PassportTranslation, declaration_file
 @tk.blanket.actions(link_actions.actions())
 @tk.blanket.auth_functions(link_actions.auth_functions())
 @tk.blanket.helpers(link_views.helpers())
-class PassportLkodPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrganizationForm):
+class PassportLkodPlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
     p.implements(p.IPackageController, inherit=True)
-    p.implements(p.IGroupForm, inherit=False)
     p.implements(p.IClick)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
@@ -33,25 +32,6 @@ class PassportLkodPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrgan
 
     def before_dataset_index(self, pkg_dict: dict) -> dict:
         return catalog_stream.index_eligibility(pkg_dict)
-
-    # IGroupForm: CKAN's organization form and actions, with the organization's IČO (lkod.organizations). The one
-    # IGroupForm of organizations: a site with ckanext-scheming's scheming_organizations cannot load this plugin.
-    is_organization = True
-
-    def group_types(self) -> tuple[str, ...]:
-        return ("organization",)
-
-    def is_fallback(self) -> bool:
-        return False
-
-    def create_group_schema(self) -> dict:
-        return organizations.create_schema(super().create_group_schema())
-
-    def update_group_schema(self) -> dict:
-        return organizations.create_schema(super().update_group_schema())
-
-    def show_group_schema(self) -> dict:
-        return organizations.show_schema(super().show_group_schema())
 
     # A record published, or a published public record updated: its links are checked by a background job.
     def after_dataset_create(self, context: dict, pkg_dict: dict) -> None:
