@@ -27,6 +27,7 @@ from ckanext.passport.conformance.harvest.report import StoredPassport
 from ckanext.passport.conformance.harvest.views import meaning
 from ckanext.passport.conformance.notices import changes, jobs
 from ckanext.passport.conformance.notices.cli import notices_group
+from ckanext.passport.conformance.notices.digest import send_digests
 from ckanext.passport.conformance.notices.model import NoticeSent, OptOut, opted_out
 from ckanext.passport.conformance.scoreboard.model import FAILED, FINISHED, JobSummary
 from ckanext.passport.mr.translation import translator
@@ -240,6 +241,24 @@ def test_the_weekly_digest_sums_up_each_sources_week_once(harvested):
     text = body(digest)
     assert "Notified source" in text and "6 harvests finished, 1 failed" in text
     assert CliRunner().invoke(notices_group, ["digest"]).output == "0 digests sent.\n"
+
+
+def test_an_organization_title_that_breaks_lines_is_mailed_on_one_line_and_the_digest_goes_on(harvest_source,
+                                                                                             with_plugins):
+    """Its subject made the email package raise ValueError, and every organization after it got no digest (issue
+    37). The digest takes the organizations in the order of their sources' titles."""
+    first_admin, next_admin = factories.User(), factories.User()
+    first = factories.Organization(title="Line\nbreaks\u2028in  a title",
+                                   users=[{"name": first_admin["name"], "capacity": "admin"}])
+    after = factories.Organization(users=[{"name": next_admin["name"], "capacity": "admin"}])
+    harvest_source("http://first.example/opendata/list.csv", name="digest-first", title="A digest's first source",
+                   owner_org=first["id"])
+    harvest_source("http://next.example/opendata/list.csv", name="digest-next", title="B digest's next source",
+                   owner_org=after["id"])
+    send_digests()
+    [mailed] = SINK.to(first_admin["email"])
+    assert mailed["Subject"].endswith("This week's conformance of Line breaks in a title")
+    assert len(SINK.to(next_admin["email"])) == 1
 
 
 def test_the_unsubscribe_link_stops_the_mails(harvested, app):
