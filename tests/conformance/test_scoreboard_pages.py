@@ -264,3 +264,18 @@ def test_the_opendata_page_links_the_scoreboard(app, board):
     page = _page(app, "/opendata/")
     assert page.select_one('.passport-opendata-scoreboard a[href="/passport/scoreboard"]') is not None
 
+
+
+def test_control_characters_in_an_organization_or_source_title_leave_the_feed_well_formed(app, board):
+    """XML 1.0 holds no C0 control character but tab, LF and CR: a title carrying one made the feed ill-formed
+    (issue 37). The source is private, so that the other tests' rows stay as they are."""
+    organization = factories.Organization(title="Control\x01characters\x0b office")
+    source = add_source("control-characters", owner_org=organization["id"], private=True,
+                        title="Source\x01with\x0bcontrols")
+    key = f"org:{organization['id']}"
+    add_summary(source, key, 1, 50.0, name="Control\x01characters\x0b office", codes={"csv.empty": 1})
+    response = app.get(f"/passport/scoreboard/publisher/{key}/feed.atom",
+                       headers={"Authorization": board["sysadmin"]["token"]})
+    feed = ET.fromstring(response.body.encode("utf-8"))
+    assert feed.find(ATOM + "title").text.startswith("Controlcharacters office")
+    assert feed.find(ATOM + "entry/" + ATOM + "title").text.startswith("Sourcewithcontrols")

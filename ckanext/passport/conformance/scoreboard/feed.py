@@ -3,13 +3,16 @@ same source's job before it did not have, newest first.
 
 For the people who follow a publisher without an account: a feed reader has no locale, so the texts are in the
 request's language (its locale prefix, else the site's default). The XML is written by ElementTree, which escapes
-every text and attribute (publisher and source names come from the registries).
+every text and attribute (publisher and source names come from the registries), but writes the control characters
+XML 1.0 cannot hold as they are: a title carrying one is written without it (``mr.storable``'s rule).
 """
 from __future__ import annotations
 
 import datetime as dt
 import xml.etree.ElementTree as ET
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+
+from ckanext.passport.mr.storable import UNSTORABLE
 
 ATOM = "http://www.w3.org/2005/Atom"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -82,5 +85,5 @@ def _tag(name: str) -> str:
 
 def _text(parent: ET.Element, name: str, text: str) -> ET.Element:
     element = ET.SubElement(parent, _tag(name))
-    element.text = text
+    element.text = UNSTORABLE.sub("", text)
     return element
