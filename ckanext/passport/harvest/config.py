@@ -44,6 +44,8 @@ SCHEMA: dict[str, Any] = {
         "allow_private_addresses": {"type": "boolean"},
         "organization": {"type": "string", "minLength": 1},
         "create_organizations": {"type": "boolean"},
+        # The organizations (names or ids) whose INNs the source may harvest besides its own: an aggregator's.
+        "publisher_organizations": {"type": "array", "items": {"type": "string", "minLength": 1}, "uniqueItems": True},
         "default_editorial_state": {"enum": list(STARTING_STATES)},
         "delete_missing": {"type": "boolean"},
         "on_missing": {"enum": ["delete", "withdraw"]},
@@ -128,6 +130,7 @@ class HarvestConfig:
     encoding: str = ""
     organization: str = ""
     create_organizations: bool = False
+    publisher_organizations: tuple[str, ...] = ()
     default_editorial_state: str = ""
     delete_missing: bool = True
     on_missing: str = "delete"
@@ -154,6 +157,7 @@ def load_config(text: Optional[str], site: dict[str, Any]) -> HarvestConfig:
         encoding=data.get("encoding", ""),
         organization=data.get("organization", ""),
         create_organizations=bool(data.get("create_organizations", False)),
+        publisher_organizations=tuple(data.get("publisher_organizations", ())),
         default_editorial_state=data.get("default_editorial_state", ""),
         delete_missing=bool(data.get("delete_missing", True)),
         on_missing=data.get("on_missing", "delete"),

@@ -18,7 +18,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.harvest.harvesters.base import HarvesterBase
 
 from ckanext.passport import settings
-from ckanext.passport.harvest import form_memory, index_check, mapping, objects, records, stage_guard, stored
+from ckanext.passport.harvest import form_memory, index_check, mapping, objects, publishers, records, stage_guard, stored
 from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest.config import HarvestConfig, config_errors, load_config
 from ckanext.passport.harvest.config_authority import checked_config
@@ -146,6 +146,11 @@ class PassportHarvester(HarvesterBase):
         config = self._config(harvest_object.source)
         content = stored.MrContent.from_json(harvest_object.content)
         entry = serialize.entry_from_jsonable(content.entry)
+        # Under another organization's INN, refused before any fetch: an unreadable passport claims it too.
+        refused = publishers.inn_refusal(entry.identifier, records.source_organization(harvest_object.source), config)
+        if refused is not None:
+            save_object_error(refused, harvest_object, "Fetch")
+            return False
         registry_url = content.registry_url
         current = objects.previous_object(harvest_object)
         previous = stored.extras_of(current) if current is not None else {}
@@ -258,6 +263,10 @@ class PassportHarvester(HarvesterBase):
         entry = serialize.entry_from_jsonable(content.entry)
         harvested = mapping.passport_to_dataset(passport, content.score, entry.identifier)
         identifier = harvested["mr_identifier"]
+        refused = publishers.inn_refusal(identifier, records.source_organization(harvest_object.source), config)
+        if refused is not None:
+            save_object_error(refused, harvest_object, "Import")
+            return False
         existing, taken_by = records.claim(
             identifier,
             settings.identifier_field(),

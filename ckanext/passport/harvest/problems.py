@@ -70,6 +70,22 @@ ORGANIZATION_NOT_ALLOWED = define(
     N_("You may not create datasets in the organization '{organization}', so a source may not harvest "
        "into it on your behalf."),
 )
+# The mails a source makes the portal send to outsiders (conformance.notices): the portal's to decide.
+NOTIFY_PUBLISHER_SYSADMIN_ONLY = define(
+    "config.notify_publisher_sysadmin_only", Severity.ERROR,
+    N_("Only a sysadmin may let a source mail the publishers of its passports (option 'notify_publisher')."),
+)
+NOTIFY_SCORE_DROP_SYSADMIN_ONLY = define(
+    "config.notify_score_drop_sysadmin_only", Severity.ERROR,
+    N_("Only a sysadmin may set 'notify_score_drop' below the site's {limit} points "
+       "(ckanext.passport.notify_score_drop)."),
+)
+# A source keeps what a sysadmin set only where it points: moving it is a sysadmin's too.
+RETARGET_SYSADMIN_ONLY = define(
+    "config.retarget_sysadmin_only", Severity.ERROR,
+    N_("Only a sysadmin may change the address, type or organization of this source: its configuration holds "
+       "options only a sysadmin may set ({options})."),
+)
 
 # A job's refusals (gather and import errors).
 REGISTRY_EMPTY = define(
@@ -215,4 +231,26 @@ LKOD_IRI_TAKEN = define(
     "harvest.lkod_iri_taken", Severity.ERROR,
     N_("The dataset IRI {iri} belongs to the record {name} ({title}) of another source; this dataset was not "
        "imported and that record was left as it is"),
+)
+
+# Publishers are who a sysadmin says they are (catalog.publishers): options that harvest past the source's
+# organization or its catalog's host, and the entries refused under another organization's INN or on another host.
+PUBLISHER_ORGANIZATIONS_SYSADMIN_ONLY = define(
+    "config.publisher_organizations_sysadmin_only", Severity.ERROR,
+    N_("Only a sysadmin may let a source harvest for other organizations (option 'publisher_organizations')."),
+)
+IRI_HOSTS_SYSADMIN_ONLY = define(
+    "config.iri_hosts_sysadmin_only", Severity.ERROR,
+    N_("Only a sysadmin may let a source take dataset IRIs on other hosts (option 'iri_hosts')."),
+)
+INN_PROTECTED = define(
+    "harvest.inn_protected", Severity.ERROR,
+    N_("The identifier {identifier} is under the INN {inn} of the organization {organization}: only that "
+       "organization's sources, or a source a sysadmin lets harvest for it, may import it; this entry was not "
+       "imported"),
+)
+LKOD_IRI_FOREIGN_HOST = define(
+    "harvest.lkod_iri_foreign_host", Severity.ERROR,
+    N_("The dataset IRI {iri} is on the host {host}, not on the catalog's host {catalog_host} or a host a sysadmin "
+       "listed for this source (option 'iri_hosts'); this dataset was not imported"),
 )

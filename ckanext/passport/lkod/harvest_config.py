@@ -43,6 +43,9 @@ SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
     "properties": {
         "rdf_format": {"enum": list(RDF_FORMATS)},
+        # Hosts besides the catalog's own whose dataset IRIs the source may take (a sysadmin's option).
+        "iri_hosts": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 253},
+                      "uniqueItems": True},
         **{option: harvest_config.SCHEMA["properties"][option] for option in SHARED_OPTIONS},
     },
 }
@@ -58,6 +61,7 @@ def config_errors(text: str) -> list[Problem]:
 @dataclass(frozen=True)
 class LkodConfig:
     rdf_format: str = ""  # JSON_LD or TURTLE; empty: the response's Content-Type decides
+    iri_hosts: tuple[str, ...] = ()
     default_editorial_state: str = ""
     delete_missing: bool = True
     on_missing: str = "delete"
@@ -72,6 +76,7 @@ def load_config(text: Optional[str], site: dict[str, Any]) -> LkodConfig:
     policy = settings.fetch_policy(site, {key: data[key] for key in settings.FETCH_OVERRIDES if key in data})
     return LkodConfig(
         rdf_format=RDF_FORMATS.get(data.get("rdf_format", ""), ""),
+        iri_hosts=tuple(host.strip().lower() for host in data.get("iri_hosts", ())),
         default_editorial_state=data.get("default_editorial_state", ""),
         delete_missing=bool(data.get("delete_missing", True)),
         on_missing=data.get("on_missing", "delete"),

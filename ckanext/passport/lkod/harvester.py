@@ -10,7 +10,8 @@ Built on ckanext-dcat's RDF harvester, with the MR harvester's rules where they 
   and reads it with the ``dcat_ap_cz`` profile: a document that cannot be read is that object's coded error;
 - import writes through CKAN actions with the harvest's context flag, only the fields the LKOD mapping owns
   (:mod:`.ownership`), after linking the object so the source lists its records; one record per IRI per source,
-  and an IRI another source's record holds is refused (``harvest.lkod_iri_taken``).
+  and an IRI another source's record holds is refused (``harvest.lkod_iri_taken``), as is one on neither the
+  catalog's host nor a host a sysadmin listed (``iri_hosts``: ``harvest.lkod_iri_foreign_host``).
 
 Every network read goes through ``mr.fetch`` with the source's fetch policy (``settings.fetch_policy``).
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import unicodedata
 from typing import Any, Optional
+from urllib.parse import urlsplit
 
 import ckan.model as model
 import ckan.plugins.toolkit as tk
@@ -122,6 +124,10 @@ class LkodHarvester(DCATRDFHarvester):
             return True
         config = self._config(harvest_object.source)
         iri = harvest_object.guid
+        refused = foreign_host_refusal(iri, harvest_object.source.url, config)
+        if refused is not None:
+            save_object_error(refused, harvest_object, "Fetch")
+            return False
         previous = objects.previous_extras(harvest_object)
         limit = settings.max_lkod_dataset_bytes()
         policy = ReadLimits.policy(config.policy, limit)
@@ -195,6 +201,16 @@ class LkodHarvester(DCATRDFHarvester):
     @staticmethod
     def _config(source: Any) -> LkodConfig:
         return load_config(source.config, settings.site_fetch_options())
+
+
+def foreign_host_refusal(iri: str, catalog_url: str, config: LkodConfig) -> Optional[Problem]:
+    """The refusal of a dataset IRI on neither the catalog's host nor a host a sysadmin listed (``iri_hosts``):
+    a catalog speaks for its own host's datasets, not for another publisher's (``harvest.lkod_iri_foreign_host``)."""
+    host = (urlsplit(iri).hostname or "").lower()
+    catalog_host = (urlsplit(catalog_url).hostname or "").lower()
+    if host and (host == catalog_host or host in config.iri_hosts):
+        return None
+    return problem(codes.LKOD_IRI_FOREIGN_HOST, url=iri, iri=iri, host=host, catalog_host=catalog_host)
 
 
 def _ascii(title: str) -> str:
