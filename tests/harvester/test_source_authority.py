@@ -75,6 +75,9 @@ def test_an_organization_that_does_not_exist_is_refused_for_everyone(app, own_or
     ({"create_organizations": True}, "config.create_organizations_sysadmin_only"),
     ({"allow_private_addresses": True}, "config.private_addresses_sysadmin_only"),
     ({"default_editorial_state": "submitted"}, "config.editorial_state_sysadmin_only"),
+    # The portal mailing outsiders, or its admins more often than the site does (issue 37).
+    ({"notify_publisher": True}, "config.notify_publisher_sysadmin_only"),
+    ({"notify_score_drop": 4}, "config.notify_score_drop_sysadmin_only"),
 ])
 def test_organization_admin_may_not_set_a_sysadmin_option(app, org_admin, own_org, option, code):
     errors = config_errors(create(app, org_admin, own_org, option))
@@ -94,7 +97,7 @@ def test_sysadmin_may_set_every_option(app, own_org):
     elsewhere = factories.Organization()
     bot = factories.User()
     config = {"organization": elsewhere["name"], "user": bot["name"], "allow_private_addresses": True,
-              "default_editorial_state": "submitted", "timeout": 30}
+              "default_editorial_state": "submitted", "timeout": 30, "notify_publisher": True, "notify_score_drop": 1}
 
     response = create(app, factories.SysadminWithToken(), own_org, config)
 

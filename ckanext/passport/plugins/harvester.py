@@ -5,20 +5,22 @@ openness check fetches with them too. It chains ckanext-harvest's job actions so
 in the reader's language (:mod:`ckanext.passport.harvest.findings`), and its job run so that no object of either
 source type stays mid-stage (:mod:`ckanext.passport.harvest.recovery`). It puts its own copy of ckanext-harvest's
 source form first (:mod:`ckanext.passport.harvest.source_form`), and reads a source's registry once when it is
-saved from that form (:mod:`ckanext.passport.harvest.source_check`).
+saved from that form (:mod:`ckanext.passport.harvest.source_check`). It chains ``package_update`` so that every update
+of a source of either type is judged on its effective config (:mod:`ckanext.passport.harvest.config_authority`).
 """
 from __future__ import annotations
 
 import ckan.plugins as p
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport.harvest import findings as harvest_findings, recovery, source_check, source_form, source_type
+from ckanext.passport.harvest import config_authority, findings as harvest_findings, recovery, source_check, source_form
+from ckanext.passport.harvest import source_type
 from ckanext.passport.harvest.mr_harvester import PassportHarvester
 
 from .shared import PassportTranslation
 
 
-@tk.blanket.actions(lambda: harvest_findings.actions() | recovery.actions())
+@tk.blanket.actions(lambda: harvest_findings.actions() | recovery.actions() | config_authority.actions())
 @tk.blanket.helpers(source_form.helpers())
 class PassportHarvesterPlugin(PassportTranslation, PassportHarvester):
     """ckanext-harvest finds harvesters as plugins implementing IHarvester: the plugin is the harvester."""
