@@ -10,7 +10,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from demo_site import DEMO_SITE, IDENTIFIERS
 
-from ckanext.harvest.model import HarvestJob
+from ckanext.harvest.model import HarvestJob, HarvestSource
 from ckanext.passport.cli import passport as passport_cli
 from ckanext.passport.conformance.harvest import report as harvest_report
 from ckanext.passport.conformance.harvest.report import Counted
@@ -102,14 +102,15 @@ def test_a_job_is_summarized_without_reading_one_passport(harvested, monkeypatch
     assert {column: getattr(again, column) for column in before} == before
 
 
-def test_the_summarys_publisher_is_named_by_the_creator_its_passports_name(harvested):
-    _, first, _, _ = harvested
+def test_a_source_whose_inns_no_organization_holds_is_its_organization_named_by_its_title(harvested):
+    _, first, _, organization = harvested
     kept = JobSummary.get(first["id"])
     job = HarvestJob.get(first["id"])
     ids = [entry.object_id for entry in harvest_report.counted_entries(job)]
-    named = {entry.passport["creator"] for entry in harvest_report.with_passports(harvest_report.entries(ids, job.source_id))
-             if entry.passport and entry.identifier.startswith(kept.publisher_key)}
-    assert kept.publisher_name in named
+    creators = {entry.passport["creator"] for entry in harvest_report.with_passports(
+        harvest_report.entries(ids, job.source_id)) if entry.passport}
+    assert creators and kept.publisher_name not in creators
+    assert (kept.publisher_key, kept.publisher_name) == (f"org:{organization['id']}", "Demo municipality")
 
 
 def test_the_previous_summary_is_the_same_sources_job_before(harvested):
@@ -126,22 +127,13 @@ def test_a_job_that_could_not_read_its_registry_is_failed_with_its_code(unreadab
     assert kept.codes.get(kept.failure_code) == 1
 
 
-def test_the_publisher_is_the_inn_most_identifiers_start_with_and_its_creator():
-    def entry(identifier: str, creator: str = "") -> Counted:
-        return Counted(object_id="o", identifier=identifier, score=None, refused=False, findings=(),
-                       creator=creator)
-
-    passports = [entry("7708234640-a", "Rosstat"), entry("7708234640-b", "Rosstat"),
-                 entry("7708234640-c", "Federal State Statistics Service"), entry("7703092752-d", "Other")]
-    assert summary.publisher(passports, None) == ("7708234640", "Rosstat")
-
-
-def test_a_publisher_without_inn_is_its_sources_organization():
-    organization = factories.Organization(title="Town hall")
+def test_a_publisher_without_inn_is_its_sources_organization(harvested):
+    source, _, _, organization = harvested
     # An identifier without a valid INN (check digit wrong, or none at all) names no publisher.
-    passports = [Counted(object_id="o", identifier=i, score=None, refused=False, findings=(), creator="")
+    passports = [Counted(object_id="o", identifier=i, score=None, refused=False, findings=())
                  for i in ("7708234641-a", "schools")]
-    assert summary.publisher(passports, organization["id"]) == (f"org:{organization['id']}", "Town hall")
+    assert summary.publisher(passports, HarvestSource.get(source["id"]), organization["id"]) == (
+        f"org:{organization['id']}", "Demo municipality")
 
 
 def test_a_job_that_is_not_finished_is_not_summarized(harvested):

@@ -16,7 +16,7 @@ def entries(count: int) -> list[Counted]:
     picked = random.Random(27)
     return [Counted(object_id=f"o{n}", identifier=f"id-{picked.randrange(50):02d}",
                     score=picked.choice([None, *range(0, 101, 10)]), refused=False,
-                    findings=tuple(picked.sample([ERROR, WARNING], picked.randrange(3))), creator="")
+                    findings=tuple(picked.sample([ERROR, WARNING], picked.randrange(3))))
             for n in range(count)]
 
 

@@ -106,15 +106,14 @@ def with_passports(entries: Sequence[StoredPassport]) -> list[StoredPassport]:
 
 
 class Counted(NamedTuple):
-    """What a report's summary, filter and order need of one registry entry, and a summary its publisher: read
-    for every entry of a job as a stream (one row at a time), the passports and messages left in the database."""
+    """What a report's summary, filter and order need of one registry entry (and a job's summary its publisher):
+    read for every entry of a job as a stream (one row at a time), the passports and messages left in the database."""
 
     object_id: str
     identifier: str
     score: Optional[int]  # None: not read, or refused
     refused: bool
     findings: tuple[tuple[str, str], ...]  # (code, severity) of each finding, as the report lists them
-    creator: str  # the passport's creator, "" when none was read
 
     def as_entry(self) -> dict[str, Any]:
         """The entry as :func:`shape.summary` counts it."""
@@ -133,11 +132,11 @@ def counted_entries(job: HarvestJob) -> Iterator[Counted]:
         "job": job.id, "status": stored_object.STATUS, "delete": stored_object.DELETE,
         "score": stored_object.SCORE, "import": IMPORT_STAGE, "kept": sorted(codes.RECORD_KEPT),
     }, execution_options={"stream_results": True, "yield_per": _STREAMED_ROWS})
-    for object_id, identifier, refused, score, creator, found in rows:
+    for object_id, identifier, refused, score, found in rows:
         # Codes and severities are a few strings repeated over thousands of entries: interned, each is held once.
         findings = tuple((sys.intern(code), sys.intern(severity))
                          for part in json.loads(found) for code, severity in part)
-        yield Counted(object_id, identifier, None if refused else score, refused, findings, (creator or "").strip())
+        yield Counted(object_id, identifier, None if refused else score, refused, findings)
 
 
 @dataclass(frozen=True)
@@ -240,7 +239,7 @@ def gather_problems(job_id: str) -> list[Problem]:
 _STREAMED_ROWS = 500
 # One row per registry entry of the job (its objects but deletions), in registry order: the object's identifier
 # (its gather entry's), whether its import was refused, and from the object that read its passport (itself, or
-# for an unchanged one the latest earlier object of its guid with a score) the score, the creator and each
+# for an unchanged one the latest earlier object of its guid with a score) the score and each
 # finding's code and severity (the read's problems, then the conformance check's, then the object's error rows').
 _COUNTED = sa.text(
     """
@@ -250,7 +249,6 @@ _COUNTED = sa.text(
                    WHERE r.harvest_object_id = o.id AND r.stage = :import
                    AND (f.code IS NULL OR f.code <> ALL (:kept))),
            (reader.conformance->>'score')::int,
-           reader.passport->>'creator',
            json_build_array(
                (SELECT COALESCE(json_agg(json_build_array(p->>'code', COALESCE(p->>'severity', ''))), '[]')
                 FROM json_array_elements(found.read) AS p),

@@ -26,6 +26,8 @@ SORTS = {"score": "mean_score DESC", "change": "change DESC", "passports": "list
 REVERSED = {"score": "mean_score ASC", "change": "change ASC", "passports": "listed ASC", "name": "lower(name) DESC"}
 DEFAULT_SORT = "score"
 LIMIT, MAX_LIMIT = 50, 500
+# PostgreSQL's OFFSET is a bigint: a 20-digit offset failed the query (a 500). No portal has a million publishers.
+MAX_OFFSET = 1_000_000
 HISTORY_LIMIT = 30
 TOP_CODES = 5
 ALL_CODES = 10_000  # one publisher's row (its page) lists every code its findings have
@@ -43,8 +45,12 @@ latest AS (
         SELECT * FROM passport_job_summary s WHERE s.source_id = v.id ORDER BY s.finished DESC LIMIT 1) j
 ),
 publishers AS (
+    -- named by the organization's title now (a renamed organization's row is renamed at once), else by the title
+    -- its latest summary kept (an organization since purged, or a source of none)
     SELECT l.publisher_key,
-           (array_agg(l.publisher_name ORDER BY l.finished DESC))[1] AS name,
+           COALESCE((SELECT COALESCE(NULLIF(g.title, ''), g.name) FROM "group" g
+                     WHERE l.publisher_key LIKE 'org:%' AND g.id = substr(l.publisher_key, 5)),
+                    (array_agg(l.publisher_name ORDER BY l.finished DESC))[1]) AS name,
            jsonb_agg(jsonb_build_object('id', v.id, 'name', v.name, 'title', v.title) ORDER BY v.title, v.name)
                AS sources,
            sum(l.listed) AS listed, sum(l.read) AS read, sum(l.conformant) AS conformant,
@@ -113,8 +119,9 @@ SELECT * FROM (
 
 @tk.side_effect_free
 def passport_scoreboard(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
-    """Every publisher's MR conformance: one row per publisher (the INN its passports' identifiers start with, else
-    its source's organization), summed over the last finished job of each of its sources.
+    """Every publisher's MR conformance: one row per publisher (an organization: the one holding the INN its
+    passports' identifiers start with, when its source speaks for it, else its source's; ``summary.publisher``),
+    named by the organization's title, summed over the last finished job of each of its sources.
 
     :param period: ``week`` or ``month`` (default): ``change`` is the mean score now minus the mean of each source's
         latest job finished before now minus 7 or 30 days (null when there was none)
@@ -124,7 +131,7 @@ def passport_scoreboard(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     :param sort: ``score`` (default, best first), ``change`` (most improved first), ``passports`` (most listed
         first) or ``name`` (A to Z); a leading ``-`` reverses. Rows without a value come last.
     :param limit: rows per page (default 50, at most 500)
-    :param offset: rows skipped (default 0)
+    :param offset: rows skipped (default 0, at most 1,000,000)
     :returns: ``{"count", "period", "rows": [{"publisher", "name", "sources": [{"id", "name", "title"}],
         "listed", "read", "conformant", "mean_score", "change", "codes": [{"code", "count"}], "last_finished",
         "last_status", "failure_code"}]}``; ``count`` is every matching publisher, ``rows`` one page of them
@@ -214,7 +221,7 @@ def _order(data_dict: dict[str, Any]) -> str:
 
 
 def _page(data_dict: dict[str, Any]) -> tuple[int, int]:
-    return _int(data_dict, "limit", LIMIT, MAX_LIMIT), _int(data_dict, "offset", 0, None, least=0)
+    return _int(data_dict, "limit", LIMIT, MAX_LIMIT), _int(data_dict, "offset", 0, MAX_OFFSET, least=0)
 
 
 def _int(data_dict: dict[str, Any], name: str, default: int, most: Optional[int], least: int = 1) -> int:

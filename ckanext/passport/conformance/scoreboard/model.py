@@ -21,7 +21,7 @@ class JobSummary(BaseModel):
     job_id = Column(UnicodeText, primary_key=True)
     source_id = Column(UnicodeText, nullable=False)
     organization_id = Column(UnicodeText, nullable=True)
-    # The MR publisher's INN where the job's passports name one (the most frequent), else "org:<organization id>".
+    # "org:<organization id>": the organization the job speaks for (summary.publisher), and its title then.
     publisher_key = Column(UnicodeText, nullable=False)
     publisher_name = Column(UnicodeText, nullable=False, default="")
     finished = Column(DateTime, nullable=False)

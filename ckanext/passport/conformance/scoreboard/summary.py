@@ -17,6 +17,9 @@ import sqlalchemy as sa
 from ckanext.harvest.model import HarvestJob, HarvestSource
 from sqlalchemy.dialects.postgresql import insert
 
+from ckanext.passport import settings
+from ckanext.passport.catalog.publishers import organization_holding_inn
+from ckanext.passport.harvest.config import load_config
 from ckanext.passport.harvest.mapping import inn_of
 from ckanext.passport.mr.model import Severity
 
@@ -40,7 +43,7 @@ FAILURE_CODES = frozenset({
     "harvest.gather_unexpected",
     "harvest.job_timeout",
 })
-ORGANIZATION_KEY = "org:"  # the publisher key of a source whose passports name no INN: "org:<organization id>"
+ORGANIZATION_KEY = "org:"  # a publisher's key: "org:<organization id>" (see publisher)
 
 
 def summarize(job_id: str) -> Optional[JobSummary]:
@@ -97,7 +100,7 @@ def values(job: HarvestJob, source: HarvestSource) -> dict[str, Any]:
               "passports": counted, "summary": shape.summary(counted)}
     counts = report["summary"]
     organization_id = _organization_of(source.id)
-    key, name = publisher(entries, organization_id)
+    key, name = publisher(entries, source, organization_id)
     failure = failure_code(report["problems"], listed=counts["passports"])
     return {
         "job_id": job.id,
@@ -138,26 +141,33 @@ def codes(report: dict[str, Any]) -> dict[str, int]:
     return dict(counted)
 
 
-def publisher(stored: Iterable[harvest_report.Counted], organization_id: Optional[str]) -> tuple[str, str]:
-    """(key, name): the INN most of the job's passport identifiers start with (ties: the smallest) and the creator
-    most of those passports name; else ``org:<organization id>`` and the organization's title."""
-    inns: Counter[str] = Counter()
-    creators: dict[str, Counter[str]] = {}
-    for entry in stored:
-        inn = inn_of(entry.identifier or "")
-        if not inn:
-            continue
-        inns[inn] += 1
-        if entry.creator:
-            creators.setdefault(inn, Counter())[entry.creator] += 1
+def publisher(stored: Iterable[harvest_report.Counted], source: HarvestSource,
+              organization_id: Optional[str]) -> tuple[str, str]:
+    """(key, name): ``org:<organization id>`` and the title of the organization the job speaks for.
+
+    That is the organization holding the INN most of the job's passport identifiers start with (ties: the
+    smallest) when the source publishes for it (:func:`publishes_for`), else the source's organization
+    (``organization_id``). An INN read from a registry never makes a publisher of its own, and a creator a
+    passport names never names one: anyone may list identifiers under a ministry's INN on their own site.
+    """
+    inns = Counter(inn for entry in stored if (inn := inn_of(entry.identifier or "")))
+    holder = organization_holding_inn(min(inns, key=lambda value: (-inns[value], value))) if inns else None
+    if holder is not None and holder in publishes_for(source, organization_id):
+        organization_id = holder
     organization = model.Group.get(organization_id) if organization_id else None
-    organization_title = (organization.title or organization.name) if organization is not None else ""
-    if not inns:
-        return ORGANIZATION_KEY + (organization_id or ""), organization_title
-    inn = min(inns, key=lambda value: (-inns[value], value))
-    named = creators.get(inn)
-    name = min(named, key=lambda value: (-named[value], value)) if named else organization_title
-    return inn, name
+    return (ORGANIZATION_KEY + (organization_id or ""),
+            (organization.title or organization.name) if organization is not None else "")
+
+
+def publishes_for(source: HarvestSource, organization_id: Optional[str]) -> set[str]:
+    """The organizations a source speaks for: its own, and the one its config puts every record in (option
+    ``organization``: only one its saver may create datasets in, or any for a sysadmin)."""
+    try:
+        named = load_config(source.config, settings.site_fetch_options()).organization
+    except (ValueError, TypeError):  # a config its own job refused (config.invalid) names no one
+        named = ""
+    organization = model.Group.get(named) if named else None
+    return {found for found in (organization_id, organization.id if organization is not None else None) if found}
 
 
 def _errors(report: dict[str, Any]) -> int:

@@ -11,26 +11,29 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 import ckan.authz as authz
 import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckan.lib.pagination import Page
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, redirect, request, stream_with_context
 
+from ckanext.passport.catalog.publishers import organization_holding_inn
 from ckanext.passport.language import current_language, reader_translate
 
 from .. import charts, downloads
 from ..harvest.views import meaning, severity_of
 from ..shape import _cell as spreadsheet_cell
 from . import feed
-from .actions import MAX_LIMIT, histories
+from .actions import MAX_LIMIT, MAX_OFFSET, histories
+from .summary import ORGANIZATION_KEY
 
 BLUEPRINT = "passport_scoreboard"
 blueprint = Blueprint(BLUEPRINT, __name__)
 
 PAGE_SIZE = 25
+MAX_PAGE = MAX_OFFSET // PAGE_SIZE + 1  # the last page whose offset the action takes
 SORT_COLUMNS = ("name", "passports", "score", "change")  # the columns whose header sorts the table
 DEFAULTS = {"sort": "score", "period": "month", "q": "", "page": 1}
 CSV_COLUMNS = ("publisher", "name", "sources", "listed", "read", "conformant", "mean_score", "change", "codes",
@@ -58,6 +61,8 @@ def _args() -> dict[str, Any]:
 def _board(args: dict[str, Any], limit: int, offset: int) -> dict[str, Any]:
     if args["page"] < 1:
         raise BadParameter(tk._("page: Must be a whole number from 1"))
+    if args["page"] > MAX_PAGE:
+        raise BadParameter("page: " + tk._("Must be at most {most}").format(most=MAX_PAGE))
     try:
         return tk.get_action("passport_scoreboard")(_context(), {
             "sort": args["sort"], "period": args["period"], "q": args["q"], "limit": limit, "offset": offset})
@@ -218,13 +223,25 @@ def _publisher_or_404(key: str) -> dict[str, Any]:
     return rows[0]
 
 
+def _moved(key: str) -> Optional[Response]:
+    """A page or feed address of the keys before publishers were organizations (an INN read from the registries)
+    sent on, for good, to the organization a sysadmin says holds that INN; ``None`` for any other key."""
+    holder = None if key.startswith(ORGANIZATION_KEY) else organization_holding_inn(key)
+    if holder is None:
+        return None
+    return redirect(tk.url_for(request.endpoint, key=ORGANIZATION_KEY + holder), code=301)
+
+
 def _tab_url(job: dict[str, Any], names: dict[str, str], external: bool = False) -> str:
     return tk.url_for("passport_harvest_conformance.tab", source=names.get(job["source_id"], job["source_id"]),
                       job_id=job["job_id"], _external=external)
 
 
 @blueprint.route("/passport/scoreboard/publisher/<key>")
-def publisher(key: str) -> str:
+def publisher(key: str) -> Any:
+    moved = _moved(key)
+    if moved is not None:
+        return moved
     row = _publisher_or_404(key)
     translate = reader_translate()
     jobs = tk.get_action("passport_scoreboard_history")(_context(), {"publisher": key})["jobs"]
@@ -242,6 +259,9 @@ def publisher(key: str) -> str:
 @blueprint.route("/passport/scoreboard/publisher/<key>/feed.atom")
 @blueprint.route("/passport/scoreboard/publisher/<key>/feed.xml", endpoint="publisher_feed_xml")
 def publisher_feed(key: str) -> Response:
+    moved = _moved(key)
+    if moved is not None:
+        return moved
     row = _publisher_or_404(key)
     translate = reader_translate()
     jobs = tk.get_action("passport_scoreboard_history")(
