@@ -110,12 +110,15 @@ def test_the_holders_feed_and_page_show_only_its_own_sources(app, harvested):
     assert "district-registry" in page and "squatter-registry" not in page and CREATOR not in page
 
 
-def test_a_source_speaks_for_the_holder_its_config_puts_its_records_in(harvested, harvest_source):
+def test_a_source_speaks_for_the_holder_its_config_sends_its_records_to_or_a_sysadmin_lists(
+        harvested, harvest_source):
     region = factories.Organization(title="Region")
-    # Only a sysadmin, or an editor of the district, may save a source whose records go to the district.
-    aggregator = harvest_source("http://aggregator.example/opendata/list.csv",
-                                {"organization": harvested["district"]["name"]}, name="region-aggregator",
-                                owner_org=region["id"])
+    district = harvested["district"]["name"]
+    # Saved by a sysadmin (the fixture's user): the options that reach past the source's own organization.
+    sending = harvest_source("http://sending.example/opendata/list.csv", {"organization": district},
+                             name="region-sending", owner_org=region["id"])
+    listing = harvest_source("http://listing.example/opendata/list.csv", {"publisher_organizations": [district]},
+                             name="region-listing", owner_org=region["id"])
     plain = harvest_source("http://region.example/opendata/list.csv", name="region-own", owner_org=region["id"])
     entries = [Counted(object_id="o", identifier=f"{DISTRICT_INN}-{n}", score=None, refused=False, findings=())
                for n in range(3)]
@@ -123,7 +126,7 @@ def test_a_source_speaks_for_the_holder_its_config_puts_its_records_in(harvested
     def keyed(source: dict[str, Any]) -> tuple[str, str]:
         return summary.publisher(entries, HarvestSource.get(source["id"]), source["owner_org"])
 
-    assert keyed(aggregator) == (_key(harvested["district"]), "Predgorny district")
+    assert keyed(sending) == keyed(listing) == (_key(harvested["district"]), "Predgorny district")
     assert keyed(plain) == (_key(region), "Region")
 
 

@@ -19,8 +19,9 @@ from sqlalchemy.dialects.postgresql import insert
 
 from ckanext.passport import settings
 from ckanext.passport.catalog.publishers import organization_holding_inn
-from ckanext.passport.harvest.config import load_config
+from ckanext.passport.harvest.config import HarvestConfig, load_config
 from ckanext.passport.harvest.mapping import inn_of
+from ckanext.passport.harvest.publishers import harvests_for
 from ckanext.passport.mr.model import Severity
 
 from ..harvest import report as harvest_report
@@ -146,28 +147,25 @@ def publisher(stored: Iterable[harvest_report.Counted], source: HarvestSource,
     """(key, name): ``org:<organization id>`` and the title of the organization the job speaks for.
 
     That is the organization holding the INN most of the job's passport identifiers start with (ties: the
-    smallest) when the source publishes for it (:func:`publishes_for`), else the source's organization
-    (``organization_id``). An INN read from a registry never makes a publisher of its own, and a creator a
-    passport names never names one: anyone may list identifiers under a ministry's INN on their own site.
+    smallest) when the source publishes for it (``harvest.publishers.harvests_for``: its own, the one its records go
+    to, those a sysadmin listed), else the source's organization (``organization_id``). An INN read from a registry
+    never makes a publisher of its own, and a creator a passport names never names one: anyone may list identifiers
+    under a ministry's INN on their own site.
     """
     inns = Counter(inn for entry in stored if (inn := inn_of(entry.identifier or "")))
     holder = organization_holding_inn(min(inns, key=lambda value: (-inns[value], value))) if inns else None
-    if holder is not None and holder in publishes_for(source, organization_id):
+    if holder is not None and holder in harvests_for(organization_id, _config(source)):
         organization_id = holder
     organization = model.Group.get(organization_id) if organization_id else None
     return (ORGANIZATION_KEY + (organization_id or ""),
             (organization.title or organization.name) if organization is not None else "")
 
 
-def publishes_for(source: HarvestSource, organization_id: Optional[str]) -> set[str]:
-    """The organizations a source speaks for: its own, and the one its config puts every record in (option
-    ``organization``: only one its saver may create datasets in, or any for a sysadmin)."""
+def _config(source: HarvestSource) -> HarvestConfig:
     try:
-        named = load_config(source.config, settings.site_fetch_options()).organization
-    except (ValueError, TypeError):  # a config its own job refused (config.invalid) names no one
-        named = ""
-    organization = model.Group.get(named) if named else None
-    return {found for found in (organization_id, organization.id if organization is not None else None) if found}
+        return load_config(source.config, settings.site_fetch_options())
+    except (ValueError, TypeError):  # a config its own job refused (config.invalid) lets it speak for no one else
+        return HarvestConfig()
 
 
 def _errors(report: dict[str, Any]) -> int:
