@@ -5,12 +5,17 @@ three written for the demo; the Predgorny district's own registry (fixtures/real
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import shutil
+from typing import Iterator
 
 import pytest
+import sqlalchemy as sa
+from ckan import model
+from ckan.lib.redis import connect_to_redis
 from ckan.tests.helpers import call_action
 from demo_site import DEMO_SITE, IDENTIFIERS
 
@@ -161,6 +166,44 @@ def test_the_csv_has_a_row_per_finding_in_the_readers_language(harvested, app):
     czech = list(csv.DictReader(io.StringIO(app.get(f"/cs/harvest/{source['name']}/conformance.csv").body.lstrip("\ufeff"))))
     assert [r["code"] for r in czech] == [r["code"] for r in rows]
     assert [r["message"] for r in czech] != [r["message"] for r in rows]
+
+
+@contextlib.contextmanager
+def _harvest_object_reads() -> Iterator[list[str]]:
+    """The SQL statements that read harvest objects (their content, extras or errors) while the block runs."""
+    statements: list[str] = []
+
+    def seen(connection, cursor, statement, *args) -> None:
+        if "harvest_object" in statement:
+            statements.append(statement)
+
+    sa.event.listen(model.meta.engine, "before_cursor_execute", seen)
+    try:
+        yield statements
+    finally:
+        sa.event.remove(model.meta.engine, "before_cursor_execute", seen)
+
+
+def test_a_finished_jobs_download_is_kept_per_job_filter_and_language(harvested, app):
+    """A large source's whole report cost seconds of CPU per anonymous download (issue 37): the same download of a
+    finished job again reads no harvest object; another job, filter or language is its own download."""
+    source, (_, first), (_, second) = harvested
+    url = f"/harvest/{source['name']}/conformance.json?sort=identifier&job_id={first['id']}"
+    with _harvest_object_reads() as built:
+        once = app.get(url).body
+    with _harvest_object_reads() as again:
+        assert app.get(url).body == once
+    assert built and again == []
+    assert connect_to_redis().keys(f"*:passport:report_download:{first['id']}:*")
+    with _harvest_object_reads() as other_job:
+        later = json.loads(app.get(url.replace(first["id"], second["id"])).body)
+    assert other_job and later["job_id"] == second["id"] != json.loads(once)["job_id"]
+    with _harvest_object_reads() as other_filter:
+        narrowed = json.loads(app.get(url + "&severity=error").body)
+    assert other_filter and narrowed["filters"]["severity"] == "error"
+    with _harvest_object_reads() as other_language:
+        czech = app.get("/cs" + url).body
+    assert other_language and czech != once and json.loads(czech)["job_id"] == first["id"]
 
 
 def test_filters_narrow_the_passports_and_their_findings(harvested, app):

@@ -67,7 +67,7 @@ def passport_conformance_report(context: dict, data_dict: dict[str, Any]) -> dic
     source, package = source_of(data_dict["id"])
     tk.check_access("passport_conformance_report", context, {"id": source.id})
     selection = _selection(data_dict, context)
-    job = _job(source, data_dict.get("job_id"))
+    job = job_of(source, data_dict.get("job_id"))
     return harvest_report.report(job, source.id, reader_translate(), harvest_fixed.fixer(package.name), selection)
 
 
@@ -158,7 +158,8 @@ def latest_object(package_id: str) -> Optional[HarvestObject]:
     ) or linked
 
 
-def _job(source: HarvestSource, job_id: Optional[str]) -> Optional[HarvestJob]:
+def job_of(source: HarvestSource, job_id: Optional[str]) -> Optional[HarvestJob]:
+    """The source's job ``job_id`` (NotFound for another source's), else its last finished job (``None``: none)."""
     if not job_id:
         return harvest_report.last_finished_job(source.id)
     job = HarvestJob.get(job_id)

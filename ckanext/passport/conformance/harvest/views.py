@@ -16,15 +16,16 @@ import ckan.plugins.toolkit as tk
 from ckanext.harvest.model import HarvestObject
 from flask import Blueprint, Response, request
 
-from ckanext.passport.language import reader_translate
+from ckanext.passport.language import current_language, reader_translate
 from ckanext.passport.mr.model import Severity, Translate
 from ckanext.passport.mr.problems import catalogue, severity_label
 
 from .. import charts, downloads
 from ..shape import web_link
+from . import download_cache
 from . import fixed as harvest_fixed
 from . import report as harvest_report
-from .actions import source_of
+from .actions import job_of, source_of
 
 BLUEPRINT = "passport_harvest_conformance"
 conformance = Blueprint(BLUEPRINT, __name__)
@@ -120,20 +121,37 @@ def tab(source: str) -> str:
     })
 
 
-def _download(source: str) -> dict[str, Any]:
-    """Every passport the tab's filter and order select, and that filter and order."""
+def _download(source: str, kind: str) -> Response:
+    """Every passport the tab's filter and order select, and that filter and order, as a ``kind`` download; a
+    finished job's kept (``download_cache``) once the caller may read the source's report."""
     args = _args()
-    return {**_report(source, **args), "filters": args}
+    try:
+        harvest_source, package = source_of(source)
+        tk.check_access("passport_conformance_report", _context(), {"id": harvest_source.id})
+        job = job_of(harvest_source, request.args.get("job_id") or None)
+    except tk.ObjectNotFound as missing:
+        return tk.abort(404, str(missing) or tk._("Harvest source not found"))
+    except tk.NotAuthorized:
+        return tk.abort(403, tk._("Not authorized to see this harvest source"))
+
+    def build() -> bytes:
+        # The job just found, not the last finished one again: another may have finished since.
+        report = _report(source, **args, job_id=job.id if job is not None else None)
+        return downloads.report_bytes({**report, "filters": args}, kind)
+
+    parts = [package.name, kind, current_language(), args["code"], args["severity"], args["sort"]]
+    return downloads.attachment(download_cache.body(job, parts, build), downloads.REPORT_TYPES[kind],
+                                f"{source}-conformance.{kind}")
 
 
 @conformance.route("/harvest/<source>/conformance.csv")
 def report_csv(source: str) -> Response:
-    return downloads.report_csv(_download(source), f"{source}-conformance.csv")
+    return _download(source, "csv")
 
 
 @conformance.route("/harvest/<source>/conformance.json")
 def report_json(source: str) -> Response:
-    return downloads.report_json(_download(source), f"{source}-conformance.json")
+    return _download(source, "json")
 
 
 @conformance.route("/harvest/<source>/conformance/fixed/<object_id>/<name>")
