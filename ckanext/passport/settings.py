@@ -57,6 +57,7 @@ HEALTH_GRACE = "ckanext.passport.health_grace"
 NOTIFY_SOURCES = "ckanext.passport.notify_sources"
 NOTIFY_SCORE_DROP = "ckanext.passport.notify_score_drop"
 NOTIFY_PUBLISHERS = "ckanext.passport.notify_publishers"
+NOTIFY_PUBLISHERS_PER_DAY = "ckanext.passport.notify_publishers_per_day"
 LKOD_PUBLISHER_ICO = "ckanext.passport.lkod.publisher_ico"
 LKOD_TITLE = "ckanext.passport.lkod.title"
 LKOD_DESCRIPTION = "ckanext.passport.lkod.description"
@@ -338,8 +339,14 @@ def notify_score_drop() -> int:
 
 
 def notify_publishers() -> bool:
-    """Whether the MR publisher's own contact (``publishermbox``) is mailed too, at most once a week."""
+    """Whether the MR publisher's own contact (``publishermbox``) is mailed too, at most once a week; off, no
+    source's config mails them."""
     return tk.asbool(tk.config.get(NOTIFY_PUBLISHERS))
+
+
+def notify_publishers_per_day() -> int:
+    """How many publishers' contacts the jobs of one source may mail in 24 hours."""
+    return tk.asint(tk.config.get(NOTIFY_PUBLISHERS_PER_DAY))
 
 
 # --- the Czech local open-data catalog (LKOD) ---------------------------------------------------------------

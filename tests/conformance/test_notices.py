@@ -37,6 +37,8 @@ pytestmark = [
     pytest.mark.stack,
     pytest.mark.ckan_config("smtp.server", SINK.address),
     pytest.mark.ckan_config("ckanext.passport.notify_sources", "true"),
+    # The source's notify_publisher mails publishers only under the site's (issue 37).
+    pytest.mark.ckan_config("ckanext.passport.notify_publishers", "true"),
 ]
 
 BUSTOPS, SCHOOLS = "5027123457-bustops", "7701234560-schools"
@@ -157,8 +159,8 @@ def test_a_score_dropped_by_the_set_points_alone_is_worse():
 def test_a_source_config_overrides_the_site_options(harvest_source, with_plugins):
     from ckanext.harvest.model import HarvestSource
 
-    quiet = harvest_source("http://127.0.0.1:9/opendata/", {"notify": False, "notify_score_drop": 12},
-                           name="quiet-source")
+    quiet = harvest_source("http://127.0.0.1:9/opendata/",
+                           {"notify": False, "notify_score_drop": 12, "notify_publisher": False}, name="quiet-source")
     chosen = jobs.choices(HarvestSource.get(quiet["id"]))
     assert (chosen.notify, chosen.score_drop, chosen.publisher) == (False, 12, False)
 

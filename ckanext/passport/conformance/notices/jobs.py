@@ -3,7 +3,9 @@ publisher's contact at most once a week (``conformance.finished_jobs`` calls :fu
 summarized).
 
 Whether a source is notified, how far its score must drop and whether its publisher hears of it are the site's
-options (``settings.notify_*``), each overridden by the source's config (``harvest.config``).
+options (``settings.notify_*``), each overridden by the source's config (``harvest.config``), except that no source
+mails publishers while the site does not: they are outside the portal (``harvest.config_authority`` lets only a
+sysadmin ask for it, or for a drop below the site's).
 """
 from __future__ import annotations
 
@@ -23,10 +25,12 @@ from ..harvest import fixed
 from ..harvest import report as harvest_report
 from ..scoreboard.model import JobSummary
 from . import changes, compose, send
-from .model import JOB, PUBLISHER, now, sent_about, sent_since, without_opted_out
+from .model import JOB, PUBLISHER, now, sent_about, sent_count, sent_since, without_opted_out
 
 # A publisher's contact hears from the portal at most this often.
 PUBLISHER_INTERVAL = dt.timedelta(days=7)
+# The jobs of one source mail at most ``notify_publishers_per_day`` publishers' contacts in this long.
+PUBLISHER_DAY = dt.timedelta(days=1)
 # The addresses come from the harvested passports, that is from whoever writes the registry: one job mails at most
 # this many contacts (the first in registry order), so a registry naming thousands cannot make the portal a sender
 # of bulk mail.
@@ -51,7 +55,7 @@ def choices(source: HarvestSource) -> Choices:
     return Choices(
         notify=settings.notify_sources() if config.notify is None else config.notify,
         score_drop=settings.notify_score_drop() if config.notify_score_drop is None else config.notify_score_drop,
-        publisher=settings.notify_publishers() if config.notify_publisher is None else config.notify_publisher,
+        publisher=settings.notify_publishers() and config.notify_publisher is not False,
     )
 
 
@@ -91,8 +95,9 @@ def job_finished(job_id: str) -> None:
 
 
 def mail_publishers(current: JobSummary, source: dict[str, Any]) -> None:
-    """Each contact (``publishermbox``) of the job's passports with errors, unless mailed in the last week: those
-    passports, their findings and their corrected files."""
+    """Each contact (``publishermbox``) of the job's passports with errors, unless mailed in the last week, while
+    the source's publishers' mails of the last day are fewer than the site allows: those passports, their findings
+    and their corrected files."""
     job = HarvestJob.get(current.job_id)
     if job is None:
         return
@@ -107,8 +112,12 @@ def mail_publishers(current: JobSummary, source: dict[str, Any]) -> None:
     translate = site_translate()
     fixer = fixed.fixer(source["name"])
     since = now() - PUBLISHER_INTERVAL
+    left = settings.notify_publishers_per_day() - sent_count(PUBLISHER, source["id"], now() - PUBLISHER_DAY)
     for address in without_opted_out(by_contact)[:MAX_PUBLISHER_CONTACTS]:
+        if left <= 0:
+            return
         if sent_since(address, PUBLISHER, since):
             continue
         subject, body = compose.publisher_notice(source, by_contact[address], fixer, address, translate)
-        send.mail(address, subject, body, PUBLISHER, current.publisher_key)
+        if send.mail(address, subject, body, PUBLISHER, source["id"]):
+            left -= 1

@@ -2,7 +2,8 @@
 ``passport_notice_optout`` (the addresses that unsubscribed: they get no conformance mail at all).
 
 Created by the alembic migrations of plugin ``passport`` (``ckan db upgrade -p passport``). The sent rows are
-what the limits read: one mail per job, a publisher's mail at most once a week, one digest a week.
+what the limits read: one mail per job, a publisher's mail at most once a week and a source's publishers' mails at most
+``notify_publishers_per_day`` a day, one digest a week.
 """
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ class NoticeSent(BaseModel):
     id = Column(Integer, primary_key=True, autoincrement=True)
     recipient = Column(UnicodeText, nullable=False)
     kind = Column(UnicodeText, nullable=False)
-    # What the notice was about: a job id (JOB), a publisher's key (PUBLISHER), an organization id (DIGEST).
+    # What the notice was about: a job id (JOB), the source whose job it told of (PUBLISHER), an organization id
+    # (DIGEST).
     about = Column(UnicodeText, nullable=False)
     sent = Column(DateTime, nullable=False, default=now)
 
@@ -64,6 +66,12 @@ def sent_since(recipient: str, kind: str, since: dt.datetime, about: Optional[st
     if about is not None:
         query = query.filter(NoticeSent.about == about)
     return model.Session.query(query.exists()).scalar()
+
+
+def sent_count(kind: str, about: str, since: dt.datetime) -> int:
+    """How many notices of ``kind`` about ``about`` went out after ``since``, to anyone."""
+    return (model.Session.query(NoticeSent.id)
+            .filter(NoticeSent.kind == kind, NoticeSent.about == about, NoticeSent.sent > since).count())
 
 
 def opt_out(address: str) -> None:
