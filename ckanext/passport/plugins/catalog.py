@@ -36,7 +36,8 @@ from .shared import PassportTranslation, declaration_file
 
 
 @tk.blanket.config_declarations(declaration_file("catalog"))
-@tk.blanket.actions(actions.actions() | openness.actions() | vocab_search.actions() | people.actions())
+# A callable: people chains ckanext-activity's actions only where that plugin is loaded.
+@tk.blanket.actions(lambda: actions.actions() | openness.actions() | vocab_search.actions() | people.actions())
 @tk.blanket.auth_functions(
     auth.auth_functions() | openness.auth_functions() | vocab_search.auth_functions() | people.auth_functions()
 )
