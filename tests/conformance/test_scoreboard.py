@@ -122,6 +122,8 @@ def test_private_sources_are_hidden_from_visitors_and_shown_to_sysadmins(board):
     ({"limit": 0}, "limit", "Must be at least 1"),
     ({"limit": 501}, "limit", "Must be at most 500"),
     ({"offset": -1}, "offset", "Must be at least 0"),
+    # 20 digits overflowed PostgreSQL's bigint: a 500 (issue 37)
+    ({"offset": "9" * 20}, "offset", "Must be at most 1000000"),
 ])
 def test_a_bad_parameter_is_a_validation_error_naming_it(board, params, field, message):
     with pytest.raises(toolkit.ValidationError) as refused:

@@ -137,7 +137,8 @@ def test_the_second_page_has_the_rest_and_ckan_s_pager_links_it(app, board):
     assert _publishers(second) == everyone[PAGE_SIZE:2 * PAGE_SIZE] and _publishers(second)
 
 
-@pytest.mark.parametrize("query", ["sort=cheapest", "period=year", "page=nine", "page=0"])
+@pytest.mark.parametrize("query", ["sort=cheapest", "period=year", "page=nine", "page=0",
+                                   "page=" + "9" * 20])  # its offset overflowed PostgreSQL's bigint: a 500 (issue 37)
 def test_a_bad_parameter_is_the_default_page_with_its_message_and_status_400(app, board, query):
     page = _page(app, f"/passport/scoreboard?{query}", status=400)
     assert page.select_one(".passport-scoreboard-error").get_text(strip=True)
