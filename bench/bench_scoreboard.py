@@ -6,7 +6,7 @@ The database is test.ini's unless CKAN_SQLALCHEMY_URL says otherwise (``make ben
 emptied first (as bench_conformance.py does), so point it at a test or bench database.
 
 The portal is written in bulk, not harvested: 200 ``passport`` sources (each its harvest source and its dataset, one
-publisher each, half keyed by an INN, half by their organization, every tenth private), their finished harvest jobs
+publisher each, its organization, every tenth private), their finished harvest jobs
 and each job's summary (``passport_job_summary``: 50 passports listed, a mean score, eight finding codes). The
 summaries are what the scoreboard reads (``conformance.scoreboard.summary`` writes one when a job finishes), so no
 harvest object is written: the 300,000 passports are only the summaries' counts.
@@ -51,19 +51,25 @@ NOW = dt.datetime.utcnow()
 
 
 def add_sources() -> list[dict[str, Any]]:
-    """The 200 sources (a dataset of type harvest and a harvest_source each), in two statements."""
+    """The 200 sources (a dataset of type harvest and a harvest_source each, in two statements), each of its own
+    organization (the publisher: the scoreboard names a row by its organization's title)."""
     import ckan.model as model
     import sqlalchemy as sa
 
     sources = []
     for n in range(PUBLISHERS):
-        source_id = str(uuid.uuid4())
-        sources.append({"id": source_id, "name": f"bench-source-{n:03d}", "title": f"Publisher {n:03d}",
-                        "private": n % 10 == 0, "publisher": f"77{n:08d}" if n % 2 else f"org:{source_id}"})
+        organization = model.Group(name=f"bench-publisher-{n:03d}", title=f"Publisher {n:03d}", type="organization",
+                                   is_organization=True)
+        organization.id, organization.state = str(uuid.uuid4()), "active"
+        model.Session.add(organization)
+        sources.append({"id": str(uuid.uuid4()), "name": f"bench-source-{n:03d}", "title": f"Publisher {n:03d}",
+                        "private": n % 10 == 0, "organization": organization.id,
+                        "publisher": f"org:{organization.id}"})
+    model.Session.flush()
     model.Session.execute(sa.text(
-        "INSERT INTO package (id, name, title, url, type, state, private, metadata_modified, metadata_created) "
-        "VALUES (:id, :name, :title, 'http://example.org/' || :name || '/', 'harvest', 'active', :private, now(), "
-        "now())"), sources)
+        "INSERT INTO package (id, name, title, url, type, state, private, owner_org, metadata_modified, "
+        "metadata_created) VALUES (:id, :name, :title, 'http://example.org/' || :name || '/', 'harvest', 'active', "
+        ":private, :organization, now(), now())"), sources)
     model.Session.execute(sa.text(
         "INSERT INTO harvest_source (id, url, title, type, active, created, frequency) "
         "VALUES (:id, 'http://example.org/' || :name || '/', :title, 'passport', true, now(), 'MANUAL')"), sources)
@@ -85,7 +91,8 @@ def add_jobs(sources: list[dict[str, Any]], first: int, last: int) -> None:
             mean = 40 + (number * 7 + n * 3) % 60
             codes = {code: (number + n + k) % 25 + 1 for k, code in enumerate(CODES)}
             summaries.append({
-                "job_id": job_id, "source_id": source["id"], "publisher_key": source["publisher"],
+                "job_id": job_id, "source_id": source["id"], "organization_id": source["organization"],
+                "publisher_key": source["publisher"],
                 "publisher_name": source["title"], "finished": finished, "status": "finished", "listed": PASSPORTS,
                 "read": PASSPORTS - 2, "conformant": PASSPORTS // 3, "refused": 0, "mean_score": float(mean),
                 "errors": n % 9, "codes": codes})
@@ -93,10 +100,10 @@ def add_jobs(sources: list[dict[str, Any]], first: int, last: int) -> None:
         "INSERT INTO harvest_job (id, created, gather_started, gather_finished, finished, source_id, status) "
         "VALUES (:id, :finished, :finished, :finished, :finished, :source_id, 'Finished')"), jobs)
     model.Session.execute(sa.text(
-        "INSERT INTO passport_job_summary (job_id, source_id, publisher_key, publisher_name, finished, status, "
-        "listed, read, conformant, refused, mean_score, errors, codes) VALUES (:job_id, :source_id, :publisher_key, "
-        ":publisher_name, :finished, :status, :listed, :read, :conformant, :refused, :mean_score, :errors, "
-        "CAST(:codes AS jsonb))"), [{**row, "codes": _json(row["codes"])} for row in summaries])
+        "INSERT INTO passport_job_summary (job_id, source_id, organization_id, publisher_key, publisher_name, "
+        "finished, status, listed, read, conformant, refused, mean_score, errors, codes) VALUES (:job_id, "
+        ":source_id, :organization_id, :publisher_key, :publisher_name, :finished, :status, :listed, :read, "
+        ":conformant, :refused, :mean_score, :errors, CAST(:codes AS jsonb))"), [{**row, "codes": _json(row["codes"])} for row in summaries])
     model.Session.commit()
     model.Session.execute(sa.text("ANALYZE passport_job_summary; ANALYZE harvest_job"))
     model.Session.commit()
