@@ -155,6 +155,36 @@ def check_index(source_name: Optional[str], recent: Optional[int], repair: bool,
     raise SystemExit(1 if failed else 0)
 
 
+@passport.group("publishers")
+def publishers_group() -> None:
+    """Publishers bound to organizations by their INNs (catalog.publishers)."""
+
+
+@publishers_group.command("check")
+@LANG_OPTION
+def publishers_check(lang: str) -> None:
+    """List the passport sources whose entries are now refused (harvest.inn_protected): identifiers they hold or
+    listed in their newest job under an INN another organization holds. One line per source and INN, with the
+    count and the holder; exits with status 1 while any is listed.
+
+    Bind each to its publisher: a sysadmin moves the source to the holder organization, lists the holder in the
+    source's publisher_organizations, or gives the INN to the right organization.
+    """
+    from .harvest.publishers import would_refuse
+
+    translate = translator(lang)
+    found = would_refuse()
+    for refused in found:
+        click.echo(translate.ngettext(
+            "{source}: {count} identifier under the INN {inn} of {holder}",
+            "{source}: {count} identifiers under the INN {inn} of {holder}", refused.count).format(
+            source=refused.source, count=refused.count, inn=refused.inn, holder=refused.holder))
+    click.echo(translate.ngettext("{count} source would have entries refused.",
+                                  "{count} sources would have entries refused.", len({r.source for r in found})
+                                  ).format(count=len({r.source for r in found})))
+    raise SystemExit(1 if found else 0)
+
+
 @passport.group("scoreboard")
 def scoreboard_group() -> None:
     """The publishers' scoreboard (passport_scoreboard)."""

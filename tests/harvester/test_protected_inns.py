@@ -87,3 +87,23 @@ def test_a_source_a_sysadmin_lets_harvest_for_the_holder_imports_it(
     results, _ = run_harvest(harvest_source(f"{squatter_site.url}/opendata/list.json", config, name="aggregator"))
 
     assert results[PROTECTED]["report_status"] == "added"
+
+
+def test_the_publishers_check_lists_a_source_that_would_now_be_refused(
+    cli, demo_site, squatter_site, harvest_source, run_harvest
+):
+    from ckanext.passport.cli import passport as passport_cli
+
+    # Harvested before the upgrade: no organization held the INN yet.
+    squatter = harvest_source(f"{squatter_site.url}/opendata/list.json", ALLOW, name="squatter")
+    run_harvest(squatter)
+    harvest_source(f"{demo_site.url}/opendata/list.json", ALLOW, name="ministry-site",
+                   owner_org=factories.Organization(name="minzdrav", title="Ministry of Health", inns=[INN])["id"])
+
+    found = cli.invoke(passport_cli, ["publishers", "check"])
+
+    assert found.exit_code == 1, found.output
+    assert found.output.splitlines() == [
+        f"squatter: 2 identifiers under the INN {INN} of Ministry of Health",
+        "1 source would have entries refused.",
+    ]

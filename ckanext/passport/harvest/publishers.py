@@ -8,13 +8,18 @@ under no organization's INN harvests as before.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
+
+from sqlalchemy import func
 
 import ckan.model as model
 
+from ckanext.passport import settings
 from ckanext.passport.catalog.publishers import organization_holding_inn
 from ckanext.passport.harvest import problems as codes
-from ckanext.passport.harvest.config import HarvestConfig
+from ckanext.passport.harvest import records
+from ckanext.passport.harvest.config import HarvestConfig, load_config
 from ckanext.passport.harvest.mapping import inn_of
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
@@ -44,3 +49,44 @@ def harvests_for(source_organization: Optional[str], config: HarvestConfig) -> s
     found = {group.id for group in (model.Group.get(name) for name in named if name) if group is not None}
     return found | ({source_organization} if source_organization else set())
 
+
+
+@dataclass(frozen=True)
+class WouldRefuse:
+    """A source holding or listing identifiers under an INN another organization holds: its next harvest refuses
+    ``count`` of its entries (``ckan passport publishers check``)."""
+
+    source: str
+    inn: str
+    holder: str
+    count: int
+
+
+def would_refuse() -> list[WouldRefuse]:
+    """Every active ``passport`` source whose current records or newest job's entries fall under an INN its
+    organization may not harvest for, by source and INN."""
+    from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
+
+    newest = (model.Session.query(HarvestJob.source_id, func.max(HarvestJob.created).label("created"))
+              .group_by(HarvestJob.source_id).subquery())
+    newest_jobs = (model.Session.query(HarvestJob.id).join(
+        newest, (HarvestJob.source_id == newest.c.source_id) & (HarvestJob.created == newest.c.created)))
+    rows = (model.Session.query(HarvestSource, model.Package.name, HarvestObject.guid)
+            .join(HarvestObject, HarvestObject.harvest_source_id == HarvestSource.id)
+            .join(model.Package, model.Package.id == HarvestSource.id)
+            .filter(HarvestSource.active.is_(True), HarvestSource.type == "passport", model.Package.state == "active",
+                    (HarvestObject.current.is_(True)) | HarvestObject.harvest_job_id.in_(newest_jobs))
+            .distinct())
+    counts: dict[tuple[str, str, str], int] = {}
+    allowed: dict[str, set[str]] = {}
+    for source, name, guid in rows:
+        holder = protected_holder(guid or "")
+        if holder is None:
+            continue
+        if source.id not in allowed:
+            config = load_config(source.config, settings.site_fetch_options())
+            allowed[source.id] = harvests_for(records.source_organization(source), config)
+        if holder.id not in allowed[source.id]:
+            key = (name, inn_of(guid), holder.title or holder.name)
+            counts[key] = counts.get(key, 0) + 1
+    return [WouldRefuse(source, inn, holder, count) for (source, inn, holder), count in sorted(counts.items())]
