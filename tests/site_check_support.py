@@ -1,6 +1,6 @@
-"""What the site check's tests share: a clean job queue and rate-limit counters, CKAN's jobs worker (in this process,
-each job in a work horse of its own; or ``ckan jobs worker`` itself), and reading a check as its page would (a fresh
-database session, as each web request has)."""
+"""What the site check's tests share: clean job queues and rate-limit counters, CKAN's jobs worker on the default
+queue and the site checks' own (in this process, each job in a work horse of its own; or ``ckan jobs worker``
+itself), and reading a check as its page would (a fresh database session, as each web request has)."""
 from __future__ import annotations
 
 import os
@@ -20,25 +20,34 @@ from ckan.tests.helpers import call_action
 from local_demo_site import local_demo_site
 
 from ckanext.passport.conformance.site_check import actions as site_check_actions
+from ckanext.passport.conformance.site_check import job as site_check_job
 
 ROOT = Path(__file__).resolve().parents[1]
 CKAN = str(Path(sys.executable).with_name("ckan"))
+# The queues the tests' workers take jobs from: CKAN's default (link and openness checks) and the site checks'.
+QUEUES = (jobs.DEFAULT_QUEUE_NAME, site_check_job.QUEUE)
+
+
+def empty_queues() -> None:
+    for name in QUEUES:
+        jobs.get_queue(name).empty()
 
 
 @pytest.fixture
 def clean_site_checks():
-    """No job left in this site's default queue by an earlier test, and no rate-limit count."""
-    jobs.get_queue().empty()
+    """No job left in this site's queues by an earlier test, and no rate-limit count."""
+    empty_queues()
     redis = connect_to_redis()
     for key in redis.scan_iter(site_check_actions.rate_limit_keys()):
         redis.delete(key)
     yield
-    jobs.get_queue().empty()
+    empty_queues()
 
 
 def worker(burst: bool = True, log: Path | None = None) -> subprocess.Popen:
-    """``ckan jobs worker`` over test.ini and this test's environment (database, site id: its queue)."""
-    command = [CKAN, "-c", str(ROOT / "test.ini"), "jobs", "worker"] + (["--burst"] if burst else [])
+    """``ckan jobs worker default passport_site_check`` over test.ini and this test's environment (database, site
+    id: its queues): the demo's two workers in one."""
+    command = [CKAN, "-c", str(ROOT / "test.ini"), "jobs", "worker", *QUEUES] + (["--burst"] if burst else [])
     output = log.open("wb") if log else subprocess.DEVNULL
     return subprocess.Popen(command, env=dict(os.environ), stdin=subprocess.DEVNULL, stdout=output,
                             stderr=subprocess.STDOUT, start_new_session=True)
@@ -50,7 +59,7 @@ def run_worker_burst() -> None:
     CKAN costs seconds each time, is for the tests about the command itself and for the browser walks' servers)."""
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        jobs.Worker().work(burst=True)
+        jobs.Worker(list(QUEUES)).work(burst=True)
     finally:
         for sig, handler in handlers.items():  # the worker's own handlers would outlive it in this process
             signal.signal(sig, handler)

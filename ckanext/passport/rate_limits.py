@@ -3,8 +3,9 @@
 One counter per key and window: the first hit creates it with the window as its lifetime, every hit adds one.
 Public feedback (``catalog.feedback``) and the publishers' site check (``conformance.site_check``) count with
 it, each under its own prefix, so an operator (or a test) clears one kind of counter with its key pattern.
-A client is counted by its address (behind trusted reverse proxies: the one they forwarded), a checked host by
-one key however its name is spelt.
+A client is counted by its address (behind trusted reverse proxies: the one they forwarded), an IPv6 client by its
+/64; a checked host by its registrable domain (the Public Suffix List's, however its name is spelt) and by each
+address it resolves to, so that neither a fresh subdomain nor a fresh name for the same server is a fresh bucket.
 """
 from __future__ import annotations
 
@@ -12,15 +13,22 @@ import hashlib
 import ipaddress
 import re
 import socket
-from typing import Any
+from functools import cache
+from typing import Any, Callable
 
 import ckan.plugins.toolkit as tk
 import idna
+import tldextract
 from ckan.lib.redis import connect_to_redis
 from flask import has_request_context
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ckanext.passport import settings
+from ckanext.passport.mr.addresses import LookupTimeout, resolve
+
+# A host's addresses (``[]`` when it does not resolve); the default looks it up within a few seconds.
+Resolver = Callable[[str], list[str]]
+_LOOKUP_SECONDS = 3.0
 
 
 def key(*parts: str) -> str:
@@ -52,6 +60,53 @@ def host_key(host: str) -> str:
         return idna.encode(name, uts46=True).decode("ascii").lower()
     except (idna.IDNAError, UnicodeError):
         return name
+
+
+@cache
+def _public_suffixes() -> tldextract.TLDExtract:
+    # The list snapshot the installed package ships, and nothing else: no fetch of the live list, no cache file. A
+    # worker must not reach the network to key a host, and buckets must not move when a list would be refreshed.
+    # The list's private section counts: a.github.io and b.github.io are two owners, as browsers take them.
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+
+
+def registrable_domain(host: str) -> str:
+    """The domain ``host`` belongs to, one label below its public suffix (``a.opendata.mos.ru``: ``mos.ru``), as a
+    :func:`host_key`; a host with no such domain (an address, ``localhost``) is its own."""
+    name = host_key(host)
+    return _public_suffixes()(name).top_domain_under_public_suffix or name
+
+
+def address_key(address: str) -> str:
+    """One bucket per IPv4 address and per IPv6 /64: a /64 is one subscriber's or one server's network, whose
+    holder takes any address in it; an IPv4-mapped address is its IPv4 address. Text that is no address is kept."""
+    try:
+        parsed = ipaddress.ip_address(address.strip().strip("[]").split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
+
+
+def resolved(host: str) -> list[str]:
+    """The addresses ``host`` resolves to now; ``[]`` when it does not within a few seconds."""
+    try:
+        return resolve(host, 443, timeout=_LOOKUP_SECONDS)
+    except (OSError, UnicodeError, LookupTimeout):
+        return []
+
+
+def host_keys(host: str, resolver: Resolver = resolved) -> list[str]:
+    """The buckets a per-host limit counts ``host`` in: its :func:`registrable_domain` and the :func:`address_key`
+    of each address ``resolver`` gives for its :func:`host_key` (an IP literal: its own)."""
+    name = host_key(host)
+    if not name:
+        return []
+    keys = [registrable_domain(name), *(address_key(address) for address in resolver(name))]
+    return list(dict.fromkeys(keys))
 
 
 def _legacy_ipv4(name: str) -> "ipaddress.IPv4Address | None":
@@ -90,10 +145,11 @@ def behind_proxies(app: Any) -> Any:
 
 
 def client_address(context: dict) -> str:
-    """The sender's address in a web or API request (behind trusted proxies: the client's, see
-    :func:`behind_proxies`); the acting user's name when called from code."""
+    """The sender in a web or API request by its :func:`address_key` (behind trusted proxies: the client's, see
+    :func:`behind_proxies`): an IPv6 client's /64, which it may leave for no fresh bucket; the acting user's name
+    when called from code."""
     if has_request_context():
-        return tk.request.remote_addr or "unknown"
+        return address_key(tk.request.remote_addr or "unknown")
     return context.get("user") or "unknown"
 
 

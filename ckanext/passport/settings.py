@@ -53,6 +53,7 @@ SITE_CHECK_RATE_WINDOW = "ckanext.passport.site_check_rate_window"
 SITE_CHECK_MAX_PASSPORTS = "ckanext.passport.site_check_max_passports"
 SITE_CHECK_TIMEOUT = "ckanext.passport.site_check_timeout"
 SITE_CHECK_PASSPORT_BUDGET = "ckanext.passport.site_check_passport_budget"
+SITE_CHECK_MAX_QUEUED = "ckanext.passport.site_check_max_queued"
 HEALTH_GRACE = "ckanext.passport.health_grace"
 NOTIFY_SOURCES = "ckanext.passport.notify_sources"
 NOTIFY_SCORE_DROP = "ckanext.passport.notify_score_drop"
@@ -67,6 +68,7 @@ LKOD_NORM = "ckanext.passport.lkod.norm"
 LINK_CHECK_ON_PUBLISH = "ckanext.passport.lkod.link_check_on_publish"
 LINK_CHECK_TIMEOUT = "ckanext.passport.lkod.link_check_timeout"
 LINK_CHECK_BUDGET = "ckanext.passport.lkod.link_check_budget"
+LINK_CHECK_PRIVATE_ADDRESSES = "ckanext.passport.lkod.link_check_private_addresses"
 # CKAN's own option, read here for the language of texts stored for every reader (harvest errors).
 LOCALE_DEFAULT = "ckan.locale_default"
 # ckanext-harvest's own option (it declares none): minutes after which ``harvester run`` ends a job with no progress.
@@ -302,13 +304,20 @@ def site_check_passport_budget() -> int:
     return tk.asint(tk.config.get(SITE_CHECK_PASSPORT_BUDGET))
 
 
-def site_check_fetch_policy(allow_private_addresses: bool) -> FetchPolicy:
+def site_check_fetch_policy(allow_private_addresses: bool, **overrides: Any) -> FetchPolicy:
     """The site's fetch policy for a site check: its limits, but private addresses only when a sysadmin asked.
 
     The site option ``allow_private_addresses`` opens private networks to harvests a sysadmin or an
-    organization admin configured; a site check is started by anyone allowed to, so it does not inherit it.
+    organization admin configured; a site check is started by anyone allowed to, so it does not inherit it. The
+    one rule of every check a user's action starts (the link check's too, see :func:`link_check_fetch_policy`);
+    ``overrides`` are fetch options by their short name, as :func:`site_fetch_policy` takes them.
     """
-    return site_fetch_policy(allow_private_addresses=allow_private_addresses)
+    return site_fetch_policy(**{**overrides, "allow_private_addresses": allow_private_addresses})
+
+
+def site_check_max_queued() -> int:
+    """Site checks that may wait or run at once across the portal; one more is refused until one ends."""
+    return tk.asint(tk.config.get(SITE_CHECK_MAX_QUEUED))
 
 
 # --- harvest health (plugin ``passport_conformance``) --------------------------------------------------------
@@ -388,9 +397,18 @@ def link_check_budget() -> int:
     return tk.asint(tk.config.get(LINK_CHECK_BUDGET))
 
 
+def link_check_private_addresses() -> bool:
+    """Whether link checks may ask private addresses (an intranet portal's sysadmin's choice; never the harvests')."""
+    return tk.asbool(tk.config.get(LINK_CHECK_PRIVATE_ADDRESSES))
+
+
 def link_check_fetch_policy() -> FetchPolicy:
-    """The site's fetch policy (its private-address guard and user agent) with the link check's own time: each
-    link ends within ``link_check_timeout`` seconds, its retry included, so one slow host cannot eat a budget."""
+    """The site check's fetch policy (:func:`site_check_fetch_policy`) with the link check's own time: each link ends
+    within ``link_check_timeout`` seconds, its retry included, so one slow host cannot eat a budget.
+
+    A curator's links are checked by their saving a record and the result is shown to them, so the harvests' site
+    option ``allow_private_addresses`` does not open private networks here: only ``link_check_private_addresses``.
+    """
     timeout = float(tk.asint(tk.config.get(LINK_CHECK_TIMEOUT)))
-    policy = site_fetch_policy(timeout=timeout)
+    policy = site_check_fetch_policy(link_check_private_addresses(), timeout=timeout)
     return replace(policy, total_timeout=timeout, retries=1)

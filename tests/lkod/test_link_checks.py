@@ -23,7 +23,8 @@ from ckanext.passport import settings
 from ckanext.passport.lkod.links import job as link_job
 from ckanext.passport.lkod.links.cli import check_links
 
-pytestmark = list(LKOD_CONFIG_READ_ONLY)
+# The records' links are on a loopback server: the intranet portal's option lets link checks ask it.
+pytestmark = [*LKOD_CONFIG_READ_ONLY, pytest.mark.ckan_config(settings.LINK_CHECK_PRIVATE_ADDRESSES, "true")]
 
 
 def queued_checks(package_id: str) -> list:
@@ -153,3 +154,21 @@ def test_the_links_past_the_records_budget_are_kept_unchecked_not_broken(link_si
     assert [(link.field, link.status, link.code) for link in checked][:2] == [
         ("documentation", "broken", "links.timeout"), ("terms_of_use", "unchecked", "links.not_checked")]
     assert {link.status for link in checked[1:]} == {"unchecked"}
+
+
+def test_a_curators_link_on_a_private_address_is_refused_unasked_although_harvests_read_private_addresses(
+        link_site, built_once, ckan_config):
+    built_once("stack", dict)
+    ckan_config[settings.LINK_CHECK_PRIVATE_ADDRESSES] = "false"  # the default
+    assert settings.site_fetch_policy().allow_private_addresses  # test.ini: harvests read loopback servers
+    curator = factories.User()
+    org = factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
+    record = links_record(link_site, "odkazy-soukrome", org, factories.Sysadmin())
+    asked = len(link_site.requests)
+    jobs.get_queue().empty()
+
+    link_job.check(record["id"])
+
+    found = shown(record, curator)
+    assert {(link["status"], link["code"]) for link in found["links"]} == {("broken", "links.refused_private")}
+    assert len(link_site.requests) == asked

@@ -16,7 +16,9 @@ def policy(ckan_config):
     """The link check's fetch policy under these site options (text, as an ini file gives them)."""
 
     def make(**options: str):
-        ckan_config.update({settings.LINK_CHECK_TIMEOUT: "10", settings.ALLOW_PRIVATE_ADDRESSES: "true", **options})
+        # The local server is on loopback: an intranet portal's option lets link checks ask it.
+        ckan_config.update({settings.LINK_CHECK_TIMEOUT: "10", settings.LINK_CHECK_PRIVATE_ADDRESSES: "true",
+                            **options})
         return settings.link_check_fetch_policy()
 
     return make
@@ -60,13 +62,23 @@ def test_a_link_that_does_not_answer_is_broken_by_its_timeout_within_it(link_sit
     assert time.monotonic() - started < 3
 
 
-def test_a_private_address_is_refused_without_the_setting_and_never_asked(link_site, policy):
+def test_a_private_address_is_refused_and_never_asked_although_harvests_may_read_it(link_site, policy):
     before = len(link_site.requests)
-    outcome = probe(f"{link_site.url}/data.csv", policy(**{settings.ALLOW_PRIVATE_ADDRESSES: "false"}))
+    outcome = probe(f"{link_site.url}/data.csv", policy(**{settings.ALLOW_PRIVATE_ADDRESSES: "true",
+                                                           settings.LINK_CHECK_PRIVATE_ADDRESSES: "false"}))
 
     assert (outcome.status, outcome.code) == ("broken", "links.refused_private")
     assert "127.0.0.1" in outcome.finding.message()
     assert len(link_site.requests) == before
+
+
+def test_a_refused_host_name_is_named_without_the_address_it_resolves_to(link_site, policy):
+    port = link_site.url.rsplit(":", 1)[1]
+    outcome = probe(f"http://localhost:{port}/data.csv", policy(**{settings.LINK_CHECK_PRIVATE_ADDRESSES: "false"}))
+
+    assert outcome.code == "links.refused_private"
+    assert outcome.finding.message() == ("localhost is not a public address (a private, local or special-purpose "
+                                         "network): the portal does not check links there")
 
 
 def test_a_link_that_is_no_web_address_is_broken_as_invalid(policy):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import ipaddress
+import json
 import socket
 import threading
 import time
@@ -404,8 +405,19 @@ def test_dns_answering_a_private_address_at_connect_time_is_refused(monkeypatch,
     result = fetch(f"http://rebind.test:{httpserver.port}/", FetchPolicy(retries=0))
 
     assert result.problem.code == "fetch.refused_address"
-    assert "127.0.0.1" in result.problem.message()
+    assert result.problem.message() == ("fetching from rebind.test is refused: it is not a public address (a "
+                                        "private, local or special-purpose network)")
     assert httpserver.log == []
+
+
+def test_a_refused_host_name_is_named_without_the_address_it_resolves_to(httpserver):
+    """Where an internal name points is the portal's network plan: neither the message nor the kept finding says it."""
+    result = fetch(f"http://localhost:{httpserver.port}/", FetchPolicy(retries=0))
+
+    assert result.problem.code == "fetch.refused_address"
+    assert result.problem.message() == ("fetching from localhost is refused: it is not a public address (a "
+                                        "private, local or special-purpose network)")
+    assert "127.0.0.1" not in json.dumps(result.problem.as_dict()) and "::1" not in json.dumps(result.problem.as_dict())
 
 
 @pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://example.com/list.csv", "gopher://x/", "javascript:alert(1)"])

@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 from http.client import HTTPException
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import idna
 import requests
@@ -77,7 +77,8 @@ TOO_LARGE = define(
 )
 REFUSED_ADDRESS = define(
     "fetch.refused_address", Severity.ERROR,
-    N_("fetching from {address} (host {host}) is refused: private, local or special-purpose network"),
+    N_("fetching from {host} is refused: it is not a public address (a private, local or special-purpose "
+       "network)"),
 )
 BAD_SCHEME = define(
     "fetch.bad_scheme", Severity.ERROR,
@@ -129,6 +130,9 @@ _NOT_FOUND_STATUSES = frozenset({404, 410})
 _CHUNK = 64 * 1024
 _RETRIED = frozenset({TIMEOUT, CONNECTION_ERROR})
 
+# Asked before each hop of a fetch with the hop's URL: None lets it be requested, a problem refuses it.
+Admit = Callable[[str], Optional[Problem]]
+
 
 @dataclass(frozen=True)
 class FetchPolicy:
@@ -163,12 +167,13 @@ class FetchResult:
 
 
 class _Refused(Exception):
-    """Raised inside a guarded connection; carried out of requests unchanged (it is not an OSError)."""
+    """Raised inside a guarded connection; carried out of requests unchanged (it is not an OSError).
 
-    def __init__(self, host: str, address: str) -> None:
-        super().__init__(f"{host} resolves to {address}")
+    It names the host only: where an internal name points is the portal's network plan, not the reader's."""
+
+    def __init__(self, host: str) -> None:
+        super().__init__(f"{host} is not a public address")
         self.host = host
-        self.address = address
 
 
 class _Failure(Exception):
@@ -211,10 +216,8 @@ class _WatchedConnectionMixin:
         watchdog = CURRENT.get()
         name = self._dns_host
         addresses = resolve(name, self.port, _bounded(self.timeout, watchdog))
-        if self.refuse_private:
-            refused = refused_address(self.host, addresses)
-            if refused is not None:
-                raise _Refused(self.host, refused)
+        if self.refuse_private and refused_address(self.host, addresses) is not None:
+            raise _Refused(self.host)
         last_error: OSError = OSError(f"{name} has no address")
         for address in addresses:
             if watchdog is not None and watchdog.remaining() <= 0:
@@ -307,6 +310,7 @@ def fetch(
     head_bytes: Optional[int] = None,
     deadline: Optional[Deadline] = None,
     method: str = "GET",
+    admit: Optional[Admit] = None,
 ) -> FetchResult:
     """GET ``url`` within ``policy``; a conditional GET when ``etag`` or ``last_modified`` is given.
 
@@ -318,6 +322,9 @@ def fetch(
     no ``fetch.too_large`` error, since the head is all that was wanted.
 
     ``deadline`` is a budget shared with other fetches: this one ends by it too (see the module's docstring).
+
+    ``admit(url)`` is asked before each hop (the first and every redirect's target): a problem it returns ends the
+    fetch with that problem, before any request to that hop's host (a caller's limit on the hosts it reads).
 
     A given ``session`` is used as is (build it with :func:`make_session` to keep the connect-time guard and the
     watchdog); the resolve-time guard applies to every hop in any case.
@@ -334,7 +341,7 @@ def fetch(
         head_bytes = max(1, head_bytes)
         headers["Range"] = f"bytes=0-{head_bytes - 1}"
     try:
-        response, current = _follow(url, policy, active, headers, clock, method)
+        response, current = _follow(url, policy, active, headers, clock, method, admit)
         with response:
             result = _read(response, current, policy, clock, head_bytes, headers_only=method == "HEAD")
     except _Failure as failure:
@@ -360,11 +367,14 @@ def _conditional_headers(etag: Optional[str], last_modified: Optional[str]) -> d
 
 def _follow(
     url: str, policy: FetchPolicy, session: requests.Session, headers: dict[str, str], clock: _Clock,
-    method: str = "GET",
+    method: str = "GET", admit: Optional[Admit] = None,
 ) -> tuple[requests.Response, str]:
     seen = {url}
     current = url
     for _hop in range(policy.max_redirects + 1):
+        refused = admit(current) if admit is not None else None
+        if refused is not None:
+            raise _Failure(refused)
         response = _get_with_retries(current, policy, session, headers, clock, method)
         location = response.headers.get("Location")
         if response.status_code not in _REDIRECT_STATUSES or not location:
@@ -430,7 +440,7 @@ def _get(
         return session.request(method, url, headers=request_headers, timeout=timeout, stream=True,
                                allow_redirects=False)
     except _Refused as refused:
-        raise _Failure(problem(REFUSED_ADDRESS, url=url, host=refused.host, address=refused.address))
+        raise _Failure(problem(REFUSED_ADDRESS, url=url, host=refused.host))
     except LookupTimeout:
         raise _Failure(timed_out(url, policy.connect_timeout))
     except requests.ConnectTimeout:
@@ -475,9 +485,8 @@ def _check_url(url: str, policy: FetchPolicy, clock: _Clock) -> None:
         raise _Failure(timed_out(url, policy.connect_timeout))
     except (socket.gaierror, UnicodeError):
         raise _Failure(problem(NAME_NOT_RESOLVED, url=url, host=host))
-    refused = refused_address(host, addresses)
-    if refused is not None:
-        raise _Failure(problem(REFUSED_ADDRESS, url=url, host=host, address=refused))
+    if refused_address(host, addresses) is not None:
+        raise _Failure(problem(REFUSED_ADDRESS, url=url, host=host))
 
 
 def _read(

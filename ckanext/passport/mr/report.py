@@ -19,7 +19,7 @@ from .corrections import correct
 from .datacheck import DEFAULT_HEAD_BYTES, check_data as check_data_files
 from .discover import discover_registry, names_file
 from .deadline import Deadline
-from .fetch import FetchPolicy, FetchResult, fetch, make_session
+from .fetch import Admit, FetchPolicy, FetchResult, fetch, make_session
 from .fields import is_passport_file_name
 from .forms import Form
 from .limits import DEFAULT_LIMITS, ReadLimits
@@ -103,6 +103,7 @@ def check_site(
     head_bytes: int = DEFAULT_HEAD_BYTES,
     limits: ReadLimits = DEFAULT_LIMITS,
     passport_budget: Optional[float] = None,
+    admit: Optional[Admit] = None,
 ) -> SiteReport:
     """Check a site, a registry URL or a single passport URL; ``limit`` caps the passports fetched.
 
@@ -112,6 +113,8 @@ def check_site(
     read within its form's cap in ``limits``. With ``passport_budget`` every fetch of one passport (its forms,
     its data and structure files) ends within that many seconds of wall clock, all together: a slow site costs
     each passport at most its budget, and what was not read by then is a ``fetch.timeout`` finding.
+    ``admit`` is asked before every request of the check, redirects included (see :func:`fetch.fetch`): a portal
+    counts there each host the check reads, those a registry lists on other hosts too.
     """
     session = make_session(policy)
     try:
@@ -119,7 +122,7 @@ def check_site(
             def fetch_one(location: str, head_bytes: Optional[int] = None,
                           max_bytes: Optional[int] = None) -> FetchResult:
                 return fetch(location, ReadLimits.policy(policy, max_bytes), session=session, head_bytes=head_bytes,
-                             deadline=deadline)
+                             deadline=deadline, admit=admit)
 
             data: Optional[DataCheck] = None
             if check_data:

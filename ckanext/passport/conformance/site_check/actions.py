@@ -4,13 +4,14 @@ list one's own (``passport_site_check_list``).
 Who may start one: signed-in users, and anonymous visitors too when ``ckanext.passport.site_check_public`` is on.
 A check's id is its shareable link: anyone who has it reads the report (one that read private addresses: sysadmins
 only). Refusals carry a stable
-code and a message in the reader's language (``[code] message``): a bad URL, a private address, a rate limit
-(per user, an anonymous visitor counted by client address, and per checked host).
+code and a message in the reader's language (``[code] message``): a bad URL, a private address (named by its host,
+never by the address it resolves to), a full queue (``site_check_max_queued`` checks waiting or running), a rate
+limit (per user, an anonymous visitor counted by client address or IPv6 /64, and per checked host: its registrable
+domain and its addresses, see ``hosts``).
 """
 from __future__ import annotations
 
 import datetime
-import math
 import socket
 from typing import Any, Optional
 from urllib.parse import urlsplit
@@ -28,6 +29,7 @@ from ckanext.passport.mr.problems import from_dict, problem
 
 from ..shape import finding
 from . import history
+from . import hosts
 from . import job as site_check_job
 from . import problems as codes
 from .model import FAILED, SiteCheck, add, now
@@ -64,12 +66,14 @@ def site_check(context: dict, data_dict: dict[str, Any]) -> dict[str, str]:
     user = context.get("user") or ""
     allow_private = private_addresses_allowed(context, data_dict)
     url, host = checked_url(data_dict.get("url"))
+    addresses = _lookup(url, host)
     if not allow_private:
-        _refuse_private(url, host)
-    _count_within_rate_limits(context, host)
+        _refuse_private(host, addresses)
+    _refuse_when_full()
+    _count_within_rate_limits(context, host, addresses)
     account = model.User.get(user) if user else None
     check = add(url, host, account.id if account else None, allow_private)
-    tk.enqueue_job(site_check_job.run, [check.id], title=f"passport site check {url}",
+    tk.enqueue_job(site_check_job.run, [check.id], title=f"passport site check {url}", queue=site_check_job.QUEUE,
                    rq_kwargs={"timeout": settings.site_check_timeout()})
     return {"id": check.id}
 
@@ -106,34 +110,45 @@ def checked_url(value: Any) -> tuple[str, str]:
     return url, host
 
 
-def _refuse_private(url: str, host: str) -> None:
-    """Refuse at once a host on a private network: the job's fetch guard would refuse it anyway, later.
-
-    ``host`` is the host's key (ASCII, an IP literal as itself). A host that does not resolve now (or not
-    within :data:`_LOOKUP_SECONDS`) is let through: the report will say the site could not be reached.
-    """
+def _lookup(url: str, host: str) -> list[str]:
+    """The addresses of ``host`` (its key: ASCII, an IP literal as itself) now; ``[]`` when it does not resolve
+    within :data:`_LOOKUP_SECONDS`."""
     parts = urlsplit(url)
     try:
-        addresses = resolve(host, parts.port or (443 if parts.scheme.lower() == "https" else 80),
-                            timeout=_LOOKUP_SECONDS)
+        return resolve(host, parts.port or (443 if parts.scheme.lower() == "https" else 80), timeout=_LOOKUP_SECONDS)
     except (socket.gaierror, UnicodeError, LookupTimeout):
-        return
-    refused = refused_address(host, addresses)
-    if refused is not None:
-        raise _invalid("url", problem(codes.PRIVATE_ADDRESS, host=host, address=refused))
+        return []
 
 
-def _count_within_rate_limits(context: dict, host: str) -> None:
+def _refuse_private(host: str, addresses: list[str]) -> None:
+    """Refuse at once a host on a private network: the job's fetch guard would refuse it anyway, later.
+
+    The refusal names the host as it was given, never the address it resolved to (an internal name's address is
+    the portal's network plan). A host that did not resolve is let through: the report will say the site could
+    not be reached.
+    """
+    if refused_address(host, addresses) is not None:
+        raise _invalid("url", problem(codes.PRIVATE_ADDRESS, host=host))
+
+
+def _refuse_when_full() -> None:
+    """Refuse a check while as many as the site takes are waiting or running, before any limit is counted."""
+    limit = settings.site_check_max_queued()
+    if site_check_job.waiting() >= limit:
+        raise _invalid("rate_limit", problem(codes.BUSY, limit=limit))
+
+
+def _count_within_rate_limits(context: dict, host: str, addresses: list[str]) -> None:
     """Count this check against the starter's and the host's limits; refuse it once either is used up."""
     window = settings.site_check_rate_window()
-    minutes = max(1, math.ceil(window / 60))
+    minutes = hosts.window_minutes()
     user = context.get("user")
     starter = ("user", user) if user else ("client", rate_limits.client_hash(context))
     limit = settings.site_check_rate_per_user()
     if rate_limits.count(rate_limits.key("site_check", *starter), window) > limit:
         raise _invalid("rate_limit", problem(codes.RATE_USER, limit=limit, minutes=minutes))
-    limit = settings.site_check_rate_per_host()
-    if rate_limits.count(rate_limits.key("site_check", "host", host), window) > limit:
+    if not hosts.counted_within_limit(rate_limits.host_keys(host, lambda _name: addresses)):
+        limit = settings.site_check_rate_per_host()
         raise _invalid("rate_limit", problem(codes.RATE_HOST, host=host, limit=limit, minutes=minutes))
 
 

@@ -1,4 +1,9 @@
-"""The background job of a site check, run by ``ckan jobs worker`` (CKAN's default queue).
+"""The background job of a site check, run by ``ckan jobs worker passport_site_check``: a queue of its own.
+
+A check may run for half an hour. On CKAN's default queue a few users' checks would hold every worker while link
+checks, openness checks and CKAN's own jobs wait; on their own queue they take only the workers started for it (a
+fixed number: as many checks run at once), and the action refuses a check while ``site_check_max_queued`` wait or
+run.
 
 It reads the site with :func:`mr.report.check_site` (the code behind ``ckan passport check``), writing its
 progress into the check's row after each passport, and keeps what it read (``site_check.report.kept``: the bounded
@@ -13,16 +18,21 @@ import logging
 from typing import Any, Optional
 
 import ckan.model as model
+from ckan.lib import jobs
 
 from ckanext.passport import settings
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.report import check_site
 
 from . import problems as codes
+from .hosts import CheckHosts
 from .model import FAILED, FINISHED, QUEUED, RUNNING, SiteCheck, SiteCheckPassport, now
 from .report import kept
 
 log = logging.getLogger(__name__)
+
+# The queue the site checks' workers listen on (CKAN prefixes it with the site id).
+QUEUE = "passport_site_check"
 
 # A running check is taken as stopped this long after its job's timeout: the worker has given up on it by then.
 TIMEOUT_GRACE = datetime.timedelta(seconds=60)
@@ -38,6 +48,13 @@ def timed_out(check: SiteCheck, timeout: int) -> tuple[dict[str, Any], datetime.
     """The failure (a finding as JSON) and the end of a check its worker stopped."""
     assert check.started is not None
     return problem(codes.TIMED_OUT, seconds=timeout).as_dict(), check.started + datetime.timedelta(seconds=timeout)
+
+
+def waiting() -> int:
+    """Checks queued or running now, as the queue counts them: a job lost with its worker leaves the count when RQ
+    ends it, not a row kept ``queued`` for ever."""
+    queue = jobs.get_queue(QUEUE)
+    return queue.count + queue.started_job_registry.count
 
 
 def _fail_stopped() -> None:
@@ -74,7 +91,8 @@ def _check(check: SiteCheck) -> None:
 
     policy = settings.site_check_fetch_policy(check.allow_private_addresses)
     report = check_site(check.url, policy, settings.site_check_max_passports(), progress=progress,
-                        limits=settings.site_read_limits(), passport_budget=settings.site_check_passport_budget())
+                        limits=settings.site_read_limits(), passport_budget=settings.site_check_passport_budget(),
+                        admit=CheckHosts(check.host).admit)
     keeping = kept(report)
     check.result = json.dumps(keeping.summary, ensure_ascii=False)
     for number, passport in keeping.passports.items():

@@ -29,7 +29,7 @@ class SiteCheck(BaseModel):
 
     id = Column(UnicodeText, primary_key=True, default=make_uuid)
     url = Column(UnicodeText, nullable=False)
-    # The host checked (lower case), as the per-host rate limit counted it.
+    # The host checked, as rate_limits.host_key spells it (one spelling per name): a user's earlier checks by host.
     host = Column(UnicodeText, nullable=False)
     user_id = Column(UnicodeText, ForeignKey("user.id", ondelete="SET NULL"), nullable=True, index=True)
     allow_private_addresses = Column(Boolean, nullable=False, default=False)

@@ -24,8 +24,8 @@ URL_TOO_LONG = define(
 )
 PRIVATE_ADDRESS = define(
     "site_check.private_address", Severity.ERROR,
-    N_("{host} is on a private, local or special-purpose network ({address}): the site check reads only public "
-       "sites."),
+    N_("{host} is not a public address (a private, local or special-purpose network): the site check reads only "
+       "public sites."),
 )
 RATE_USER = define(
     "site_check.rate_user", Severity.ERROR,
@@ -37,6 +37,18 @@ RATE_HOST = define(
         "later or open an earlier report.",
         "{host} has been checked as often as allowed (at most {limit} checks in {minutes} min); please try "
         "again later or open an earlier report.", count="limit"),
+)
+BUSY = define(
+    "site_check.busy", Severity.ERROR,
+    N_("The portal is already running as many site checks as it takes at once ({limit} waiting or running); "
+       "please try again in a few minutes."),
+)
+# A host a check would read besides the one it was asked for (a passport a registry lists elsewhere, a redirect):
+# it counts toward its own limit, and past it is left unread.
+HOST_LIMITED = define(
+    "site_check.host_limited", Severity.ERROR,
+    N_("{host} was not read: site checks have read it as often as allowed in {minutes} min (the limit is {limit}); "
+       "please try again later."),
 )
 # Why a check that was started ended without a report.
 FAILED = define(

@@ -82,9 +82,7 @@ def finding(url: str, result: FetchResult) -> Problem:
         return problem(code, url=url, status=result.status or params.get("status"))
     if code == codes.TIMEOUT:
         return problem(code, url=url, host=host, seconds=params.get("seconds"))
-    if code == codes.REFUSED_PRIVATE:
-        return problem(code, url=url, host=host, address=params.get("address"))
-    if code == codes.TLS_FAILED:
+    if code in (codes.REFUSED_PRIVATE, codes.TLS_FAILED):
         return problem(code, url=url, host=host)
     return problem(code, url=url)
 

@@ -16,7 +16,8 @@ TIMEOUT = define("links.timeout", Severity.ERROR, N_("{host} did not answer with
 UNREACHABLE = define("links.unreachable", Severity.ERROR, N_("{host} could not be reached: {reason}"))
 REFUSED_PRIVATE = define(
     "links.refused_private", Severity.ERROR,
-    N_("{host} is on a private, local or special-purpose network ({address}): the portal does not check links there"),
+    N_("{host} is not a public address (a private, local or special-purpose network): the portal does not check "
+       "links there"),
 )
 INVALID_URL = define(
     "links.invalid_url", Severity.ERROR, N_("the link is not a valid http:// or https:// web address"),
