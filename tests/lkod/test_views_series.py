@@ -119,3 +119,51 @@ def test_a_series_in_a_series_is_refused(made):
 
 def test_an_unknown_record_kind_is_refused(made):
     assert "record_kind" in _refused(made, "druh-1", record_kind="collection")
+
+
+
+def _outsiders(made: dict) -> dict:
+    """An editor of the module's organization (no sysadmin: the API checks what they may read), and another
+    organization with two series, one public and one private."""
+    editor = factories.User()
+    call_action("organization_member_create", id=made["org"]["id"], username=editor["name"], role="editor")
+    other = factories.Organization()
+    sysadmin = made["sysadmin"]
+    return {"editor": editor,
+            "public": create(other, sysadmin, "cizi-serie", record_kind="series", resources=[]),
+            "private": create(other, sysadmin, "cizi-soukroma-serie", record_kind="series", resources=[],
+                              private=True)}
+
+
+@pytest.fixture
+def outsiders(made, built_once) -> dict:
+    return built_once("outsiders", lambda: _outsiders(made))
+
+
+def _refusals(made: dict, editor: dict, name: str, **fields) -> dict:
+    """What refuses ``editor`` creating ``name`` in the module's organization through the API's checks ({} when it is
+    saved)."""
+    try:
+        call_action("package_create", {"user": editor["name"], "ignore_auth": False},
+                    **lkod_record(name, owner_org=made["org"]["id"], **fields))
+    except ValidationError as refused:
+        return refused.error_dict
+    return {}
+
+
+def test_an_editor_names_a_series_of_their_own_organization(made, outsiders):
+    assert _refusals(made, outsiders["editor"], "vlastni-clen", in_series=made["series"]["name"]) == {}
+
+
+@pytest.mark.parametrize("series", ["public", "private"])
+def test_a_series_of_another_organization_is_refused(made, outsiders, series):
+    refusals = _refusals(made, outsiders["editor"], f"clen-ciziho-{series}", in_series=outsiders[series]["id"])
+    assert "in_series" in refusals
+
+
+def test_another_organizations_series_is_refused_as_one_that_does_not_exist(made, outsiders):
+    def refusal(reference: str) -> list[str]:
+        refused = _refusals(made, outsiders["editor"], "clen-x", in_series=reference)["in_series"]
+        return [message.replace(reference, "…") for message in refused]
+
+    assert refusal(outsiders["private"]["id"]) == refusal("no-such-series-at-all")

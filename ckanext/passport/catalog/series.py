@@ -2,14 +2,16 @@
 
 A series is an ordinary catalog record (same workflow, organization, eligibility, LKOD document) whose kind is
 ``series`` (lkod.series writes it as dcat:DatasetSeries). A dataset names its series in ``in_series`` by the
-series record's id or name, kept as its id: it must exist, be active and be a series; a series belongs to no
-series. A harvested member keeps the source's IRI of its series (the record does not depend on which of the two
+series record's id or name, kept as its id: it must be an active series of the member's own organization that the
+saver may read, and a series belongs to no series. A series of another organization, one the saver may not read and
+none at all are refused alike, so the refusal tells no one whether a record exists. A harvested member keeps the source's IRI of its series (the record does not depend on which of the two
 a harvest read first); its page links the record harvested from that IRI (``lkod_iri``).
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+import ckan.authz as authz
 import ckan.plugins.toolkit as tk
 from ckan import model
 
@@ -36,6 +38,28 @@ def _found(reference: str) -> Optional[model.Package]:
     return package if package is not None and package.state == model.State.ACTIVE else None
 
 
+def _member_organization(data: dict) -> Optional[str]:
+    """The id of the organization the member is saved in: the one given (by id or name), else the stored one."""
+    given = data.get(("owner_org",))
+    if given and given is not tk.missing:
+        group = model.Group.get(given)
+        return group.id if group is not None else str(given)
+    stored = model.Package.get(str(data.get(("id",)) or ""))
+    return stored.owner_org if stored is not None else None
+
+
+def _may_take(package: model.Package, data: dict, context: dict) -> bool:
+    """A member takes a series of its own organization that whoever saves it may read."""
+    if package.owner_org != _member_organization(data):
+        return False
+    if context.get("ignore_auth"):
+        return True
+    # A context of its own: the save's holds the member as its ``package``, which CKAN's check would read instead.
+    user = context.get("user") or ""
+    reader = {"user": user, "auth_user_obj": model.User.get(user) if user else None, "model": model}
+    return authz.is_authorized_boolean("package_show", reader, {"id": package.id})
+
+
 def in_series(key: tuple, data: dict, errors: dict, context: dict) -> None:
     """``in_series``: blank, or a series record's id (given by id, name or LKOD IRI)."""
     reference = str(data.get(key) or "").strip()
@@ -52,8 +76,10 @@ def in_series(key: tuple, data: dict, errors: dict, context: dict) -> None:
         data[key] = reference
         return
     package = _found(reference)
-    if package is None:
-        errors[key].append(tk._("No record {reference} to be a series of").format(reference=reference))
+    if package is None or not _may_take(package, data, context):
+        errors[key].append(
+            tk._("No series {reference} of this record's organization that you may read").format(reference=reference)
+        )
         return
     if _extra(package, KIND_FIELD) != SERIES:
         errors[key].append(tk._("Record {name} is not a series").format(name=package.name))
