@@ -29,6 +29,7 @@ from ckanext.passport.conformance.notices import changes, jobs
 from ckanext.passport.conformance.notices.cli import notices_group
 from ckanext.passport.conformance.notices.digest import send_digests
 from ckanext.passport.conformance.notices.model import NoticeSent, OptOut, opted_out
+from ckanext.passport.conformance.notices.tokens import link as unsubscribe_link
 from ckanext.passport.conformance.scoreboard.model import FAILED, FINISHED, JobSummary
 from ckanext.passport.mr.translation import translator
 
@@ -263,14 +264,23 @@ def test_an_organization_title_that_breaks_lines_is_mailed_on_one_line_and_the_d
     assert len(SINK.to(next_admin["email"])) == 1
 
 
+def test_an_unsubscribe_post_without_the_forms_csrf_token_is_refused(app):
+    address = "kontakt-bez-tokenu@example.cz"
+    path = unsubscribe_link(address).removeprefix("http://test.ckan.net")
+    app.post(path, data={}, status=400)
+    app.post(path, data={"_csrf_token": "not-the-forms-token"}, status=400)
+    assert not opted_out(address)
+
+
 def test_the_unsubscribe_link_stops_the_mails(harvested, app):
     link = re.search(r"To receive no more of these mails: (\S+)", body(harvested.to(2, ADMIN_MAIL)[0])).group(1)
     path = link.removeprefix("http://test.ckan.net")
-    page = app.get(path)
+    contact = app.test_client()  # one cookie jar: the form's CSRF token is checked against its session
+    page = contact.get(path)
     assert ADMIN_MAIL in page.body and not opted_out(ADMIN_MAIL)
     token = re.search(r'name="_csrf_token" value="([^"]+)"', page.body).group(1)
     try:
-        done = app.post(path, data={"_csrf_token": token})
+        done = contact.post(path, data={"_csrf_token": token})
         assert "receives no more conformance mails" in done.body and opted_out(ADMIN_MAIL)
         assert [r for r, _ in _again(harvested.jobs[4]) if ADMIN_MAIL in r] == []
         assert app.get(path[:-3] + "xyz", status=404)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import ckan.plugins.toolkit as tk
-from flask import Blueprint
+from flask import Blueprint, current_app
 
 from .model import opt_out, opted_out
 from .tokens import address
@@ -33,6 +33,9 @@ def unsubscribe_form(token: str) -> Any:
 
 @blueprint.route("/passport/notices/unsubscribe/<token>", methods=["POST"])
 def unsubscribe(token: str) -> Any:
+    # CKAN 2.11 checks CSRF only for sessions it knows (see catalog.views._require_csrf), and the contact who
+    # unsubscribes has none: a page elsewhere must not post it for them. 400 without the form's token.
+    current_app.extensions["csrf"].protect()
     found = _address_or_404(token)
     opt_out(found)
     return tk.render(TEMPLATE, {"address": found, "token": token, "done": True})
