@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Serves the demo portal at http://127.0.0.1:5000 (services and database are prepared by `make demo`) with the
 # processes a portal runs: the CKAN server, ckanext-harvest's gather consumer and fetch consumer, the periodic
-# `ckan harvester run` (dev/harvest-cron.sh, a portal's cron) and `ckan jobs worker`; plus the bundled MR site, a
+# `ckan harvester run` (dev/harvest-cron.sh, a portal's cron), `ckan jobs worker` and the site checks' own
+# `ckan jobs worker passport_site_check`; plus the bundled MR site, a
 # second, smaller MR site (a district's, dev/demo-region) and a mail sink (dev/mail_sink.py) that catches every mail.
 # The consumers and the worker run under dev/supervise.sh, which starts each again when it exits.
 # Each has a pid file and a log in dev/run; a process whose pid file names a live process is not started again.
@@ -33,7 +34,7 @@ MAIL_PORT=8025  # dev/ckan.ini's smtp.server
 HARVEST_RUN_EVERY=10  # seconds between two `ckan harvester run`, where a portal has cron
 # Stopped in this order: the harvest processes write to the database and Solr, the sites feed them, the sink
 # catches what they mail.
-PROCESSES=(harvest-cron gather-consumer fetch-consumer jobs-worker ckan demo-site region-site mail-sink)
+PROCESSES=(harvest-cron gather-consumer fetch-consumer jobs-worker site-check-worker ckan demo-site region-site mail-sink)
 mkdir -p "$RUN"
 
 # True while the process named by a pid file lives (a zombie left for init is not running).
@@ -146,8 +147,11 @@ done < "$ROOT/dev/demo-records.jsonl"
 start gather-consumer "$ROOT/dev/supervise.sh" "$BIN/ckan" harvester gather-consumer
 start fetch-consumer "$ROOT/dev/supervise.sh" "$BIN/ckan" harvester fetch-consumer
 start harvest-cron "$ROOT/dev/harvest-cron.sh" "$HARVEST_RUN_EVERY"
-# CKAN's default queue: the publishers' site checks (/passport/check) run here.
+# CKAN's default queue: link checks, openness checks and CKAN's own jobs.
 start jobs-worker "$ROOT/dev/supervise.sh" "$BIN/ckan" jobs worker
+# The publishers' site checks (/passport/check) on their own queue: one worker, so one check runs at a time and the
+# others wait, up to ckanext.passport.site_check_max_queued.
+start site-check-worker "$ROOT/dev/supervise.sh" "$BIN/ckan" jobs worker passport_site_check
 
 # One process with a stable pid: no reloader, no threads spawning children.
 start ckan "$BIN/ckan" run --host 127.0.0.1 --port "$PORT" --disable-reloader
@@ -215,7 +219,8 @@ workflow=$("$BIN/python" "$ROOT/dev/demo_workflow.py" 2> "$RUN/demo-workflow.log
 cat <<TXT
 CKAN demo is running at http://127.0.0.1:$PORT
   harvested the demo MR site at http://127.0.0.1:$SITE_PORT/opendata/ ($datasets datasets): http://127.0.0.1:$PORT/harvest/$SOURCE
-  harvest processes: gather consumer, fetch consumer, \`ckan jobs worker\` (each restarted by dev/supervise.sh when it exits),
+  harvest processes: gather consumer, fetch consumer, \`ckan jobs worker\` and the site checks' \`ckan jobs worker passport_site_check\`
+    (each restarted by dev/supervise.sh when it exits),
     \`ckan harvester run\` every 10 s and, every sixth run, \`ckan passport check-index --recent 10 --repair\`
   site check (as a sysadmin, tick "private addresses" to check the demo site): http://127.0.0.1:$PORT/passport/check
   local catalog for the national catalog (LKOD, DCAT-AP-CZ): http://127.0.0.1:$PORT/lkod/catalog (about it: /lkod/)

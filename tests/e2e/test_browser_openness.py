@@ -93,7 +93,7 @@ def test_after_the_jobs_worker_the_curator_reads_why_a_file_on_a_private_address
     result = results(page)
     expect(result.locator(".passport-openness-verdict")).to_have_text("nevyhovuje")
     expect(result.locator(".passport-check-available.failed")).to_contain_text(
-        "Lze stáhnout: soubor nelze stáhnout: stahování z adresy 127.0.0.1 (hostitel 127.0.0.1) je odmítnuto")
+        "Lze stáhnout: soubor nelze stáhnout: stahování z 127.0.0.1 je odmítnuto: není to veřejná adresa")
     expect(page.locator(".passport-openness-pending")).to_have_count(0)
     assert site.hits == []  # a curator's check never reads the portal's own network
 
