@@ -84,7 +84,7 @@ def test_a_sysadmin_checks_a_site_in_czech_watches_it_run_and_downloads_the_csv(
     publisher.fill("input[name=url]", site)
     publisher.get_by_role("button", name="Zkontrolovat web").click()
     expect(publisher.locator(".passport-site-check-errors")).to_contain_text(
-        "[site_check.private_address] 127.0.0.1 je v privátní, místní nebo zvláštní síti")
+        "[site_check.private_address] 127.0.0.1 není veřejná adresa (privátní, místní nebo zvláštní síť)")
 
     admin = sign_in(browser, live_ckan, factories.Sysadmin(name="spravce", password=PASSWORD), locale="cs-CZ")
     admin.goto("/cs/dataset/")
