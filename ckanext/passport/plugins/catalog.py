@@ -22,6 +22,7 @@ from ckanext.passport.catalog import (
     people,
     publishers,
     series,
+    unowned,
     validators,
     views,
     visibility,
@@ -39,7 +40,11 @@ from .shared import PassportTranslation, declaration_file
 # A callable: people chains ckanext-activity's actions only where that plugin is loaded.
 @tk.blanket.actions(lambda: actions.actions() | openness.actions() | vocab_search.actions() | people.actions())
 @tk.blanket.auth_functions(
-    auth.auth_functions() | openness.auth_functions() | vocab_search.auth_functions() | people.auth_functions()
+    auth.auth_functions()
+    | openness.auth_functions()
+    | vocab_search.auth_functions()
+    | people.auth_functions()
+    | unowned.auth_functions()
 )
 @tk.blanket.validators(
     validators.validators()
