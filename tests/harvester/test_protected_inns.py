@@ -107,3 +107,33 @@ def test_the_publishers_check_lists_a_source_that_would_now_be_refused(
         f"squatter: 2 identifiers under the INN {INN} of Ministry of Health",
         "1 source would have entries refused.",
     ]
+
+
+def save_as(app, user: dict, owner_org: dict, source_type: str, config: dict):
+    return app.post(
+        "/api/3/action/harvest_source_create",
+        json={"name": f"{source_type}-source", "url": "https://opendata.example.ru/opendata/",
+              "source_type": source_type, "owner_org": owner_org["id"], "config": json.dumps(config)},
+        headers={"Authorization": user["token"]},
+    )
+
+
+@pytest.mark.parametrize("source_type, config, code", [
+    ("passport", {"publisher_organizations": ["minzdrav"]}, "config.publisher_organizations_sysadmin_only"),
+    ("lkod", {"iri_hosts": ["data.example.cz"]}, "config.iri_hosts_sysadmin_only"),
+])
+def test_an_organization_admin_may_not_let_a_source_speak_for_others(
+    app, org_admin, own_org, ministry, source_type, config, code
+):
+    response = save_as(app, org_admin, own_org, source_type, config)
+
+    assert response.status_code == 409
+    assert f"[{code}] " in response.json["error"]["config"][0]
+
+
+def test_a_sysadmin_lists_an_aggregators_organizations_only_by_existing_names(app, own_org):
+    response = save_as(app, factories.SysadminWithToken(), own_org, "passport",
+                       {"publisher_organizations": ["nowhere"]})
+
+    assert response.status_code == 409
+    assert "[config.organization_unknown] " in response.json["error"]["config"][0]

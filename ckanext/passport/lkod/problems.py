@@ -27,10 +27,10 @@ NOT_CZECH = define(
 # Why an organization with listed records has no catalog of its own (lkod.organizations; the /lkod/ page).
 ORGANIZATION_NO_ICO = define(
     "lkod.organization_no_ico", Severity.INFO,
-    N_("the organization has no IČO: an administrator of the organization gives it in the organization's form"),
+    N_("the organization has no IČO: a sysadmin gives it in the organization's form"),
 )
 ORGANIZATION_BAD_ICO = define(
     "lkod.organization_bad_ico", Severity.INFO,
-    N_("the organization's IČO '{ico}' is not valid: an administrator of the organization corrects it in the "
+    N_("the organization's IČO '{ico}' is not valid: a sysadmin corrects it in the "
        "organization's form"),
 )
