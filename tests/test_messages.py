@@ -19,6 +19,7 @@ import ckanext.passport.lkod.problems  # noqa: F401 (defines the LKOD eligibilit
 import ckanext.passport.lkod.links.problems  # noqa: F401 (defines the link checks' codes)
 import ckanext.passport.conformance.site_check.problems  # noqa: F401 (defines the site check codes)
 import ckanext.passport.catalog.skos  # noqa: F401 (defines the SKOS reader's codes)
+import ckanext.passport.catalog.openness  # noqa: F401 (defines the openness check's refusals)
 import ckanext.passport.catalog.publishers  # noqa: F401 (defines the organization fields' codes)
 import ckanext.passport.mr
 from ckanext.passport.mr.model import Message, Plural

@@ -29,6 +29,10 @@ FEEDBACK_MAX_LENGTH = "ckanext.passport.feedback_max_length"
 FEEDBACK_RATE_PER_CLIENT = "ckanext.passport.feedback_rate_per_client"
 FEEDBACK_RATE_PER_DATASET = "ckanext.passport.feedback_rate_per_dataset"
 FEEDBACK_RATE_WINDOW = "ckanext.passport.feedback_rate_window"
+OPENNESS_SAMPLE_BYTES = "ckanext.passport.openness_sample_bytes"
+OPENNESS_RATE_PER_USER = "ckanext.passport.openness_rate_per_user"
+OPENNESS_RATE_PER_RECORD = "ckanext.passport.openness_rate_per_record"
+OPENNESS_RATE_WINDOW = "ckanext.passport.openness_rate_window"
 TRUSTED_PROXIES = "ckanext.passport.trusted_proxies"
 VOCAB_DIR = "ckanext.passport.vocab_dir"
 IDENTIFIER_FIELD = "ckanext.passport.identifier_field"
@@ -243,6 +247,25 @@ def feedback_rate_per_dataset() -> int:
 
 def feedback_rate_window() -> int:
     return tk.asint(tk.config.get(FEEDBACK_RATE_WINDOW))
+
+
+def openness_sample_bytes() -> int:
+    """The most bytes of a file the openness check reads (its first ones): it judges the file by them."""
+    return max(1, tk.asint(tk.config.get(OPENNESS_SAMPLE_BYTES)))
+
+
+def openness_rate_per_user() -> int:
+    """Openness checks one user may start per window."""
+    return tk.asint(tk.config.get(OPENNESS_RATE_PER_USER))
+
+
+def openness_rate_per_record() -> int:
+    """Openness checks of one record, whoever starts them, per window."""
+    return tk.asint(tk.config.get(OPENNESS_RATE_PER_RECORD))
+
+
+def openness_rate_window() -> int:
+    return tk.asint(tk.config.get(OPENNESS_RATE_WINDOW))
 
 
 def trusted_proxies() -> int:

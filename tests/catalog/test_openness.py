@@ -3,14 +3,18 @@ real ``ckan jobs worker`` runs against files served by a real local HTTP server,
 from __future__ import annotations
 
 import re
+import tracemalloc
+from pathlib import Path
 
 import pytest
 from ckan import model
-from ckan.logic import NotAuthorized
+from ckan.lib.redis import connect_to_redis
+from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from site_check_support import clean_site_checks, run_worker_burst  # noqa: F401 (fixtures)
 
+from ckanext.passport import settings
 from ckanext.passport.catalog import openness
 from catalog_records import complete_record, complete_resource
 
@@ -127,7 +131,16 @@ def _checked(user: dict, identifier: str) -> None:
     run_worker_burst()
 
 
-stack = pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index", "clean_site_checks")
+@pytest.fixture
+def clean_openness_counts():
+    """No openness check counted against anyone by an earlier test."""
+    redis = connect_to_redis()
+    for key in redis.scan_iter(openness.rate_limit_keys()):
+        redis.delete(key)
+
+
+stack = pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index", "clean_site_checks",
+                                "clean_openness_counts")
 
 
 @pytest.mark.stack
@@ -269,4 +282,103 @@ def test_a_visitor_who_may_not_run_the_check_may_not_post_it(app, record):
     answer = client.post(f"/dataset/{record['name']}/passport/openness-check", headers=outsider,
                          data={"_csrf_token": token})
     assert answer.status_code == 403
+    assert _stored(record) == {"OKVED 2": None, "Obce": None}
+
+
+# --- a bounded read: the file's first bytes, as they come -------------------------------------------------------
+
+MIB = 1024 * 1024
+# A table of each kind: its start, a block of rows repeated to the size wanted, its end, and a tail that breaks it.
+TABLES = {
+    "csv": (b"kod;nazev;pocet obyvatel\n", "{n};Obec č. {n};{n}\n", b"", b'1;2\n"unclosed;'),
+    "json": (b'{"obce": [', '{{"kod": {n}, "nazev": "Obec č. {n}", "pocet": {n}}}, ', b'{"kod": 0}]}', b"]]]}}}"),
+    "xml": (b"<obce>", "<obec kod='{n}'><nazev>Obec č. {n}</nazev><pocet>{n}</pocet></obec>", b"</obce>", b"</x><"),
+}
+
+
+def _table_file(folder: Path, kind: str, size: int) -> Path:
+    """A table of ``size`` bytes written block by block, whose last bytes break it: only a reader that stops at
+    its sample finds it good."""
+    start, row, end, broken = TABLES[kind]
+    block = "".join(row.format(n=n) for n in range(1000)).encode()
+    path = folder / f"obce.{kind}"
+    with path.open("wb") as out:
+        out.write(start)
+        for _ in range(size // len(block)):
+            out.write(block)
+        out.write(broken + end)
+    return path
+
+
+@pytest.mark.stack
+@pytest.mark.usefixtures("with_plugins")
+@pytest.mark.parametrize("kind", ["csv", "json", "xml"])
+def test_a_50_mib_file_is_judged_by_its_sample_in_flat_memory(tmp_path, serve_site, kind):
+    site = serve_site(_table_file(tmp_path, kind, 50 * MIB).parent)  # the standard file server ignores Range
+    resource = {"id": "r", "url": f"{site.url}/obce.{kind}", "format": kind.upper()}
+
+    tracemalloc.start()
+    try:
+        result = openness.check_resource(resource, settings.site_check_fetch_policy(True))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+    assert result["passed"] is True, result["checks"]
+    assert result["sample_bytes"] == settings.openness_sample_bytes() == 4 * MIB
+    assert peak < 8 * MIB  # the whole file read and parsed took 50 MiB and hundreds more
+
+
+@pytest.mark.stack
+@stack
+@pytest.mark.ckan_config("ckanext.passport.openness_sample_bytes", "1000")
+def test_a_file_longer_than_the_sample_is_judged_by_it_and_the_page_says_so(app, record, curator, sysadmin):
+    _checked(sysadmin, record["resources"][0]["id"])
+    okved = _stored(record)["OKVED 2"]
+    assert okved["sample_bytes"] == 1000 and okved["checks"][0]["passed"] is True
+    token = factories.APIToken(user=curator["name"])["token"]
+    page = app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+    assert re.search(r'passport-openness-sample[^>]*>judged by the file(\'|&#39;)s first 1,000 bytes<', page)
+
+
+# --- rate limits ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.stack
+@stack
+@pytest.mark.ckan_config("ckanext.passport.openness_rate_per_user", "2")
+def test_a_user_s_third_check_within_the_window_is_refused_with_its_code(record, curator):
+    org = model.Package.get(record["id"]).owner_org
+    other = call_action("package_create", {"user": curator["name"]},
+                        **complete_record(owner_org=org, name="obce-druhy",
+                                        resources=[complete_resource(url="http://example.org/a.csv")]))
+    _start(curator, record["id"])
+    _start(curator, other["id"])
+    with pytest.raises(ValidationError, match=r"\[openness.rate_user\] .*at most 2 in 60 min"):
+        _start(curator, record["resources"][0]["id"])
+    assert _stored(record)["OKVED 2"]["pending"] is True  # the refused check changed nothing
+
+
+@pytest.mark.stack
+@stack
+@pytest.mark.ckan_config("ckanext.passport.openness_rate_per_record", "2")
+def test_a_record_s_third_check_within_the_window_is_refused_whoever_asks(record, curator, sysadmin):
+    _start(curator, record["id"])
+    _start(sysadmin, record["resources"][1]["id"])
+    with pytest.raises(ValidationError, match=r"\[openness.rate_record\] .*at most 2 checks in 60 min"):
+        _start(curator, record["resources"][0]["id"])
+
+
+@pytest.mark.stack
+@stack
+@pytest.mark.ckan_config("ckanext.passport.openness_rate_per_record", "0")
+def test_the_dataset_page_s_button_past_the_limit_answers_429_in_the_reader_s_language(app, record, curator):
+    headers = {"Authorization": factories.APIToken(user=curator["name"])["token"]}
+    client = app.test_client()
+    page = client.get(f"/cs/dataset/{record['name']}", headers=headers).body
+    token = re.search(r'name="_csrf_token" value="([^"]+)"', page).group(1)
+    answer = client.post(f"/cs/dataset/{record['name']}/passport/openness-check", headers=headers,
+                         data={"_csrf_token": token})
+    assert answer.status_code == 429
+    assert "[openness.rate_record] Datové zdroje tohoto záznamu byly kontrolovány" in answer.body
     assert _stored(record) == {"OKVED 2": None, "Obce": None}

@@ -110,3 +110,19 @@ def test_a_whole_read_sends_no_range(httpserver):
 
     assert (result.status, result.truncated, result.content) == (200, False, BODY)
     assert "Range" not in httpserver.log[0][0].headers
+
+
+def test_a_streamed_head_is_handed_on_piece_by_piece_and_never_kept(serve_site, tmp_path):
+    (tmp_path / "data.csv").write_bytes(BODY)
+    site = serve_site(tmp_path)  # no Range: the server sends the whole file, the read stops at the cap
+    pieces: list[bytes] = []
+    types: list[str] = []
+
+    def start(answer):
+        types.append(answer.content_type)
+        return pieces.append
+
+    result = fetch(f"{site.url}/data.csv", LOCAL, head_bytes=100_000, stream=start)
+
+    assert (result.ok, result.truncated, result.content, types) == (True, True, b"", ["text/csv"])
+    assert b"".join(pieces) == BODY[:100_000] and len(pieces) > 1

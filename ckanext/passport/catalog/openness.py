@@ -2,23 +2,24 @@
 
 For each resource (distribution) it checks what a machine can: UTF-8 encoding, a table format (CSV, XML or
 JSON), one table per distribution, a header, and rows that all have the header's structure. :func:`assess`
-is pure (bytes in, findings out). The action never fetches in the web request: it marks the resources
-``pending`` and queues a CKAN background job (:func:`run_checks`, run by ``ckan jobs worker``) that fetches
-each file through ``mr.fetch`` (size cap, timeouts) with the site check's address rule (private addresses only
-when a sysadmin asks for them, never because harvests may read them) and stores the result on the resource as
-``openness_check``, which the dataset page shows beside the conditions checklist. Only this module writes that
+is pure (bytes in, findings out); a :class:`Reading` judges bytes as they come. The action never fetches in the
+web request: it counts the check against the starter's and the record's rate limits, marks the resources
+``pending`` and queues a CKAN background job (:func:`run_checks`, run by ``ckan jobs worker``) that reads each
+file's first ``openness_sample_bytes`` through ``mr.fetch`` (timeouts; a head read handed on piece by piece, so a
+check holds about the same memory for a 50 MiB file as for a small one) with the site check's address rule
+(private addresses only when a sysadmin asks for them, never because harvests may read them) and stores the result
+on the resource as ``openness_check``, which the dataset page shows beside the conditions checklist. Only this module writes that
 field: :func:`keep_stored_result` keeps it out of reach of ordinary resource edits, so a result always comes
 from a check.
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 import logging
+import math
 import re
 from datetime import datetime, timezone
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 import ckan.lib.search as search
 import ckan.model as model
@@ -26,12 +27,14 @@ import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import missing
 from flask import Blueprint, current_app
 
-from ckanext.passport import settings
+from ckanext.passport import rate_limits, settings
 from ckanext.passport.conformance.site_check.actions import private_addresses_allowed
-from ckanext.passport.mr.csvrows import detect_delimiter
-from ckanext.passport.mr.decode import decode_bytes
-from ckanext.passport.mr.fetch import FetchPolicy, fetch
-from ckanext.passport.mr.safexml import parse_xml
+from ckanext.passport.language import reader_translate
+from ckanext.passport.mr.decode import TextStream
+from ckanext.passport.mr.fetch import FetchPolicy, FetchResult, fetch
+from ckanext.passport.mr.model import Problem, Severity
+from ckanext.passport.mr.problems import N_, Nn_, define, problem
+from ckanext.passport.mr.tableshape import CsvShape, JsonShape, Shape, XmlShape
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,19 @@ TABLE_KINDS = ("csv", "xml", "json")
 CHECKS = ("available", "utf8", "format", "one_table", "header", "consistent_rows")
 
 _NUMBER_OR_DATE = re.compile(r"^[\s+\-]?[\d\s.,:/\-]+$")
+
+# Refusals of a check asked for too often: a check reads files from other servers, and its job holds a worker.
+RATE_USER = define(
+    "openness.rate_user", Severity.ERROR,
+    N_("You have used up your openness checks (at most {limit} in {minutes} min); please try again later."),
+)
+RATE_RECORD = define(
+    "openness.rate_record", Severity.ERROR,
+    Nn_("This record's data sources have been checked as often as allowed (at most {limit} check in {minutes} "
+        "min); please try again later.",
+        "This record's data sources have been checked as often as allowed (at most {limit} checks in {minutes} "
+        "min); please try again later.", count="limit"),
+)
 
 
 # --- pure assessment --------------------------------------------------------------------------------------
@@ -72,52 +88,98 @@ def detect_kind(content: bytes, format_hint: str = "", content_type: str = "") -
 
 def assess(content: bytes, format_hint: str = "", content_type: str = "") -> list[dict[str, Any]]:
     """The findings for one distribution's bytes, in :data:`CHECKS` order (``available`` excluded)."""
-    try:
-        content.decode("utf-8")
-        utf8 = _check("utf8", True)
-    except UnicodeDecodeError as error:
-        utf8 = _check("utf8", False, encoding=decode_bytes(content).encoding, offset=error.start)
-    kind = detect_kind(content, format_hint, content_type)
-    text = decode_bytes(content).text
+    reading = Reading(format_hint, content_type)
+    reading.feed(content)
+    return reading.findings(cut=False)
+
+
+class Reading:
+    """One distribution's bytes read as they come (the check's sample, piece by piece), into its findings.
+
+    Nothing is kept whole: the text is decoded piece by piece and its kind's reader (:mod:`..mr.tableshape`) keeps
+    only the rows' shape, so a check holds about the same memory whatever the size of the file. ``findings(cut)``
+    judges what was read; ``cut`` (the sample stopped before the file's end) makes the record the end cut into, and
+    a character cut there, no fault of the file.
+    """
+
+    def __init__(self, format_hint: str = "", content_type: str = "") -> None:
+        self.size = 0
+        self._hint = format_hint
+        self._content_type = content_type
+        self._head = b""  # the first bytes, until they tell the kind
+        self._kind: Optional[str] = None
+        self._text = TextStream()
+        self._shape: Any = None
+
+    def start(self, fetched: FetchResult) -> Callable[[bytes], None]:
+        """``stream`` of :func:`..mr.fetch.fetch`: the answer's media type is the file's declared one."""
+        self._content_type = fetched.content_type
+        return self.feed
+
+    def feed(self, data: bytes) -> None:
+        self.size += len(data)
+        if self._kind is None:
+            self._head += data
+            if len(self._head) < _HEAD_BYTES:
+                return
+            data, self._head = self._head, b""
+            self._begin(data)
+        self._take(data, self._text.feed(data))
+
+    def findings(self, cut: bool) -> list[dict[str, Any]]:
+        if self._kind is None:
+            head, self._head = self._head, b""
+            self._begin(head)
+            self._take(head, self._text.feed(head))
+        rest = self._text.close(cut)
+        if self._kind in ("csv", "json"):
+            self._shape.feed(rest)
+        text = self._text
+        utf8 = (_check("utf8", True) if text.utf8_error is None
+                else _check("utf8", False, encoding=text.encoding, offset=text.utf8_error))
+        if self._shape is None:
+            return [utf8, _check("format", False, kind=self._kind), *_not_judged()]
+        return [utf8, *_judged(self._kind, self._shape.close(cut))]
+
+    def _begin(self, head: bytes) -> None:
+        self._kind = detect_kind(head, self._hint, self._content_type)
+        readers = {"csv": CsvShape, "xml": XmlShape, "json": JsonShape}
+        self._shape = readers[self._kind]() if self._kind in readers else None
+
+    def _take(self, data: bytes, text: str) -> None:
+        if self._kind == "xml":
+            self._shape.feed(data)
+        elif self._shape is not None:
+            self._shape.feed(text)
+
+
+# Bytes a file's kind is told from when its declared format and media type say nothing.
+_HEAD_BYTES = 64 * 1024
+
+
+def _not_judged() -> list[dict[str, Any]]:
+    """The table's checks when there is no table to judge."""
+    return [_check("one_table", None), _check("header", None), _check("consistent_rows", None)]
+
+
+def _judged(kind: str, shape: Shape) -> list[dict[str, Any]]:
+    """The findings after ``utf8`` for a table of ``kind`` whose rows were read as ``shape``."""
+    if shape.error is not None:
+        return [_check("format", False, kind=kind, **shape.error), *_not_judged()]
+    uneven = {"count": shape.uneven, ("line" if kind == "csv" else "row"): shape.first_uneven} if shape.uneven else {}
     if kind == "csv":
-        return [utf8, *_assess_csv(text)]
-    if kind == "xml":
-        return [utf8, *_assess_xml(content)]
-    if kind == "json":
-        return [utf8, *_assess_json(text)]
-    return [utf8, _check("format", False, kind=kind), _check("one_table", None), _check("header", None),
-            _check("consistent_rows", None)]
-
-
-def _assess_csv(text: str) -> list[dict[str, Any]]:
-    delimiter = detect_delimiter(text)
-    records: list[tuple[int, list[str]]] = []
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter)
-    line = 1
-    try:
-        for cells in reader:
-            records.append((line, cells))
-            line = reader.line_num + 1
-    except csv.Error as error:
-        return [_check("format", False, kind="csv", line=line, error=str(error)),
-                _check("one_table", None), _check("header", None), _check("consistent_rows", None)]
-    rows = [(number, cells) for number, cells in records if any(cell.strip() for cell in cells)]
-    if not rows:
-        return [_check("format", False, kind="csv"), _check("one_table", None), _check("header", None),
-                _check("consistent_rows", None)]
-    last_row_line = rows[-1][0]
-    gap = next((n for n, cells in records if n < last_row_line and not any(c.strip() for c in cells)), None)
-    one_table = _check("one_table", gap is None, **({"line": gap} if gap else {}))
-    header_line, header = rows[0]
-    header_ok = _looks_like_header(header)
-    width = len(header)
-    uneven = [number for number, cells in rows[1:] if len(cells) != width]
-    consistent = _check(
-        "consistent_rows", not uneven, columns=width,
-        **({"line": uneven[0], "count": len(uneven)} if uneven else {}),
-    )
-    return [_check("format", True, kind="csv", delimiter=delimiter), one_table,
-            _check("header", header_ok, **({} if header_ok else {"line": header_line})), consistent]
+        header_ok = _looks_like_header(shape.header)
+        return [
+            _check("format", True, kind="csv", delimiter=shape.delimiter),
+            _check("one_table", shape.gap is None, **({"line": shape.gap} if shape.gap else {})),
+            _check("header", header_ok, **({} if header_ok else {"line": shape.header_line})),
+            _check("consistent_rows", not shape.uneven, columns=len(shape.header), **uneven),
+        ]
+    if kind == "json" and shape.kinds != 1:
+        return [_check("format", True, kind="json"), _check("one_table", False), *_not_judged()[1:]]
+    one_table = _check("one_table", shape.kinds == 1, **({"elements": shape.kinds} if shape.kinds != 1 else {}))
+    return [_check("format", True, kind=kind), one_table, _check("header", None),
+            _check("consistent_rows", bool(shape.rows) and not shape.uneven, **uneven)]
 
 
 def _looks_like_header(cells: Sequence[str]) -> bool:
@@ -131,52 +193,6 @@ def _looks_like_header(cells: Sequence[str]) -> bool:
     )
 
 
-def _assess_xml(content: bytes) -> list[dict[str, Any]]:
-    root, problems = parse_xml(content)
-    if root is None:
-        why = {"problem": problems[-1].as_dict()} if problems else {}
-        return [_check("format", False, kind="xml", **why), _check("one_table", None),
-                _check("header", None), _check("consistent_rows", None)]
-    rows = [child for child in root if isinstance(child.tag, str)]
-    tags = {row.tag for row in rows}
-    one_table = _check("one_table", len(tags) == 1, **({"elements": len(tags)} if len(tags) != 1 else {}))
-    shapes = [_xml_shape(row) for row in rows]
-    uneven = [index for index, shape in enumerate(shapes, start=1) if shape != shapes[0]] if shapes else []
-    return [_check("format", True, kind="xml"), one_table, _check("header", None),
-            _check("consistent_rows", bool(rows) and not uneven, **({"row": uneven[0], "count": len(uneven)} if uneven else {}))]
-
-
-def _xml_shape(row: Any) -> tuple[frozenset, frozenset]:
-    return frozenset(row.attrib), frozenset(child.tag for child in row if isinstance(child.tag, str))
-
-
-def _assess_json(text: str) -> list[dict[str, Any]]:
-    try:
-        document = json.loads(text.lstrip("\ufeff"))
-    except ValueError as error:
-        return [_check("format", False, kind="json", error=str(error)), _check("one_table", None),
-                _check("header", None), _check("consistent_rows", None)]
-    rows = _json_rows(document)
-    if rows is None:
-        return [_check("format", True, kind="json"), _check("one_table", False), _check("header", None),
-                _check("consistent_rows", None)]
-    keys = [frozenset(row) if isinstance(row, dict) else None for row in rows]
-    uneven = [index for index, shape in enumerate(keys, start=1) if shape is None or shape != keys[0]]
-    return [_check("format", True, kind="json"), _check("one_table", True), _check("header", None),
-            _check("consistent_rows", bool(rows) and not uneven, **({"row": uneven[0], "count": len(uneven)} if uneven else {}))]
-
-
-def _json_rows(document: Any) -> Optional[list[Any]]:
-    """The table's rows: a top-level array, or the one array held by a top-level object."""
-    if isinstance(document, list):
-        return document
-    if isinstance(document, dict):
-        arrays = [value for value in document.values() if isinstance(value, list)]
-        if len(arrays) == 1:
-            return arrays[0]
-    return None
-
-
 def summary(checks: Iterable[dict[str, Any]]) -> bool:
     """The distribution passes when every applicable check passed."""
     return all(check["passed"] is not False for check in checks)
@@ -186,20 +202,27 @@ def summary(checks: Iterable[dict[str, Any]]) -> bool:
 
 
 def check_resource(resource: dict[str, Any], policy: FetchPolicy) -> dict[str, Any]:
+    """Read the resource's file (its first ``openness_sample_bytes``, as they come) and judge it.
+
+    A longer file is judged by its sample, and the result says how many bytes that was (``sample_bytes``).
+    """
     url = resource.get("url") or ""
-    fetched = fetch(url, policy)
+    reading = Reading(resource.get("format") or "")
+    fetched = fetch(url, policy, head_bytes=settings.openness_sample_bytes(), stream=reading.start)
+    sampled: dict[str, int] = {}
     if not fetched.ok:
         # The finding itself is kept, so that the page shows it in each reader's language.
         why = {"problem": fetched.problem.as_dict()} if fetched.problem else {}
         checks = [_check("available", False, status=fetched.status, **why)]
     else:
-        checks = [_check("available", True),
-                  *assess(fetched.content, resource.get("format") or "", fetched.content_type)]
+        checks = [_check("available", True), *reading.findings(cut=fetched.truncated)]
+        sampled = {"sample_bytes": reading.size} if fetched.truncated else {}
     return {
         "checked_at": _now(),
         "url": url,
         "passed": summary(checks),
         "checks": checks,
+        **sampled,
     }
 
 
@@ -262,12 +285,33 @@ def openness_check(context: dict, data_dict: dict) -> dict[str, Any]:
     package, resource_ids = _target(identifier)
     tk.check_access("passport_openness_check", context, {"id": package.id})
     allow_private = private_addresses_allowed(context, data_dict)
+    _count_within_rate_limits(context, package.id)
     for resource_id in resource_ids:
         _store(resource_id, {"pending": True, "queued_at": _now()})
     search.rebuild(package.id)
     job = tk.enqueue_job(run_checks, [package.id, resource_ids, allow_private],
                          title=f"openness check {package.name}")
     return {"job_id": job.id, "queued": True, "resources": resource_ids}
+
+
+def _count_within_rate_limits(context: dict, package_id: str) -> None:
+    """Count this check against the starter's and the record's limits; refuse it once either is used up."""
+    window = settings.openness_rate_window()
+    minutes = max(1, math.ceil(window / 60))
+    limits = [(("user", context.get("user") or ""), settings.openness_rate_per_user(), RATE_USER),
+              (("record", package_id), settings.openness_rate_per_record(), RATE_RECORD)]
+    for parts, limit, code in limits:
+        if rate_limits.count(rate_limits.key("openness", *parts), window) > limit:
+            raise tk.ValidationError({"rate_limit": [_refusal(problem(code, limit=limit, minutes=minutes))]})
+
+
+def _refusal(found: Problem) -> str:
+    return f"[{found.code}] {found.message(reader_translate())}"
+
+
+def rate_limit_keys() -> str:
+    """Redis key pattern of every openness check counter of this site (tests and operators clear them with it)."""
+    return rate_limits.key("openness", "*")
 
 
 blueprint = Blueprint("passport_openness", __name__)
@@ -286,6 +330,8 @@ def start(id: str) -> Any:
         return tk.abort(404, tk._("Dataset not found"))
     except tk.NotAuthorized as error:
         return tk.abort(403, str(error) or tk._("Not authorized"))
+    except tk.ValidationError as error:
+        return tk.abort(429, " ".join(error.error_dict.get("rate_limit", [])))
     return tk.redirect_to(tk.url_for("dataset.read", id=id) + "#passport-openness-results")
 
 

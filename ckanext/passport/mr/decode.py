@@ -247,3 +247,101 @@ def _decode_run(run: str) -> Optional[str]:
     except UnicodeDecodeError:
         return None
     return decoded if _PLAUSIBLE.match(decoded) else None
+
+
+# --- text that arrives in pieces ---------------------------------------------------------------------------------
+
+
+class TextStream:
+    """Bytes to text piece by piece, for a reader that streams (a sample of a data file), holding no more than a piece.
+
+    The rules of :func:`decode_bytes` where a stream allows them: a UTF-16 BOM means UTF-16, a UTF-8 BOM is dropped,
+    otherwise UTF-8 until a byte is not, and from that byte to the end of its line Windows-1251, then UTF-8 again
+    (:func:`decode_bytes` reads a whole line of each; here the start of a line before its first such byte has been
+    given out as UTF-8 already, and stays so: an ASCII start reads the same either way). Mojibake is not repaired:
+    a stream's reader looks at its shape, not at its words.
+
+    ``utf8_error`` is the offset of the first byte that is not UTF-8 (``None`` while all are). At :meth:`close` a
+    character cut by the end counts as not UTF-8 only when the end is the file's: a sample may end inside one.
+    """
+
+    def __init__(self) -> None:
+        self.utf8_error: Optional[int] = None
+        self._taken = 0  # bytes taken before ``_pending``
+        self._pending = b""  # the start of a BOM or of a character cut between two pieces
+        self._started = False
+        self._utf16: Optional[codecs.IncrementalDecoder] = None
+        self._utf16_name = ""
+        self._utf8_letters = False  # a non-ASCII character read as UTF-8 (with another line in Windows-1251: mixed)
+        self._to_line_end = False  # in Windows-1251 up to the next LF
+
+    @property
+    def encoding(self) -> str:
+        if self._utf16 is not None:
+            return self._utf16_name
+        if self.utf8_error is None:
+            return UTF8
+        return MIXED if self._utf8_letters else WINDOWS_1251
+
+    def feed(self, data: bytes) -> str:
+        """The text of ``data`` as far as it is whole (a cut character waits for the next piece)."""
+        return self._decode(self._pending + data, final=False)
+
+    def close(self, cut: bool) -> str:
+        """The text left over; ``cut``: the bytes stopped before the file's end (a character cut there is dropped)."""
+        pending, self._pending = self._pending, b""
+        if cut:
+            return self._utf16.decode(b"", final=False) if self._utf16 is not None else ""
+        return self._decode(pending, final=True)
+
+    def _decode(self, data: bytes, final: bool) -> str:
+        self._pending = b""
+        if not self._started:
+            if len(data) < len(codecs.BOM_UTF8) and not final:
+                self._pending = data
+                return ""
+            data = self._start(data)
+        if self._utf16 is not None:
+            return self._utf16.decode(data, final=final)
+        pieces: list[str] = []
+        index = 0
+        while index < len(data):
+            if self._to_line_end:
+                end = data.find(b"\n", index)
+                stop = len(data) if end < 0 else end + 1
+                pieces.append(data[index:stop].decode("cp1251", errors="replace"))
+                self._to_line_end = end < 0
+                index = stop
+                continue
+            try:
+                text = data[index:].decode(UTF8)
+            except UnicodeDecodeError as error:
+                whole = data[index:index + error.start].decode(UTF8)
+                pieces.append(whole)
+                self._utf8_letters = self._utf8_letters or not whole.isascii()
+                index += error.start
+                if not final and error.reason == "unexpected end of data":
+                    self._pending = data[index:]
+                    break
+                if self.utf8_error is None:
+                    self.utf8_error = self._taken + index
+                self._to_line_end = True
+                continue
+            pieces.append(text)
+            self._utf8_letters = self._utf8_letters or not text.isascii()
+            index = len(data)
+        self._taken += len(data) - len(self._pending)
+        return "".join(pieces)
+
+    def _start(self, data: bytes) -> bytes:
+        self._started = True
+        for bom, encoding in _UTF16_BOMS:
+            if data.startswith(bom):
+                self.utf8_error = 0
+                self._utf16_name = encoding
+                self._utf16 = codecs.getincrementaldecoder(encoding)(errors="replace")
+                return data[len(bom):]
+        if data.startswith(codecs.BOM_UTF8):
+            self._taken = len(codecs.BOM_UTF8)
+            return data[len(codecs.BOM_UTF8):]
+        return data

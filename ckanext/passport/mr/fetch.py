@@ -129,6 +129,9 @@ _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _NOT_FOUND_STATUSES = frozenset({404, 410})
 _CHUNK = 64 * 1024
 _RETRIED = frozenset({TIMEOUT, CONNECTION_ERROR})
+# Given a 2xx answer before its body is read (status, headers, content type), the function each piece of the body is
+# handed to: a reader that streams (see ``stream`` of :func:`fetch`).
+Stream = Callable[["FetchResult"], Callable[[bytes], None]]
 
 # Asked before each hop of a fetch with the hop's URL: None lets it be requested, a problem refuses it.
 Admit = Callable[[str], Optional[Problem]]
@@ -311,6 +314,7 @@ def fetch(
     deadline: Optional[Deadline] = None,
     method: str = "GET",
     admit: Optional[Admit] = None,
+    stream: Optional[Stream] = None,
 ) -> FetchResult:
     """GET ``url`` within ``policy``; a conditional GET when ``etag`` or ``last_modified`` is given.
 
@@ -325,6 +329,12 @@ def fetch(
 
     ``admit(url)`` is asked before each hop (the first and every redirect's target): a problem it returns ends the
     fetch with that problem, before any request to that hop's host (a caller's limit on the hosts it reads).
+
+    With ``stream`` the body is handed on instead of kept: once a 2xx answer's headers are in, ``stream(result)``
+    gives the function each piece is passed to as it is read (never a byte past the cap), and ``content`` stays
+    empty, so a caller that reads as the pieces come holds no more than a piece (the openness check's sample). The
+    limits, ``head_bytes`` and ``truncated`` are as without it; an error after some pieces is the result's problem
+    as ever, and what the function raises ends the fetch and reaches the caller.
 
     A given ``session`` is used as is (build it with :func:`make_session` to keep the connect-time guard and the
     watchdog); the resolve-time guard applies to every hop in any case.
@@ -343,7 +353,8 @@ def fetch(
     try:
         response, current = _follow(url, policy, active, headers, clock, method, admit)
         with response:
-            result = _read(response, current, policy, clock, head_bytes, headers_only=method == "HEAD")
+            result = _read(response, current, policy, clock, head_bytes, headers_only=method == "HEAD",
+                           stream=stream)
     except _Failure as failure:
         result = FetchResult(ok=False, url=failure.problem.location.url or url, status=failure.status,
                              problem=failure.problem)
@@ -491,7 +502,7 @@ def _check_url(url: str, policy: FetchPolicy, clock: _Clock) -> None:
 
 def _read(
     response: requests.Response, url: str, policy: FetchPolicy, clock: _Clock, head_bytes: Optional[int] = None,
-    headers_only: bool = False,
+    headers_only: bool = False, stream: Optional[Stream] = None,
 ) -> FetchResult:
     status = response.status_code
     result = FetchResult(
@@ -521,13 +532,14 @@ def _read(
         # A HEAD answer has no body to read; its status is all it says.
         result.ok = True
         return result
+    pieces = stream(result) if stream is not None else None
     if head_bytes is not None:
-        return _read_head(response, result, policy, clock, head_bytes)
+        return _read_head(response, result, policy, clock, head_bytes, pieces)
     declared = response.headers.get("Content-Length", "")
     if declared.strip().isdigit() and int(declared) > policy.max_bytes:
         result.problem = problem(TOO_LARGE, url=url, limit=policy.max_bytes)
         return result
-    body, found = _read_body(response, url, policy, clock)
+    body, found = _read_body(response, url, policy, clock, pieces)
     result.content = body
     result.problem = found
     result.ok = found is None
@@ -535,13 +547,14 @@ def _read(
 
 
 def _read_head(
-    response: requests.Response, result: FetchResult, policy: FetchPolicy, clock: _Clock, head_bytes: int
+    response: requests.Response, result: FetchResult, policy: FetchPolicy, clock: _Clock, head_bytes: int,
+    pieces: Optional[Callable[[bytes], None]] = None,
 ) -> FetchResult:
     """The first ``head_bytes`` bytes (never more than ``max_bytes``), and whether the body goes on."""
     limit = min(head_bytes, policy.max_bytes)
-    body, found, more = _read_upto(response, result.url, policy, clock, limit)
-    result.content = body[:limit]
-    result.truncated = more or _partial(response.headers.get("Content-Range", ""), len(result.content))
+    body, found, more, size = _read_upto(response, result.url, policy, clock, limit, pieces)
+    result.content = body
+    result.truncated = more or _partial(response.headers.get("Content-Range", ""), min(size, limit))
     result.problem = found
     result.ok = found is None
     return result
@@ -554,21 +567,25 @@ def _partial(content_range: str, received: int) -> bool:
 
 
 def _read_body(
-    response: requests.Response, url: str, policy: FetchPolicy, clock: _Clock
+    response: requests.Response, url: str, policy: FetchPolicy, clock: _Clock,
+    pieces: Optional[Callable[[bytes], None]] = None,
 ) -> tuple[bytes, Optional[Problem]]:
     """The whole body, or ``fetch.too_large`` as soon as it passes ``max_bytes``."""
-    body, found, more = _read_upto(response, url, policy, clock, policy.max_bytes)
+    body, found, more, _size = _read_upto(response, url, policy, clock, policy.max_bytes, pieces)
     if found is None and more:
         return b"", problem(TOO_LARGE, url=url, limit=policy.max_bytes)
     return body, found
 
 
 def _read_upto(
-    response: requests.Response, url: str, policy: FetchPolicy, clock: _Clock, cap: int
-) -> tuple[bytes, Optional[Problem], bool]:
-    """Read at most ``cap + 1`` bytes (decoded), one ``recv`` at a time so the deadline is honoured.
+    response: requests.Response, url: str, policy: FetchPolicy, clock: _Clock, cap: int,
+    pieces: Optional[Callable[[bytes], None]] = None,
+) -> tuple[bytes, Optional[Problem], bool, int]:
+    """Read at most ``cap + 1`` bytes (decoded), one ``recv`` at a time so the deadline is honoured; each piece
+    within ``cap`` is kept, or handed to ``pieces`` when given.
 
-    Returns the bytes read, the problem that ended the read, and whether the body went on past ``cap``.
+    Returns the bytes kept, the problem that ended the read, whether the body went on past ``cap``, and the bytes
+    read.
     """
     chunks: list[bytes] = []
     size = 0
@@ -576,23 +593,26 @@ def _read_upto(
     try:
         while size < limit:
             if clock.remaining() <= 0:
-                return b"", clock.timeout(url).problem, False
+                return b"", clock.timeout(url).problem, False, size
             chunk = response.raw.read1(min(_CHUNK, limit - size), decode_content=True)
             if not chunk:
                 break
-            chunks.append(chunk)
+            if pieces is None:
+                chunks.append(chunk)
+            elif size < cap:
+                pieces(chunk[:cap - size])
             size += len(chunk)
     except (requests.RequestException, OSError, HTTPException, urllib3.exceptions.HTTPError) as error:
         if clock.watchdog.fired:
-            return b"", clock.timeout(url).problem, False
+            return b"", clock.timeout(url).problem, False, size
         if _is_timeout(error):
-            return b"", timed_out(url, policy.read_timeout), False
-        return b"", connection_failure(url, error), False
+            return b"", timed_out(url, policy.read_timeout), False, size
+        return b"", connection_failure(url, error), False, size
     if clock.watchdog.fired:
         # A body without a length ends where the connection closes: the shutdown is no end of the body.
-        return b"", clock.timeout(url).problem, False
+        return b"", clock.timeout(url).problem, False, size
     body = b"".join(chunks)
-    return body[:cap], None, size > cap
+    return body[:cap], None, size > cap, size
 
 
 def _is_timeout(error: BaseException) -> bool:

@@ -76,3 +76,54 @@ def decode_at(text: str, index: int, url: str = "") -> tuple[Any, list[Problem]]
     value, _end = json.JSONDecoder().raw_decode(text, index)
     cleaned, replaced = storable_json(value)
     return cleaned, replaced_finding(replaced, url)
+
+
+class DepthGauge:
+    """:func:`nesting_depth` for text that arrives in pieces (a stream read as it comes): fed each piece in turn, it
+    knows how deep the brackets outside strings have nested so far, a string cut between two pieces included.
+
+    A reader that streams feeds each piece here before it decodes any value of it, so nothing deeper than
+    :data:`MAX_DEPTH` is ever decoded, as :func:`load_json` refuses it whole.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.deepest = 0
+        # An unterminated string at the end of what came so far, read again with the next piece: its quote may
+        # come in it, after a backslash that escapes the next piece's first character.
+        self._open = ""
+
+    def feed(self, text: str) -> int:
+        """Take the next piece; the deepest nesting so far."""
+        opened: list[str] = []
+
+        def strip(found: re.Match) -> str:
+            if found.group(1) is not None:
+                opened.append(found.group(1))
+            return ""
+
+        brackets = _NOT_BRACKET.sub("", _STRING.sub(strip, self._open + text))
+        self._open = opened[0] if opened else ""
+        steps = list(accumulate(map(_STEP.__getitem__, brackets), initial=self.depth))
+        self.depth = steps[-1]
+        self.deepest = max(self.deepest, max(steps))
+        return self.deepest
+
+
+def value_cut(text: str) -> bool:
+    """Whether the JSON value ``text`` starts with runs on past its end: an array or object whose brackets do not close
+    within it (its open strings aside), a string with no closing quote, a number or literal up to the end.
+
+    A reader of a stream asks it when a value does not decode: a cut value waits for more text (or, at the end of a
+    sample, is no fault of the file), one that ends within the text is broken.
+    """
+    start = text[:1]
+    if start in ("[", "{"):
+        brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+        return all(depth > 0 for depth in accumulate(map(_STEP.__getitem__, brackets)))
+    if start == '"':
+        return re.match(JSON_STRING, text) is None
+    return _TOKEN_TO_END.fullmatch(text) is not None
+
+
+_TOKEN_TO_END = re.compile(r"[\w.+\-]*")
