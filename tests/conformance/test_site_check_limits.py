@@ -4,7 +4,9 @@ toward, and anonymous visitors counted by IPv4 address or IPv6 /64."""
 from __future__ import annotations
 
 import json
+import re
 import socket
+from pathlib import Path
 
 import pytest
 import requests
@@ -22,6 +24,7 @@ pytestmark = [
     pytest.mark.usefixtures("with_plugins", "clean_db", "clean_site_checks"),
 ]
 
+ROOT = Path(__file__).resolve().parents[2]
 PER_HOST = "ckanext.passport.site_check_rate_per_host"
 # A loopback address no test server listens on: a host of its own, besides the servers' 127.0.0.1.
 OTHER_HOST = "127.0.0.2"
@@ -80,6 +83,17 @@ def test_a_check_is_queued_on_the_site_checks_own_queue_not_the_default_one(user
     queued = [list(job.args) for job in jobs.get_queue(site_check_job.QUEUE).jobs]
     assert queued == [[started["id"]]]
     assert jobs.get_queue().jobs == []
+
+
+def test_make_demo_and_the_readmes_process_table_start_a_worker_on_the_site_checks_queue():
+    script = (ROOT / "dev" / "demo.sh").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+
+    started = re.search(rf'^start (\S+) "\$ROOT/dev/supervise.sh" "\$BIN/ckan" jobs worker {site_check_job.QUEUE}$',
+                        script, re.MULTILINE)
+    assert started is not None
+    assert started.group(1) in re.search(r"^PROCESSES=\((.*)\)$", script, re.MULTILINE).group(1).split()
+    assert f"| site checks | `ckan -c ckan.ini jobs worker {site_check_job.QUEUE}` |" in readme
 
 
 @pytest.mark.ckan_config("ckanext.passport.site_check_max_queued", "2")
