@@ -12,18 +12,18 @@ state are tests/catalog/test_authorization_matrix.py's, beside this one.
 Answers: ``ALLOWED`` (authorization lets the caller through: the action answers, or refuses the deliberately invalid
 data some cases send so that nothing changes; a page answers 2xx or 3xx, or 400 for such data), ``REFUSED``
 (NotAuthorized, 403), ``NOT_FOUND`` (ObjectNotFound, 404: what the caller may not know exists, or what is not
-there for anyone) and ``WITHOUT_MEMBERS`` (allowed, but the users asked for are left out).
+there for anyone) and ``NAMING_NO_USER`` (allowed, and no portal user's login is in the answer).
 
 A case's ``data`` (an action's data dict, a POST route's form) and ``path`` (a route's address) name the objects of
 the test's world in braces: ``{published}`` (a record published through the workflow), ``{draft}`` and
-``{submitted}`` (complete records of the owning organization in those states), ``{unowned}`` (a record of no
-organization, the signed-in user's), ``{harvested}`` (a record of the private source's harvest), ``{resource}`` (the
-published record's resource), ``{public_source}`` and ``{private_source}`` (``passport`` sources of the owning
+``{submitted}`` (complete records of the owning organization in those states), ``{listed}`` (a published record
+the LKOD lists) and ``{listed_resource}`` (its distribution), ``{unowned}`` (a record of no
+organization, the signed-in user's), ``{harvested}`` (a record of the private source's harvest), ``{public_source}`` and ``{private_source}`` (``passport`` sources of the owning
 organization; the private one harvested once), ``{lkod_source}``, ``{job}`` and ``{object}`` (the private source's
 job and one of its harvest objects), ``{check}`` (a finished site check) and ``{private_check}`` (one a sysadmin
 ran on private addresses), ``{owner_org}`` (the owning organization, with its IČO), ``{public_publisher}`` and
 ``{private_publisher}`` (scoreboard keys of the public and the private source), ``{token}`` (an unsubscribe link's
-token), ``{group}`` (a group the member belongs to), ``{member}`` (the member's user name), ``{identifier}`` (the published record's MR identifier) and
+token), ``{group}`` (a group the member belongs to), ``{activity}`` (a change of the published record by its curator), ``{member}`` (the member's user name), ``{identifier}`` (the published record's MR identifier) and
 ``{version_file}`` (one of its version files).
 """
 from __future__ import annotations
@@ -37,8 +37,8 @@ ROLES = ("anonymous", "signed_in", "member", "editor", "admin", "other_editor", 
 ALLOWED = "allowed"
 REFUSED = "refused"
 NOT_FOUND = "not found"
-# Allowed, and the answer holds no member (the users of an organization or group) though they were asked for.
-WITHOUT_MEMBERS = "allowed, without members"
+# Allowed, and the answer names no user (no login: no member list, no activity's actor).
+NAMING_NO_USER = "allowed, naming no user"
 
 
 def only(*roles: str, otherwise: str = REFUSED) -> dict[str, str]:
@@ -55,6 +55,8 @@ def everyone(answer: str) -> dict[str, str]:
 EVERYONE = only(*ROLES)
 SIGNED_IN = only(*ROLES[1:])
 SYSADMIN = only("sysadmin")
+# Everyone reads it; only signed-in users learn who the people in it are.
+PEOPLE_SIGNED_IN = {**EVERYONE, "anonymous": NAMING_NO_USER}
 # Who may change the owning organization's things (CKAN's package_update: its editors and admins).
 CURATORS = ("editor", "admin", "sysadmin")
 # Who may see the owning organization's private things (CKAN's package_show: its members of any capacity).
@@ -118,10 +120,20 @@ CASES: list[Case] = [
     action("member_list", "the organization's users", SIGNED_IN, id="{owner_org}", object_type="user"),
     action("organization_list_for_user", "another user's organizations", SIGNED_IN, id="{member}"),
     # Organizations and groups are public; their members are not.
-    action("organization_show", "the organization with its users", {**EVERYONE, "anonymous": WITHOUT_MEMBERS},
-           id="{owner_org}", include_users=True),
-    action("group_show", "a group with its users", {**EVERYONE, "anonymous": WITHOUT_MEMBERS},
-           id="{group}", include_users=True),
+    action("organization_show", "the organization with its users", PEOPLE_SIGNED_IN, id="{owner_org}",
+           include_users=True),
+    action("group_show", "a group with its users", PEOPLE_SIGNED_IN, id="{group}", include_users=True),
+    # A dataset's collaborators are its member list: for who would manage them (CKAN's rule: the organization's
+    # admins), never a visitor.
+    action("package_collaborator_list", "a published record", only("admin", "sysadmin"), id="{published}"),
+    # ckanext-activity's streams chained: a visitor reads what changed, never who changed it.
+    action("package_activity_list", "a published record", PEOPLE_SIGNED_IN, id="{published}"),
+    action("organization_activity_list", "the organization", PEOPLE_SIGNED_IN, id="{owner_org}"),
+    action("group_activity_list", "a group", PEOPLE_SIGNED_IN, id="{group}"),
+    action("recently_changed_packages_activity_list", "the portal", PEOPLE_SIGNED_IN),
+    action("activity_show", "a published record's activity", PEOPLE_SIGNED_IN, id="{activity}"),
+    # An activity's data is the record whole as it was then: for who may change it (ckanext-activity's rule).
+    action("activity_data_show", "a published record's activity", only(*CURATORS), id="{activity}"),
     route("GET /passport/queue", "the review queue", only(*REVIEWERS), "/passport/queue"),
     route("POST /dataset/<id>/passport/transition", "returning a submitted record", only(*REVIEWERS),
           "/dataset/{submitted}/passport/transition", to="returned"),
@@ -206,11 +218,11 @@ CASES: list[Case] = [
     route("GET /lkod/catalog", "the catalog", EVERYONE, "/lkod/catalog"),
     route("GET /lkod/organization/<name>/catalog", "the organization's catalog", EVERYONE,
           "/lkod/organization/{owner_org}/catalog"),
-    route("GET /lkod/dataset/<dataset_id>", "a published record", EVERYONE, "/lkod/dataset/{published}"),
+    route("GET /lkod/dataset/<dataset_id>", "a listed record", EVERYONE, "/lkod/dataset/{listed}"),
     # A record not listed yet: its curators preview it, nobody else learns it exists.
     route("GET /lkod/dataset/<dataset_id>", "a draft", only(*CURATORS, otherwise=NOT_FOUND), "/lkod/dataset/{draft}"),
     route("GET /lkod/dataset/<dataset_id>/<any(distribution, service):part>/<resource_id>",
-          "a published record's distribution", EVERYONE, "/lkod/dataset/{published}/distribution/{resource}"),
+          "a listed record's distribution", EVERYONE, "/lkod/dataset/{listed}/distribution/{listed_resource}"),
     # --- the MR publication (plugin passport_publish): what an anonymous visitor sees, for everyone -----------------
     route("GET /opendata/", "the registry page", EVERYONE, "/opendata/"),
     route('GET /opendata/<any("list.csv", "list.xml", "list.json", "opendatalist.csv"):form>', "the registry file",

@@ -7,6 +7,8 @@ source type stays mid-stage (:mod:`ckanext.passport.harvest.recovery`). It puts 
 source form first (:mod:`ckanext.passport.harvest.source_form`), and reads a source's registry once when it is
 saved from that form (:mod:`ckanext.passport.harvest.source_check`). It chains ``package_update`` so that every update
 of a source of either type is judged on its effective config (:mod:`ckanext.passport.harvest.config_authority`).
+It chains ``harvest_object_show``'s auth so that an object is shown only to whoever may see its source
+(:mod:`ckanext.passport.harvest.object_access`).
 """
 from __future__ import annotations
 
@@ -14,13 +16,14 @@ import ckan.plugins as p
 import ckan.plugins.toolkit as tk
 
 from ckanext.passport.harvest import config_authority, findings as harvest_findings, recovery, source_check, source_form
-from ckanext.passport.harvest import source_type
+from ckanext.passport.harvest import object_access, source_type
 from ckanext.passport.harvest.mr_harvester import PassportHarvester
 
 from .shared import PassportTranslation
 
 
 @tk.blanket.actions(lambda: harvest_findings.actions() | recovery.actions() | config_authority.actions())
+@tk.blanket.auth_functions(object_access.auth_functions())
 @tk.blanket.helpers(source_form.helpers())
 class PassportHarvesterPlugin(PassportTranslation, PassportHarvester):
     """ckanext-harvest finds harvesters as plugins implementing IHarvester: the plugin is the harvester."""
