@@ -66,6 +66,16 @@ def run_worker_burst() -> None:
         model.Session.remove()
 
 
+def act(user, action: str, **data):
+    """Call an action as ``user`` (None: anonymous) with authorization checked, as the API would."""
+    return call_action(action, context={"user": user["name"] if user else "", "ignore_auth": False}, **data)
+
+
+def refusal(raised: pytest.ExceptionInfo) -> str:
+    [(field, [message])] = raised.value.error_dict.items()
+    return f"{field}: {message}"
+
+
 def shown(check_id: str, **context: Any) -> dict[str, Any]:
     """``passport_site_check_show`` in a fresh session: the worker process wrote the row."""
     model.Session.remove()

@@ -11,9 +11,8 @@ import sqlalchemy as sa
 from ckan import model
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests import factories
-from ckan.tests.helpers import call_action
 from http_site import Fault
-from site_check_support import clean_site_checks, home_site, shown  # noqa: F401
+from site_check_support import act, clean_site_checks, home_site, refusal, shown  # noqa: F401
 
 from ckanext.passport.conformance.site_check import job as site_check_job
 from ckanext.passport.conformance.site_check.model import SiteCheck, add
@@ -24,16 +23,6 @@ pytestmark = [
 ]
 
 PUBLIC_SITE = "https://opendata.example.ru/opendata/"  # never fetched: the checks below stay queued
-
-
-def act(user, action: str, **data):
-    """Call an action as ``user`` (None: anonymous) with authorization checked, as the API would."""
-    return call_action(action, context={"user": user["name"] if user else "", "ignore_auth": False}, **data)
-
-
-def refusal(raised: pytest.ExceptionInfo) -> str:
-    [(field, [message])] = raised.value.error_dict.items()
-    return f"{field}: {message}"
 
 
 @pytest.fixture

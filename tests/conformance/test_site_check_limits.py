@@ -13,8 +13,7 @@ import requests
 from ckan.lib import jobs
 from ckan.logic import ValidationError
 from ckan.tests import factories
-from ckan.tests.helpers import call_action
-from site_check_support import clean_site_checks, shown  # noqa: F401 (fixture)
+from site_check_support import act, clean_site_checks, refusal, shown  # noqa: F401 (fixture)
 
 from ckanext.passport import rate_limits
 from ckanext.passport.conformance.site_check import job as site_check_job
@@ -28,16 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 PER_HOST = "ckanext.passport.site_check_rate_per_host"
 # A loopback address no test server listens on: a host of its own, besides the servers' 127.0.0.1.
 OTHER_HOST = "127.0.0.2"
-
-
-def act(user, action: str, **data):
-    """Call an action as ``user`` (None: anonymous) with authorization checked, as the API would."""
-    return call_action(action, context={"user": user["name"] if user else "", "ignore_auth": False}, **data)
-
-
-def refusal(raised: pytest.ExceptionInfo) -> str:
-    [(field, [message])] = raised.value.error_dict.items()
-    return f"{field}: {message}"
 
 
 @pytest.fixture

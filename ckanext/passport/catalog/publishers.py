@@ -110,6 +110,19 @@ def _stored(key: str, data: dict, context: dict) -> Optional[str]:
     return str((group.extras or {}).get(key) or "").strip()
 
 
+def _sent_or_stored(field: str, key: tuple, data: dict, context: dict) -> tuple[Optional[str], Any]:
+    """(stored, value): the value an update sends, or the stored one when it sends none; a create that sends none
+    writes nothing (the validation chain stops)."""
+    stored = _stored(field, data, context)
+    value = data.get(key)
+    if value is missing or value is None:
+        if stored is None:
+            data.pop(key, None)
+            raise tk.StopOnError
+        value = stored
+    return stored, value
+
+
 def _refuse(key: tuple, errors: dict, code: str, **params: Any) -> None:
     found = problem(code, **params)
     errors.setdefault(key, []).append(f"[{found.code}] {found.message(reader_translate())}")
@@ -123,13 +136,7 @@ def _holder_title(organization_id: str) -> str:
 
 def ico_field(key: tuple, data: dict, errors: dict, context: dict) -> None:
     """The organization's IČO: valid, set by a sysadmin only, held by no other active organization."""
-    stored = _stored(ICO_FIELD, data, context)
-    value = data.get(key)
-    if value is missing or value is None:
-        if stored is None:
-            data.pop(key, None)
-            raise tk.StopOnError
-        value = stored
+    stored, value = _sent_or_stored(ICO_FIELD, key, data, context)
     value = str(value).strip()
     if value:
         error = ico_error(value)
@@ -150,13 +157,7 @@ def ico_field(key: tuple, data: dict, errors: dict, context: dict) -> None:
 
 def inns_field(key: tuple, data: dict, errors: dict, context: dict) -> None:
     """The organization's INNs: each valid, set by a sysadmin only, each held by no other active organization."""
-    stored = _stored(INNS_FIELD, data, context)
-    value = data.get(key)
-    if value is missing or value is None:
-        if stored is None:
-            data.pop(key, None)
-            raise tk.StopOnError
-        value = stored
+    stored, value = _sent_or_stored(INNS_FIELD, key, data, context)
     inns = normalized_inns(value)
     for inn in inns:
         error = inn_error(inn)
