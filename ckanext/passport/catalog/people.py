@@ -31,6 +31,12 @@ def _signed_in_only(context: dict[str, Any]) -> dict[str, Any]:
     return {"success": True}
 
 
+def _signed_in_then(next_auth: Callable[..., Any], context: dict[str, Any], data_dict: dict[str, Any]) -> dict[str, Any]:
+    """A visitor refused; anyone signed in judged by CKAN's own rule."""
+    refused = _signed_in_only(context)
+    return refused if not refused["success"] else next_auth(context, data_dict)
+
+
 def _without_members(context: dict[str, Any], data_dict: dict[str, Any]) -> dict[str, Any]:
     """A visitor's group or organization comes without its users (CKAN includes them by default, each with login,
     full name, sysadmin flag and e-mail hash); a list with ``all_fields`` shows each through the same action."""
@@ -66,15 +72,13 @@ def _asked_before_lookup(name: str) -> Callable[..., Any]:
 @tk.chained_auth_function
 @tk.auth_allow_anonymous_access
 def user_show(next_auth: Callable[..., Any], context: dict[str, Any], data_dict: dict[str, Any]) -> dict[str, Any]:
-    refused = _signed_in_only(context)
-    return refused if not refused["success"] else next_auth(context, data_dict)
+    return _signed_in_then(next_auth, context, data_dict)
 
 
 @tk.chained_auth_function
 @tk.auth_allow_anonymous_access
 def user_list(next_auth: Callable[..., Any], context: dict[str, Any], data_dict: dict[str, Any]) -> dict[str, Any]:
-    refused = _signed_in_only(context)
-    return refused if not refused["success"] else next_auth(context, data_dict)
+    return _signed_in_then(next_auth, context, data_dict)
 
 
 def _without_actor(context: dict[str, Any], activity: dict[str, Any]) -> dict[str, Any]:
@@ -134,8 +138,7 @@ def member_list(next_auth: Callable[..., Any], context: dict[str, Any], data_dic
     """A visitor may list a group's datasets or groups, not its users (all members, when no type is named)."""
     if data_dict.get("object_type") in ("package", "group"):
         return next_auth(context, data_dict)
-    refused = _signed_in_only(context)
-    return refused if not refused["success"] else next_auth(context, data_dict)
+    return _signed_in_then(next_auth, context, data_dict)
 
 
 @tk.chained_auth_function
@@ -145,8 +148,7 @@ def organization_list_for_user(next_auth: Callable[..., Any], context: dict[str,
     """Another user's organizations are the member lists read backwards; a visitor's own are none."""
     if not data_dict.get("id"):
         return next_auth(context, data_dict)
-    refused = _signed_in_only(context)
-    return refused if not refused["success"] else next_auth(context, data_dict)
+    return _signed_in_then(next_auth, context, data_dict)
 
 
 @tk.chained_auth_function
@@ -154,8 +156,7 @@ def organization_list_for_user(next_auth: Callable[..., Any], context: dict[str,
 def package_collaborator_list(next_auth: Callable[..., Any], context: dict[str, Any],
                               data_dict: dict[str, Any]) -> dict[str, Any]:
     """A dataset's collaborators are its member list; CKAN's own check fails with an error on a visitor."""
-    refused = _signed_in_only(context)
-    return refused if not refused["success"] else next_auth(context, data_dict)
+    return _signed_in_then(next_auth, context, data_dict)
 
 
 def helpers() -> dict[str, Callable[..., Any]]:
