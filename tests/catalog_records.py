@@ -78,3 +78,12 @@ def complete_record(**overrides: Any) -> dict[str, Any]:
     }
     record.update(overrides)
     return record
+
+
+def owned_record(**overrides: Any) -> dict[str, Any]:
+    """``complete_record`` in an organization made for it: every record has one where, as in the test configuration
+    and a portal's, ``ckan.auth.create_unowned_dataset`` is off (CKAN refuses a record of no organization, even a
+    sysadmin's). For tests about the record, not about who curates it."""
+    from ckan.tests import factories
+
+    return complete_record(owner_org=factories.Organization()["id"], **overrides)

@@ -148,7 +148,8 @@ def test_a_new_record_form_reports_errors_of_each_field_kind(app, curator):
 
 def _errors(**overrides: Any) -> dict[str, Any]:
     with pytest.raises(ValidationError) as refused:
-        call_action("package_create", {"user": factories.Sysadmin()["name"]}, **complete_record(**overrides))
+        call_action("package_create", {"user": factories.Sysadmin()["name"]},
+                    **complete_record(owner_org=factories.Organization()["id"], **overrides))
     return refused.value.error_dict
 
 

@@ -22,8 +22,13 @@ def curator() -> dict:
 
 
 @pytest.fixture
-def created(curator) -> dict:
-    org = factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
+def org(curator) -> dict:
+    """The organization the curator edits: every record belongs to one (the test configuration, as a portal's)."""
+    return factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
+
+
+@pytest.fixture
+def created(curator, org) -> dict:
     call_action("package_create", {"user": curator["name"]}, **complete_record(owner_org=org["id"]))
     return call_action("package_show", id="obyvatelstvo-obci")
 
@@ -58,8 +63,7 @@ def test_geometry_is_filled_from_the_territorial_unit(created):
     assert 16.3 < west < 16.6 and 49.0 < south < 49.2  # around Brno
 
 
-def test_geometry_cannot_be_typed_in(curator):
-    org = factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
+def test_geometry_cannot_be_typed_in(curator, org):
     record = complete_record(owner_org=org["id"], spatial_area="", spatial='{"type": "Point", "coordinates": [0, 0]}')
     call_action("package_create", {"user": curator["name"]}, **record)
     assert "spatial" not in call_action("package_show", id=record["name"])
@@ -100,27 +104,28 @@ def test_openness_check_result_cannot_be_set_through_the_api(created, curator):
     assert "openness_check" not in call_action("resource_show", id=resource["id"])
 
 
-def test_provider_may_be_identified_by_russian_inn(curator):
-    record = complete_record(publisher_id_scheme="inn", publisher_id="7708234640", publisher_name="Росстат")
+def test_provider_may_be_identified_by_russian_inn(curator, org):
+    record = complete_record(owner_org=org["id"], publisher_id_scheme="inn", publisher_id="7708234640",
+                             publisher_name="Росстат")
     call_action("package_create", {"user": curator["name"]}, **record)
     shown = call_action("package_show", id=record["name"])
     assert (shown["publisher_id_scheme"], shown["publisher_id"]) == ("inn", "7708234640")
 
 
-def test_spaces_in_the_identifier_are_dropped(curator):
-    record = complete_record(publisher_id="000 25 593")
+def test_spaces_in_the_identifier_are_dropped(curator, org):
+    record = complete_record(owner_org=org["id"], publisher_id="000 25 593")
     call_action("package_create", {"user": curator["name"]}, **record)
     assert call_action("package_show", id=record["name"])["publisher_id"] == CZSO_ICO
 
 
-def test_mr_passport_facts_of_a_harvested_record_are_kept(curator):
+def test_mr_passport_facts_of_a_harvested_record_are_kept(curator, org):
     facts = {
         "mr_identifier": "7708234640-okved2", "mr_standard_version": "http://opendata.gosmonitor.ru/standard/3.0",
         "mr_conformance": "92", "mr_publisher_phone": "+7 (495) 607-49-02", "mr_created": "2018-04-02",
         "mr_modified": "2025-11-01", "mr_valid": "2026-01-01", "mr_format": "csv",
         "mr_provenance": "Изменения ОКВЭД 2", "mr_periodicity": "ежемесячно",
     }
-    record = complete_record(publisher_id_scheme="inn", publisher_id="7708234640", **facts)
+    record = complete_record(owner_org=org["id"], publisher_id_scheme="inn", publisher_id="7708234640", **facts)
     call_action("package_create", {"user": curator["name"]}, **record)
     shown = call_action("package_show", id=record["name"])
     assert {key: shown.get(key) for key in facts} == facts
@@ -138,23 +143,23 @@ def test_the_record_has_defaults_for_its_validity_language_and_identifier_scheme
     assert DEFAULTS == {"record_language": "cs", "record_validity": "valid", "publisher_id_scheme": "ico"}
 
 
-def test_an_api_client_leaving_out_a_field_the_form_prefills_gets_its_default(curator):
-    record = {key: value for key, value in complete_record().items() if key not in DEFAULTS}
+def test_an_api_client_leaving_out_a_field_the_form_prefills_gets_its_default(curator, org):
+    record = {key: value for key, value in complete_record(owner_org=org["id"]).items() if key not in DEFAULTS}
     call_action("package_create", {"user": curator["name"]}, **record)
     shown = call_action("package_show", id=record["name"])
     assert {key: shown[key] for key in DEFAULTS} == DEFAULTS
 
 
-def test_a_value_sent_through_the_api_is_kept_over_the_default(curator):
-    record = complete_record(record_validity="invalid", record_language="en")
+def test_a_value_sent_through_the_api_is_kept_over_the_default(curator, org):
+    record = complete_record(owner_org=org["id"], record_validity="invalid", record_language="en")
     call_action("package_create", {"user": curator["name"]}, **record)
     shown = call_action("package_show", id=record["name"])
     assert (shown["record_validity"], shown["record_language"]) == ("invalid", "en")
 
 
-def test_a_harvest_leaving_out_a_field_gets_no_default():
+def test_a_harvest_leaving_out_a_field_gets_no_default(org):
     """A harvest sends what the passport says: a fact it leaves out stays unknown until a curator states it."""
-    record = {key: value for key, value in complete_record().items() if key != "record_validity"}
+    record = {key: value for key, value in complete_record(owner_org=org["id"]).items() if key != "record_validity"}
     call_action("package_create", {"user": factories.Sysadmin()["name"], "passport_harvest": True}, **record)
     assert "record_validity" not in call_action("package_show", id=record["name"])
 

@@ -99,7 +99,8 @@ def test_known_vocabulary_values_pass_and_unknown_are_refused():
 
 def _errors(**overrides) -> dict:
     with pytest.raises(ValidationError) as raised:
-        call_action("package_create", {"user": factories.Sysadmin()["name"]}, **complete_record(**overrides))
+        call_action("package_create", {"user": factories.Sysadmin()["name"]},
+                    **complete_record(owner_org=factories.Organization()["id"], **overrides))
     return raised.value.error_dict
 
 

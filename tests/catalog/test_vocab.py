@@ -45,12 +45,12 @@ def _token() -> dict:
 
 @pytest.fixture
 def classified_records() -> None:
-    sysadmin = factories.Sysadmin()
-    call_action("package_create", {"user": sysadmin["name"]}, **complete_record())
+    sysadmin, owner = factories.Sysadmin(), factories.Organization()["id"]
+    call_action("package_create", {"user": sysadmin["name"]}, **complete_record(owner_org=owner))
     call_action(
         "package_create", {"user": sysadmin["name"]},
         **complete_record(name="skoly", title="Školy", eurovoc=[{"uri": EUROVOC_DEMOGRAPHY}], cz_nace=["85"],
-                          spatial_area="CZ0100"),
+                          spatial_area="CZ0100", owner_org=owner),
     )
 
 
@@ -137,7 +137,8 @@ def test_loaded_concept_can_classify_a_record(cli, tmp_path, vocab_dir):
     source = tmp_path / "eurovoc.rdf"
     source.write_bytes(SKOS)
     cli.invoke(vocab_group, ["load", str(source)])
-    record = complete_record(record_language="en", eurovoc=[{"uri": "http://eurovoc.europa.eu/2470"}])
+    record = complete_record(record_language="en", eurovoc=[{"uri": "http://eurovoc.europa.eu/2470"}],
+                             owner_org=factories.Organization()["id"])
     call_action("package_create", {"user": factories.Sysadmin()["name"]}, **record)
     assert call_action("package_show", id=record["name"])["eurovoc"] == [
         {"uri": "http://eurovoc.europa.eu/2470", "label": "sociology"}

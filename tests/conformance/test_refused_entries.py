@@ -13,7 +13,7 @@ import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-from catalog_records import complete_record
+from catalog_records import owned_record
 
 pytestmark = [
     pytest.mark.stack,
@@ -94,7 +94,7 @@ def test_the_refusal_names_the_source_that_holds_the_identifier(refused):
 
 def test_the_refusal_names_the_portal_when_a_portal_record_holds_the_identifier(demo_site, harvest_source,
                                                                               run_harvest):
-    factories.Dataset(**complete_record(name="lekarny", mr_identifier=TAKEN))
+    factories.Dataset(**owned_record(name="lekarny", mr_identifier=TAKEN))
     results, _ = run_harvest(harvest_source(f"{demo_site.url}/opendata/list.json", ALLOW))
     message = results[TAKEN]["errors"][0].message
     assert "lekarny" in message and "the portal (a record not harvested)" in message

@@ -80,6 +80,7 @@ def test_harvest_source_of_type_passport_can_be_created():
         title="MR site",
         url="http://opendata.example.ru/opendata/",
         source_type="passport",
+        owner_org=factories.Organization()["id"],
     )
     assert source["source_type"] == "passport"
     types = {h["name"] for h in call_action("harvesters_info_show")}

@@ -79,7 +79,7 @@ def test_default_editorial_state_applies_to_new_records(demo_site, harvest_sourc
 
 
 def test_name_taken_by_another_dataset_gets_a_new_name_not_a_crash(demo_site, harvest_source, run_harvest):
-    factories.Dataset(name="7709876545-pharmacies", **_complete())
+    factories.Dataset(name="7709876545-pharmacies", owner_org=factories.Organization()["id"], **_complete())
     results, _ = run_harvest(harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW))
     landed = results["7709876545-pharmacies"]
     assert landed["report_status"] == "added"

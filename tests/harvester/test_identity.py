@@ -17,7 +17,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject
 
-from catalog_records import complete_record
+from catalog_records import owned_record
 
 pytestmark = [
     pytest.mark.stack,
@@ -119,7 +119,7 @@ def test_a_second_sources_entry_for_a_taken_identifier_is_an_object_error(
 
 
 def test_an_entry_for_an_identifier_a_portal_record_holds_is_an_object_error(demo_site, harvest_source, run_harvest):
-    portal = factories.Dataset(**complete_record(name="lekarny", mr_identifier=TAKEN))
+    portal = factories.Dataset(**owned_record(name="lekarny", mr_identifier=TAKEN))
     results, _ = run_harvest(harvest_source(f"{demo_site.url}/opendata/list.json", ALLOW))
     assert results[TAKEN]["report_status"] == "errored"
     assert "harvest.identifier_taken" in results[TAKEN]["errors"][0].message
@@ -132,14 +132,14 @@ def test_a_portal_record_may_not_claim_a_taken_identifier(demo_site, harvest_sou
     run_harvest(harvest_source(f"{demo_site.url}/opendata/list.json", ALLOW))
     sysadmin = factories.Sysadmin()
     with pytest.raises(toolkit.ValidationError) as refused:
-        call_action("package_create", context={"user": sysadmin["name"]}, **complete_record(mr_identifier=TAKEN))
+        call_action("package_create", context={"user": sysadmin["name"]}, **owned_record(mr_identifier=TAKEN))
     assert TAKEN in refused.value.error_dict["mr_identifier"][0]
 
 
 def test_an_existing_portal_record_may_not_take_over_an_identifier(demo_site, harvest_source, run_harvest):
     run_harvest(harvest_source(f"{demo_site.url}/opendata/list.json", ALLOW))
     sysadmin = factories.Sysadmin()
-    portal = factories.Dataset(**complete_record(mr_identifier="7708234640-obyvatelstvo"))
+    portal = factories.Dataset(**owned_record(mr_identifier="7708234640-obyvatelstvo"))
     with pytest.raises(toolkit.ValidationError) as refused:
         call_action("package_patch", context={"user": sysadmin["name"]}, id=portal["id"], mr_identifier=TAKEN)
     assert "mr_identifier" in refused.value.error_dict
@@ -147,7 +147,7 @@ def test_an_existing_portal_record_may_not_take_over_an_identifier(demo_site, ha
 
 def test_a_record_holding_an_identifier_from_before_the_rule_still_saves(demo_site, harvest_source, run_harvest):
     results, _ = run_harvest(harvest_source(f"{demo_site.url}/opendata/list.json", ALLOW))
-    earlier = factories.Dataset(**complete_record(mr_identifier="7708234640-obyvatelstvo"))
+    earlier = factories.Dataset(**owned_record(mr_identifier="7708234640-obyvatelstvo"))
     # Made before identifiers were unique: the record shares the harvested record's identifier, in the database
     # and in the index (CKAN 2.12 indexes from its actions only, not on a commit of the model).
     model.Package.get(earlier["id"]).extras["mr_identifier"] = TAKEN
@@ -193,7 +193,7 @@ def test_a_harvest_writes_the_registry_identifier_into_the_configured_field(demo
 def test_an_identifier_a_portal_record_holds_in_the_configured_field_is_taken_for_a_harvest(
     demo_site, harvest_source, run_harvest
 ):
-    factories.Dataset(**complete_record(name="lekarny", version=TAKEN))
+    factories.Dataset(**owned_record(name="lekarny", version=TAKEN))
 
     results, _ = run_harvest(harvest_source(f"{demo_site.url}/opendata/list.json", ALLOW))
 
@@ -210,6 +210,6 @@ def test_a_portal_record_may_not_claim_an_identifier_held_in_the_configured_fiel
     sysadmin = factories.Sysadmin()
 
     with pytest.raises(toolkit.ValidationError) as refused:
-        call_action("package_create", context={"user": sysadmin["name"]}, **complete_record(version=TAKEN))
+        call_action("package_create", context={"user": sysadmin["name"]}, **owned_record(version=TAKEN))
 
     assert TAKEN in refused.value.error_dict["version"][0]

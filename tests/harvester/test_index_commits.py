@@ -7,7 +7,7 @@ from ckan import model
 from ckan.plugins import toolkit
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import complete_record
+from catalog_records import owned_record
 from ckanext.harvest import queue
 from ckanext.harvest.model import HarvestObject, HarvestSource
 from ckanext.harvest.tests.factories import HarvestJobObj
@@ -70,7 +70,7 @@ def test_a_site_that_turned_solr_commits_off_gets_no_commits(demo_site, harvest_
 def test_inside_the_block_index_writes_only_name_their_datasets(solr_updates):
     sysadmin = {"user": factories.Sysadmin()["name"]}
     with held_index_writes() as held:
-        dataset = call_action("package_create", dict(sysadmin), **complete_record(title="First title"))
+        dataset = call_action("package_create", dict(sysadmin), **owned_record(title="First title"))
         call_action("package_patch", dict(sysadmin), id=dataset["id"], title="Second title")
     assert solr_updates == []
     assert set(held) == {dataset["id"]}
@@ -80,7 +80,7 @@ def test_inside_the_block_index_writes_only_name_their_datasets(solr_updates):
 def test_held_datasets_are_indexed_as_the_database_holds_them_with_one_soft_commit(solr_updates):
     sysadmin = {"user": factories.Sysadmin()["name"]}
     with held_index_writes() as held:
-        dataset = call_action("package_create", dict(sysadmin), **complete_record(title="First title"))
+        dataset = call_action("package_create", dict(sysadmin), **owned_record(title="First title"))
         call_action("package_patch", dict(sysadmin), id=dataset["id"], title="Second title")
     index_from_database(held)
     assert solr_updates == ["none", "soft"]
@@ -89,7 +89,7 @@ def test_held_datasets_are_indexed_as_the_database_holds_them_with_one_soft_comm
 
 def test_a_dataset_deleted_in_the_block_leaves_the_index_with_one_soft_commit(solr_updates):
     sysadmin = {"user": factories.Sysadmin()["name"]}
-    dataset = call_action("package_create", dict(sysadmin), **complete_record(name="to-be-deleted"))
+    dataset = call_action("package_create", dict(sysadmin), **owned_record(name="to-be-deleted"))
     solr_updates.clear()
     with held_index_writes() as held:
         call_action("package_delete", dict(sysadmin), id=dataset["id"])
@@ -101,7 +101,7 @@ def test_a_dataset_deleted_in_the_block_leaves_the_index_with_one_soft_commit(so
 def test_a_dataset_the_database_never_kept_is_not_indexed(solr_updates):
     sysadmin = {"user": factories.Sysadmin()["name"]}
     with held_index_writes() as held:
-        call_action("package_create", {**sysadmin, "defer_commit": True}, **complete_record(name="rolled-back"))
+        call_action("package_create", {**sysadmin, "defer_commit": True}, **owned_record(name="rolled-back"))
         model.Session.rollback()
     index_from_database(held)
     assert call_action("package_search", q="name:rolled-back")["count"] == 0
@@ -113,7 +113,7 @@ def test_an_import_that_failed_after_its_commit_still_indexes_what_the_database_
     harvest_object = an_object
 
     def work():
-        call_action("package_create", dict(sysadmin), **complete_record(name="committed-then-failed"))
+        call_action("package_create", dict(sysadmin), **owned_record(name="committed-then-failed"))
         raise RuntimeError("after the commit")
 
     assert import_indexed(harvest_object, "soft", work) is False
@@ -129,12 +129,12 @@ def test_an_object_that_changed_no_dataset_sends_nothing(solr_updates, an_object
 
 def test_after_the_block_ckan_indexes_as_it_always_did(solr_updates):
     sysadmin = {"user": factories.Sysadmin()["name"]}
-    call_action("package_create", dict(sysadmin), **complete_record(name="before-the-block"))
+    call_action("package_create", dict(sysadmin), **owned_record(name="before-the-block"))
     ckans_own = list(solr_updates)
     solr_updates.clear()
     with held_index_writes():
         pass
-    call_action("package_create", dict(sysadmin), **complete_record(name="after-the-block"))
+    call_action("package_create", dict(sysadmin), **owned_record(name="after-the-block"))
     assert "hard" in ckans_own
     assert solr_updates == ckans_own
 

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from ckan import model
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import complete_record
+from catalog_records import owned_record
 from ckanext.harvest import queue
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 from ckanext.harvest.tests.factories import HarvestJobObj
@@ -160,7 +160,7 @@ def four_differences():
     sysadmin = {"user": factories.Sysadmin()["name"]}
     kinds = {"gone-from-index": "missing", "older-in-index": "stale", "newer-in-index": "ahead",
              "deleted-in-database": "orphan"}
-    ids = {name: call_action("package_create", dict(sysadmin), **complete_record(name=name))["id"] for name in kinds}
+    ids = {name: call_action("package_create", dict(sysadmin), **owned_record(name=name))["id"] for name in kinds}
     from ckan.lib.search import index_for
 
     index_for(model.Package).delete_package({"id": ids["gone-from-index"]})
@@ -175,7 +175,7 @@ def four_differences():
 def test_records_just_written_by_ckan_do_not_differ():
     sysadmin = {"user": factories.Sysadmin()["name"]}
     for n in range(3):
-        call_action("package_create", dict(sysadmin), **complete_record(name=f"agreeing-{n}"))
+        call_action("package_create", dict(sysadmin), **owned_record(name=f"agreeing-{n}"))
     assert index_check.differences() == []
 
 

@@ -36,9 +36,8 @@ def test_the_dataset_search_shows_no_empty_facet_block(app):
 
 def test_the_harvest_source_search_has_no_dataset_facets_and_titles_its_codes(app):
     sysadmin = factories.Sysadmin()
-    factories.Organization()
     source = {"url": "https://data.example.cz/opendata/", "source_type": "passport", "frequency": "WEEKLY",
-              "title": "Zdroj", "name": "zdroj"}
+              "title": "Zdroj", "name": "zdroj", "owner_org": factories.Organization()["id"]}
     call_action("harvest_source_create", {"user": sysadmin["name"]}, **source)
     body = app.get("/en/harvest/").body
     headings = facet_headings(body)
@@ -63,9 +62,9 @@ def test_a_job_page_lets_a_long_encoded_address_wrap(app):
     from ckanext.harvest.model import HarvestGatherError, HarvestJob
 
     sysadmin = factories.SysadminWithToken()
-    factories.Organization()
     source = call_action("harvest_source_create", {"user": sysadmin["name"]}, url="https://data.example.ru/opendata/",
-                        source_type="passport", title="Источник", name="istochnik")
+                        source_type="passport", title="Источник", name="istochnik",
+                        owner_org=factories.Organization()["id"])
     job = call_action("harvest_job_create", {"user": sysadmin["name"]}, source_id=source["id"], run=False)
     address = "https://data.example.ru/opendata/" + "%D0%90%D0%BF%D1%82%D0%B5%D0%BA%D0%B8" * 40 + ".csv"
     HarvestGatherError(message=f"[registry.not_discovered] {address}", job=HarvestJob.get(job["id"])).save()
