@@ -1,10 +1,10 @@
 """An organization's own catalog (LKOD) made from the web alone, in Czech, in a real browser.
 
-The organization's administrator gives it its IČO in the organization's form; its curator gives a record of it the
-English title, description and keywords and two territories in the record's form, and submits it; an editor of the
-editors organization publishes it. The organization's catalog then lists the record under the organization's IČO as
-publisher, /lkod/ offers that catalog to register, and the record's document carries its English title beside the
-Czech one.
+A sysadmin gives the organization its IČO in the organization's form (publishers are who a sysadmin says they
+are); its curator gives a record of it the English title, description and keywords and two territories in the
+record's form, and submits it; an editor of the editors organization publishes it. The organization's catalog then
+lists the record under the organization's IČO as publisher, /lkod/ offers that catalog to register, and the record's
+document carries its English title beside the Czech one.
 """
 from __future__ import annotations
 
@@ -33,13 +33,13 @@ REGIONS = {"CZ052": ("kralovehr", "Královéhradecký kraj"), "CZ053": ("pardub"
 
 @pytest.fixture
 def cast(live_ckan: str) -> dict:
-    """The town's administrator and curator, an editor of the editors organization, and a draft record of the town
+    """A sysadmin, the town's curator, an editor of the editors organization, and a draft record of the town
     complete for the national catalog but for its territory, made by its curator."""
-    operator = factories.User(name="spravce", password=PASSWORD)
+    operator = factories.Sysadmin(name="spravce", password=PASSWORD)
     curator = factories.User(name="kurator", password=PASSWORD)
     editor = factories.User(name="redaktor", password=PASSWORD)
     town = factories.Organization(name="mesto-brno", title="Statutární město Brno", users=[
-        {"name": operator["name"], "capacity": "admin"}, {"name": curator["name"], "capacity": "editor"},
+        {"name": curator["name"], "capacity": "editor"},
     ])
     factories.Organization(name=EDITORS_ORG, users=[{"name": editor["name"], "capacity": "member"}])
     fields = complete_record(owner_org=town["id"], data_themes=["SOCI", "REGI"], accrual_periodicity="ANNUAL",
