@@ -28,7 +28,9 @@ STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 # The suite runs in parallel pytest-xdist workers, one per core and at least two (xdist's `-n auto` with a floor):
 # `make test WORKERS=4`, or one process with PYTEST_ARGS="-n 0". Each worker gN has its own database
-# ckan_test<suffix>_gwN, Solr core <core>-gwN and site id (tests/workers.py derives them from the names below).
+# ckan_test<suffix>_gwN, Solr core <core>-gwN and site id (tests/workers.py derives them from the names below), and a
+# scratch database <its database>_migrations that tests/test_migrations.py migrates up and down (the ckan role may
+# not create databases).
 WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -ge 2 ] || n=2; echo $$n)
 WORKER_IDS := $(addprefix gw,$(shell seq 0 $$(($(WORKERS) - 1))))
 # test.ini names the default version's database and core; CKAN reads these variables over it.
@@ -37,7 +39,7 @@ TEST_DB := ckan_test$(DB_SUFFIX)
 TEST_DATABASES := $(TEST_DB) $(addprefix $(TEST_DB)_,$(WORKER_IDS))
 TEST_ENV := CKAN_SQLALCHEMY_URL=$(DB_URL)/$(TEST_DB) CKAN_SOLR_URL=http://127.0.0.1:8983/solr/$(SOLR_CORE)
 SERVICES_ENV := VENV=$(CURDIR)/$(VENV) SOLR_CORES="$(SOLR_CORE) $(addprefix $(SOLR_CORE)-,$(WORKER_IDS))" \
-	DATABASES="ckan_dev $(TEST_DATABASES) ckan_bench"
+	DATABASES="ckan_dev $(TEST_DATABASES) $(addsuffix _migrations,$(TEST_DATABASES)) ckan_bench"
 # The service-fault tests kill and restart the services they run on: they get a second set of their own (its
 # cluster, node, files and ports), so they run beside the parallel phase instead of after it. CKAN and the tests read
 # the ports from these variables (CKAN_* over test.ini; AMQP_PORT in tests/brokers.py).
