@@ -1,5 +1,6 @@
 # Everything a developer or CI needs, from a fresh Debian/Ubuntu machine:
-#   make demo   install, start services, serve CKAN with the demo at http://127.0.0.1:5000
+#   make demo   install, start services, serve CKAN with the demo at http://127.0.0.1:5000 (uWSGI, 2 workers)
+#   make serve  the same with `ckan run` (Flask's development server, one process)
 #   make test   install, start services, run the whole suite
 #   make stop   stop what this Makefile started
 # On another supported CKAN: `make test CKAN_VERSION=2.12.0` (one requirements/ckan-<version>.txt per version).
@@ -114,8 +115,13 @@ test: db-test db-faults
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -p no:ckan -p no:ckan_fixtures tests/mr $(PYTEST_ARGS)
 
+# The demo as a portal serves it (uWSGI, two workers); `make serve`: the same with CKAN's development server (`ckan
+# run`, one process), for development. Either after `dev/demo.sh stop` when the other runs.
 demo: db-demo
 	@dev/demo.sh
+
+serve: db-demo
+	@DEMO_SERVER=ckan-run dev/demo.sh
 
 stop:
 	@dev/demo.sh stop

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Serves the demo portal at http://127.0.0.1:5000 (services and database are prepared by `make demo`) with the
-# processes a portal runs: the CKAN server, ckanext-harvest's gather consumer and fetch consumer, the periodic
+# processes a portal runs: the CKAN server (uWSGI with two workers; DEMO_SERVER=ckan-run: `ckan run`, as `make serve`), ckanext-harvest's gather consumer and fetch consumer, the periodic
 # `ckan harvester run` (dev/harvest-cron.sh, a portal's cron), `ckan jobs worker` and the site checks' own
 # `ckan jobs worker passport_site_check`; plus the bundled MR site, a
 # second, smaller MR site (a district's, dev/demo-region) and a mail sink (dev/mail_sink.py) that catches every mail.
@@ -153,8 +153,13 @@ start jobs-worker "$ROOT/dev/supervise.sh" "$BIN/ckan" jobs worker
 # others wait, up to ckanext.passport.site_check_max_queued.
 start site-check-worker "$ROOT/dev/supervise.sh" "$BIN/ckan" jobs worker passport_site_check
 
-# One process with a stable pid: no reloader, no threads spawning children.
-start ckan "$BIN/ckan" run --host 127.0.0.1 --port "$PORT" --disable-reloader
+# The web server as a portal runs it: uWSGI with two workers (dev/serve-uwsgi.sh, the portal's contrib/uwsgi ini);
+# `make serve` (DEMO_SERVER=ckan-run) keeps CKAN's development server, one process with a stable pid: no reloader.
+if [ "${DEMO_SERVER:-uwsgi}" = ckan-run ]; then
+  start ckan "$BIN/ckan" run --host 127.0.0.1 --port "$PORT" --disable-reloader
+else
+  start ckan "$ROOT/dev/serve-uwsgi.sh" "$PORT" 2
+fi
 for _ in $(seq 60); do
   curl -fsS "http://127.0.0.1:$PORT/api/3/action/status_show" >/dev/null 2>&1 && break
   sleep 1
@@ -217,7 +222,7 @@ workflow=$("$BIN/python" "$ROOT/dev/demo_workflow.py" 2> "$RUN/demo-workflow.log
   || { echo "The demo's workflow setup failed:"; tail -n 20 "$RUN/demo-workflow.log"; exit 1; }
 
 cat <<TXT
-CKAN demo is running at http://127.0.0.1:$PORT
+CKAN demo is running at http://127.0.0.1:$PORT ($(if [ "${DEMO_SERVER:-uwsgi}" = ckan-run ]; then echo "ckan run, one process"; else echo "uWSGI, 2 worker processes"; fi))
   harvested the demo MR site at http://127.0.0.1:$SITE_PORT/opendata/ ($datasets datasets): http://127.0.0.1:$PORT/harvest/$SOURCE
   harvest processes: gather consumer, fetch consumer, \`ckan jobs worker\` and the site checks' \`ckan jobs worker passport_site_check\`
     (each restarted by dev/supervise.sh when it exits),

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Serves CKAN as a portal does: uWSGI (the pyuwsgi wheel of dev-requirements.txt) with dev/uwsgi.ini, a master and
+# PROCESSES workers, each loading the application itself, on 127.0.0.1:PORT. In the foreground; SIGTERM stops it.
+# Usage: CKAN_INI=config.ini dev/serve-uwsgi.sh [PORT] [PROCESSES]   (defaults 5000 and 2; `make demo` runs it so,
+# and bench/bench_load.py on a port and database of its own)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+export CKAN_INI=${CKAN_INI:-"$ROOT/dev/ckan.ini"}
+export CKAN_PORT=${1:-5000}
+export CKAN_PROCESSES=${2:-2}
+exec "$ROOT/.venv/bin/uwsgi" --ini "$ROOT/dev/uwsgi.ini"
