@@ -50,7 +50,7 @@ FAULT_SERVICES_ENV := VENV=$(CURDIR)/$(VENV) SERVICES_NAME=passport-faults SERVI
 FAULT_TEST_ENV := $(FAULT_SERVICES_ENV) CKAN_SQLALCHEMY_URL=postgresql://ckan:ckan@127.0.0.1:5434/$(TEST_DB) \
 	CKAN_SOLR_URL=http://127.0.0.1:8984/solr/$(SOLR_CORE) CKAN_REDIS_URL=redis://127.0.0.1:6381/1
 
-.PHONY: demo test test-fast stop services install db-test db-faults db-demo default-version bench i18n serve clean
+.PHONY: demo test test-fast test-install stop services install db-test db-faults db-demo default-version bench i18n serve clean
 
 install: $(STAMP)
 
@@ -114,6 +114,13 @@ test: db-test db-faults
 # The quick loop: the MR formats library alone, no services, no CKAN.
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -p no:ckan -p no:ckan_fixtures tests/mr $(PYTEST_ARGS)
+
+# docs/install.md walked (tests_install/): a fresh virtualenv with this CKAN_VERSION from PyPI (pip's cache reused)
+# and this project's wheel, on an empty database of its own, on this version's Solr core. Minutes, mostly pip: not
+# part of `make test`; CI runs it on every supported version.
+test-install: services
+	CKAN_VERSION=$(CKAN_VERSION) PYTHON=$(PYTHON) CKAN_SOLR_URL=http://127.0.0.1:8983/solr/$(SOLR_CORE) \
+	  $(BIN)/python -m pytest -p no:ckan -p no:ckan_fixtures -n 0 -s tests_install $(PYTEST_ARGS)
 
 # The demo as a portal serves it (uWSGI, two workers); `make serve`: the same with CKAN's development server (`ckan
 # run`, one process), for development. Either after `dev/demo.sh stop` when the other runs.
