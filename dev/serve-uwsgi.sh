@@ -8,4 +8,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export CKAN_INI=${CKAN_INI:-"$ROOT/dev/ckan.ini"}
 export CKAN_PORT=${1:-5000}
 export CKAN_PROCESSES=${2:-2}
+# `ckan run` builds CKAN's JavaScript messages (/api/i18n/<locale>) as it starts; uWSGI does not: without them every
+# script's text (the resource form's Upload and Link, confirmations) is English.
+"$ROOT/.venv/bin/ckan" translation js >/dev/null
 exec "$ROOT/.venv/bin/uwsgi" --ini "$ROOT/dev/uwsgi.ini"

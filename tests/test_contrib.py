@@ -38,15 +38,20 @@ def _readme_section_commands(start: str, end: str) -> set[str]:
     return {command(span) for span in re.findall(r"`(ckan [^`]+)`", body)}
 
 
-def _unit_command(path: Path) -> str:
+def _service(path: Path) -> configparser.SectionProxy:
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     parser.optionxform = str
     parser.read(path, encoding="utf-8")
-    return command(parser["Service"]["ExecStart"])
+    return parser["Service"]
 
 
 def systemd_commands() -> dict[str, str]:
-    return {path.name: _unit_command(path) for path in sorted(SYSTEMD.glob("*.service"))}
+    return {path.name: command(_service(path)["ExecStart"]) for path in sorted(SYSTEMD.glob("*.service"))}
+
+
+def systemd_commands_before_start() -> dict[str, str]:
+    return {f"{path.name} ExecStartPre": command(_service(path)["ExecStartPre"])
+            for path in sorted(SYSTEMD.glob("*.service")) if "ExecStartPre" in _service(path)}
 
 
 def supervisor_commands() -> dict[str, str]:
@@ -63,6 +68,7 @@ def cron_commands() -> list[str]:
 
 def all_commands() -> list[tuple[str, str]]:
     return ([(name, run) for name, run in systemd_commands().items()]
+            + [(name, run) for name, run in systemd_commands_before_start().items()]
             + [(f"supervisor {name}", run) for name, run in supervisor_commands().items()]
             + [(f"cron {run}", run) for run in cron_commands()])
 
@@ -93,6 +99,10 @@ def test_every_periodic_command_the_readme_lists_has_a_timer_and_a_cron_line():
 def test_the_fetch_consumers_and_site_check_workers_are_template_units():
     templates = {run for name, run in systemd_commands().items() if name.endswith("@.service")}
     assert templates == {"ckan harvester fetch-consumer", "ckan jobs worker passport_site_check"}
+
+
+def test_the_web_server_builds_ckans_script_messages_before_it_starts():
+    assert systemd_commands_before_start() == {"ckan-uwsgi.service ExecStartPre": "ckan translation js"}
 
 
 def test_every_long_running_unit_is_restarted_whenever_it_exits():
