@@ -119,8 +119,14 @@ format = %(asctime)s %(levelname)-5.5s [%(name)s] %(message)s
     return path
 
 
+# PASSPORT_LIVE_SERVER=uwsgi: the walks go through the production server, uWSGI with two workers (dev/serve-uwsgi.sh,
+# as `make demo` serves), so that state one worker keeps and the other does not shows; by default `ckan run`, quicker.
+LIVE_SERVER = os.environ.get("PASSPORT_LIVE_SERVER", "ckan-run")
+
+
 class _LiveServer:
-    """One ``ckan run`` on a port of this worker's own, over the worker's database, index and site id."""
+    """One ``ckan run`` (or uWSGI, see LIVE_SERVER) on a port of this worker's own, over the worker's database,
+    index and site id."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -131,10 +137,13 @@ class _LiveServer:
 
     def start(self) -> None:
         with self.log_path.open("ab") as log:
+            ini = _live_ini(self.folder / "live.ini", self.port)
+            command = ([str(ROOT / "dev" / "serve-uwsgi.sh"), str(self.port), "2"] if LIVE_SERVER == "uwsgi" else
+                       [str(Path(sys.executable).parent / "ckan"), "-c", str(ini), "run", "--host", "127.0.0.1",
+                        "--port", str(self.port), "--disable-reloader"])
             self.process = subprocess.Popen(
-                [str(Path(sys.executable).parent / "ckan"), "-c", str(_live_ini(self.folder / "live.ini", self.port)),
-                 "run", "--host", "127.0.0.1", "--port", str(self.port), "--disable-reloader"],
-                env=dict(os.environ),
+                command,
+                env={**os.environ, "CKAN_INI": str(ini)},
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
