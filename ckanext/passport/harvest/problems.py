@@ -210,6 +210,11 @@ LKOD_NO_CATALOG = define(
     "harvest.lkod_no_catalog", Severity.ERROR,
     N_("The document describes no catalog (dcat:Catalog) with the IRI {iri}, nor exactly one other catalog"),
 )
+# A catalog document whose catalog has another IRI than its address (copied from another publisher's template).
+LKOD_CATALOG_ELSEWHERE = define(
+    "harvest.lkod_catalog_elsewhere", Severity.WARNING,
+    N_("The catalog document describes the catalog {iri}, not its own address; its datasets were read all the same"),
+)
 LKOD_DATASET_NOT_IRI = define(
     "harvest.lkod_dataset_not_iri", Severity.ERROR,
     N_("The catalog lists a dataset that is not an IRI ({value}); it was skipped"),

@@ -20,6 +20,9 @@ LAST_MODIFIED = "last_modified"
 CONTENT_HASH = "content_hash"  # sha256 of the bytes last imported: the same bytes are not imported again
 PASSPORT_URL = "passport_url"  # where an MR passport was read (the conditional request is only sent there again)
 DOCUMENT_URL = "document_url"  # the same for an LKOD dataset document
+# The norm an LKOD dataset document was read in (lkod.norms.READ_NORMS): the job, the source page and the
+# Conformance tab count the source's documents by it.
+READ_NORM = "read_norm"
 FINDINGS = "findings"  # JSON list of the finding lines of a passport read (harvest.findings.line)
 # The conformance score of a passport read by this object, beside its content: readers select and sum objects
 # by it without parsing any content.

@@ -3,7 +3,7 @@ document is read.
 
 Documents name the context by its URL (NKOD and the public validator require exactly that string), but nothing
 here ever fetches it: reading a document (a harvested LKOD's, or our own in tests) resolves that URL to the local
-copy, taken unchanged from the norm's repository (2024-05-28; the 2026 contexts, one per kind of document, are
+copy, taken unchanged from the norm's repository (2024-05-28, 2021-01-11 and the older draft URL's; the 2026 contexts, one per kind of document, are
 the drafts' texts named by their dated URLs: ``norms.CONTEXT_FILES``). Any other context reference, in any shape a
 JSON-LD processor would follow (a string, an array, ``@import``, a term- or type-scoped ``@context``, a context
 inside a nested node), is refused before rdflib sees the document; and rdflib's own context loader is replaced by
@@ -20,7 +20,7 @@ from typing import Any, Optional
 import rdflib
 from rdflib.plugins.shared.jsonld import context as rdflib_context
 
-from ckanext.passport.lkod.norms import CONTEXT_2024, CONTEXT_FILES
+from ckanext.passport.lkod.norms import CONTEXT_2024, CONTEXT_FILES, read_norm
 from ckanext.passport.mr.jsontext import nesting_depth
 
 CONTEXT_URL = CONTEXT_2024
@@ -127,7 +127,15 @@ guard_rdflib()
 
 
 def parse_jsonld(data: str | bytes, base: Optional[str] = None, graph: Optional[rdflib.Graph] = None) -> rdflib.Graph:
-    """Parse a JSON-LD document into ``graph`` (a new one by default), never reaching the network or a file.
+    """Parse a JSON-LD document into ``graph`` (a new one by default), never reaching the network or a file
+    (:func:`read_jsonld`, its norm left aside)."""
+    return read_jsonld(data, base, graph)[0]
+
+
+def read_jsonld(data: str | bytes, base: Optional[str] = None,
+                graph: Optional[rdflib.Graph] = None) -> tuple[rdflib.Graph, str]:
+    """Parse a JSON-LD document into ``graph`` (a new one by default), never reaching the network or a file; and
+    the norm it names (``norms.read_norm``).
 
     Raises ``ValueError`` for text that is not JSON (or not UTF-8), :class:`TooDeep` for a document nesting deeper
     than :data:`MAX_DEPTH` (measured by the MR readers' linear bracket scan before anything recurses),
@@ -140,7 +148,8 @@ def parse_jsonld(data: str | bytes, base: Optional[str] = None, graph: Optional[
     document = json.loads(text)
     if not isinstance(document, (dict, list)):
         raise ContextInvalid("a JSON-LD document is an object or an array")
+    norm = read_norm(document)
     document = with_local_context(document)
     target = graph if graph is not None else rdflib.Graph()
     target.parse(data=json.dumps(document), format="json-ld", base=base)
-    return target
+    return target, norm

@@ -1,7 +1,9 @@
 """Reading another LKOD's documents (DCAT-AP-CZ, documents variant): the catalog's dataset IRIs and one dataset.
 
 A document is JSON-LD (its official context resolved locally, never fetched: :func:`context.parse_jsonld`) or
-Turtle: the source's ``rdf_format`` says which, else the response's Content-Type, else its first character.
+Turtle: the source's ``rdf_format`` says which, else the response's Content-Type, else its first character. Each
+document is read in its own norm (``norms.read_norm``: a 2021-01-11 catalog may list 2024-05-28 datasets), and
+what it says is made 2024-05-28's (``norms.to_current``) before the profile reads it.
 The readers never raise anything but :class:`DocumentRefused`, carrying one coded problem, so the harvester
 records it against the one document (the catalog: the job; a dataset: its object) and goes on: a document over
 its size cap, a context other than the official one, nesting past the depth budget, text that is no RDF, and
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import rdflib
 from ckanext.dcat.processors import RDFParser
@@ -24,7 +26,7 @@ from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
 from . import graph_in, norms
-from .context import MAX_DEPTH, RemoteContextRefused, TooDeep, parse_jsonld
+from .context import MAX_DEPTH, RemoteContextRefused, TooDeep, read_jsonld
 from .graph_out import DCAT
 from .harvest_config import JSON_LD, TURTLE
 from .ownership import IRI_FIELD
@@ -63,20 +65,28 @@ def read_graph(data: bytes, url: str, content_type: str, rdf_format: str = "", g
 
     ``limit`` caps the bytes read: a larger document is refused before it is parsed.
     """
+    return read_document(data, url, content_type, rdf_format, graph, limit)[0]
+
+
+def read_document(data: bytes, url: str, content_type: str, rdf_format: str = "", graph: Optional[Any] = None,
+                  limit: Optional[int] = None) -> tuple[Any, str]:
+    """:func:`read_graph`'s triples, as 2024-05-28 says them, and the norm the document was read in."""
     oversized = too_large(len(data), limit, url) if limit is not None else None
     if oversized is not None:
         raise DocumentRefused(oversized)
     target = graph if graph is not None else rdflib.Graph()
     try:
         if syntax(data, content_type, rdf_format) == JSON_LD:
-            parse_jsonld(data, base=url, graph=target)
+            norm = read_jsonld(data, base=url, graph=target)[1]
         else:
+            norm = norms.TURTLE
             target.parse(data=data.decode("utf-8"), format="turtle", publicID=url)
     # rdflib's parsers share no exception class (ckanext-dcat's parser says the same): any failure to read a
     # third party's bytes is that document's problem, never the job's.
     except Exception as error:  # noqa: BLE001
         raise DocumentRefused(_refusal(error, url)) from None
-    return target
+    norms.to_current(target, norm)
+    return target, norm
 
 
 def _refusal(error: Exception, url: str) -> Problem:
@@ -96,18 +106,37 @@ def _refusal(error: Exception, url: str) -> Problem:
 def read_catalog(data: bytes, url: str, content_type: str, catalog_iri: str, rdf_format: str = "",
                  limit: Optional[int] = None) -> tuple[list[str], list[Problem]]:
     """The dataset IRIs the catalog document read from ``url`` lists, and the problems of its entries
-    (:func:`listed_datasets`); the catalog is ``catalog_iri`` (the source's URL), else ``url``, else the only one
-    (:func:`catalog_subject`). Raises :class:`DocumentRefused`."""
+    (:func:`catalog_document`, its norm and warnings left aside)."""
+    read = catalog_document(data, url, content_type, catalog_iri, rdf_format, limit)
+    return read.iris, read.problems
+
+
+class CatalogRead(NamedTuple):
+    iris: list[str]
+    problems: list[Problem]  # entries that are no IRI: the listing was not read whole
+    norm: str
+    warnings: list[Problem]  # what was read all the same (a catalog under another IRI)
+
+
+def catalog_document(data: bytes, url: str, content_type: str, catalog_iri: str, rdf_format: str = "",
+                     limit: Optional[int] = None) -> CatalogRead:
+    """The dataset IRIs the catalog document read from ``url`` lists, the problems of its entries
+    (:func:`listed_datasets`) and the norm it was read in; the catalog is ``catalog_iri`` (the source's URL), else
+    ``url``, else the only one (:func:`catalog_subject`: a warning names it, an IRI copied from another
+    publisher's template). Raises :class:`DocumentRefused`."""
     if (limit is None or len(data) <= limit) and syntax(data, content_type, rdf_format) == JSON_LD:
-        listed = _plain_catalog_list(data, (catalog_iri, url))
-        if listed is not None:
-            return listed, []
-    graph = read_graph(data, url, content_type, rdf_format, limit=limit)
+        plain = _plain_catalog_list(data, (catalog_iri, url))
+        if plain is not None:
+            return CatalogRead(plain[0], [], plain[1], [])
+    graph, norm = read_document(data, url, content_type, rdf_format, limit=limit)
     try:
         catalog = catalog_subject(graph, catalog_iri, url)
         if catalog is None:
             raise DocumentRefused(problem(codes.LKOD_NO_CATALOG, url=url, iri=catalog_iri))
-        return listed_datasets(graph, catalog, url)
+        warnings = [] if str(catalog) in (catalog_iri, url) else [
+            problem(codes.LKOD_CATALOG_ELSEWHERE, url=url, iri=str(catalog))
+        ]
+        return CatalogRead(*listed_datasets(graph, catalog, url), norm, warnings)
     except DocumentRefused:
         raise
     except Exception as error:  # noqa: BLE001 (a graph of a third party's making: its problem, not the job's)
@@ -124,11 +153,12 @@ _PLAIN_CATALOG_KEYS = frozenset({"@context", "iri", "typ", "datová_sada"})
 _PLAIN_IRI = re.compile(r"https?://[^\s\x00-\x1f\x7f<>\"{}|\\^`]++")
 
 
-def _plain_catalog_list(data: bytes, candidates: tuple[str, str]) -> Optional[list[str]]:
-    """The dataset IRIs of a catalog document in the plain shape every LKOD writes, read without rdflib; ``None``
-    for any other shape (rdflib reads it then).
+def _plain_catalog_list(data: bytes, candidates: tuple[str, str]) -> Optional[tuple[list[str], str]]:
+    """The dataset IRIs of a catalog document in the plain shape every LKOD writes, read without rdflib, and its
+    norm; ``None`` for any other shape (rdflib reads it then).
 
-    Plain: one object under an official catalog context alone (2024-05-28's, or 2026's catalog interface, where
+    Plain: one object under an official catalog context alone (2024-05-28's, 2021-01-11's and the draft URL's,
+    which define the same terms, or 2026's catalog interface, where
     ``Katalog``'s scoped terms say the same: ``norms.CATALOG_CONTEXTS``), ``iri`` one of the candidates, ``typ``
     ``Katalog``, ``datová_sada`` absolute http(s) IRIs, and no other node in it (no nested ``iri``, ``typ``,
     ``datová_sada``, context or IRI-named key). Only ``datová_sada`` maps to ``dcat:dataset`` in that context and
@@ -151,7 +181,7 @@ def _plain_catalog_list(data: bytes, candidates: tuple[str, str]) -> Optional[li
     others = {key: value for key, value in document.items() if key not in _PLAIN_CATALOG_KEYS}
     if any(key in _NODE_KEYS or ":" in key for key in others) or _nests_a_node(list(others.values())):
         return None
-    return sorted(set(listed))
+    return sorted(set(listed)), norms.read_norm(document)
 
 
 def _nests_a_node(values: list[Any]) -> bool:
@@ -195,10 +225,16 @@ def parse_dataset(data: bytes, url: str, content_type: str, iri: str, rdf_format
                   limit: Optional[int] = None) -> dict[str, Any]:
     """The dataset ``iri`` of a dataset document as the DCAT-AP-CZ profile reads it (a CKAN dataset dict);
     raises :class:`DocumentRefused`."""
+    return read_dataset(data, url, content_type, iri, rdf_format, limit)[0]
+
+
+def read_dataset(data: bytes, url: str, content_type: str, iri: str, rdf_format: str = "",
+                 limit: Optional[int] = None) -> tuple[dict[str, Any], str]:
+    """:func:`parse_dataset`'s dataset and the norm its document was read in."""
     parser = RDFParser(profiles=[PROFILE])
-    read_graph(data, url, content_type, rdf_format, graph=parser.g, limit=limit)
+    norm = read_document(data, url, content_type, rdf_format, graph=parser.g, limit=limit)[1]
     try:
-        return _dataset(parser, url, iri)
+        return _dataset(parser, url, iri), norm
     except DocumentRefused:
         raise
     # The profile reads a third party's graph: whatever it cannot make sense of is this dataset's problem.
