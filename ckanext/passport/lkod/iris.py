@@ -284,6 +284,31 @@ def web_iri(url: object) -> Optional[str]:
     return _NOT_IN_IRI.sub(lambda match: quote(match.group(0), safe=""), text)
 
 
+# What stays as written in an IRI's key (:func:`iri_key`): the reserved characters, and ``%`` of the escapes kept.
+_KEY_SAFE = "!#$&'()*+,/:;=?@[]%"
+_ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def iri_key(iri: str) -> str:
+    """The form two spellings of one IRI share: raw non-ASCII letters, their percent-encoded UTF-8, ``%20`` or a
+    mix of them (what a browser sends for each), scheme and host in lower case.
+
+    Escapes of unreserved characters and of non-ASCII bytes are decoded, escapes of reserved characters kept (they
+    mean something else decoded: ``%2F`` is no ``/``), then every byte outside the unreserved and reserved sets is
+    percent-encoded, upper-case."""
+    def decoded(match: re.Match[bytes]) -> bytes:
+        byte = int(match.group(1), 16)
+        return bytes([byte]) if byte in _UNRESERVED or byte >= 0x80 else b"%" + match.group(1).upper()
+
+    text = quote(_ESCAPE.sub(decoded, iri.strip().encode("utf-8")), safe=_KEY_SAFE)
+    scheme, separator, rest = text.partition("://")
+    if not separator:
+        return text
+    authority = re.match(r"[^/?#]*", rest).group(0)
+    return f"{scheme.lower()}://{authority.lower()}{rest[len(authority):]}"
+
+
 def is_eurovoc(iri: object) -> bool:
     return isinstance(iri, str) and iri.startswith(EUROVOC) and len(iri) > len(EUROVOC)
 
