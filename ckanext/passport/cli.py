@@ -120,10 +120,12 @@ def registration(organization_name: Optional[str]) -> None:
 @click.option("--source", "source_name", metavar="NAME", help="Only the records of this harvest source (name or id).")
 @click.option("--recent", type=click.IntRange(min=1), metavar="MINUTES",
               help="Only the records changed in the last MINUTES, in the database or in the index.")
-@click.option("--repair", is_flag=True, help="Index each differing record again from the database.")
+@click.option("--repair", is_flag=True, help="Index each differing record again from the database, and import "
+              "again each harvested entry whose record is gone (or deleted, where its source restores them).")
 @LANG_OPTION
 def check_index(source_name: Optional[str], recent: Optional[int], repair: bool, lang: str) -> None:
-    """Compare every record's database state with its search index document (its metadata_modified).
+    """Compare every record's database state with its search index document (its metadata_modified), and each
+    harvest source's current objects with their records.
 
     Prints one line per record that differs and a count. Exits with status 1 while records differ unrepaired.
     """
@@ -152,7 +154,36 @@ def check_index(source_name: Optional[str], recent: Optional[int], repair: bool,
         click.echo(translate.ngettext("{count} record repaired, {failed} could not be.",
                                       "{count} records repaired, {failed} could not be.", repaired).format(
             count=repaired, failed=len(failed)))
-    raise SystemExit(1 if failed else 0)
+    unrepaired = _check_drift(source_id, repair, translate)
+    raise SystemExit(1 if failed or unrepaired else 0)
+
+
+def _check_drift(source_id: Optional[str], repair: bool, translate: Translate) -> int:
+    """check-index's second half: one line per harvested entry whose record is gone or deleted and a count (nothing
+    when there is none), and with ``repair`` each repairable one imported again; how many repairable ones are left."""
+    from ckan import model
+
+    from .harvest import index_check, records
+
+    drifted = records.drift(source_id)
+    if not drifted:
+        return 0
+    for found in drifted:
+        source = model.Package.get(found.source_id)
+        click.echo(translate(N_("{source}: {guid} ({name}): {kind}")).format(
+            source=source.name if source is not None else found.source_id, guid=found.guid,
+            name=found.name or found.package_id or "-", kind=translate(index_check.DRIFT_KINDS[found.kind])))
+    click.echo(translate.ngettext("{count} harvested entry has no record.", "{count} harvested entries have no record.",
+                                  len(drifted)).format(count=len(drifted)))
+    repairable = [found for found in drifted if index_check.repairable(found)]
+    if not repair:
+        return len(repairable)
+    failed = index_check.repair_drift(repairable)
+    repaired = len(repairable) - len(failed)
+    click.echo(translate.ngettext("{count} harvested entry imported again, {failed} could not be.",
+                                  "{count} harvested entries imported again, {failed} could not be.", repaired).format(
+        count=repaired, failed=len(failed)))
+    return len(failed)
 
 
 @passport.group("publishers")

@@ -50,6 +50,8 @@ SCHEMA: dict[str, Any] = {
         "delete_missing": {"type": "boolean"},
         "on_missing": {"enum": ["delete", "withdraw"]},
         "max_delete_ratio": {"type": "number", "minimum": 0, "maximum": 1},
+        # A listed entry whose record someone deleted in the portal is brought back (else it stays deleted).
+        "restore_deleted": {"type": "boolean"},
         "fetch_structures": {"type": "boolean"},
         "check_data": {"type": "boolean"},
         "user": {"type": "string", "minLength": 1},
@@ -135,6 +137,7 @@ class HarvestConfig:
     delete_missing: bool = True
     on_missing: str = "delete"
     max_delete_ratio: float = 0.5
+    restore_deleted: bool = False
     fetch_structures: bool = False
     check_data: bool = False
     user: str = ""
@@ -162,6 +165,7 @@ def load_config(text: Optional[str], site: dict[str, Any]) -> HarvestConfig:
         delete_missing=bool(data.get("delete_missing", True)),
         on_missing=data.get("on_missing", "delete"),
         max_delete_ratio=float(data.get("max_delete_ratio", 0.5)),
+        restore_deleted=bool(data.get("restore_deleted", False)),
         fetch_structures=bool(data.get("fetch_structures", False)),
         check_data=bool(data.get("check_data", False)),
         user=data.get("user", ""),

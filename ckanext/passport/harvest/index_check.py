@@ -10,6 +10,10 @@ index where the database no longer has it.
 Each harvest's gather runs the check over its source's records first (:func:`converge`), so what the last job
 failed to index is indexed by the next one even when no passport changed; ``ckan passport check-index`` runs it
 over a source, the recently changed records, or the whole catalog.
+
+The same check compares each source's current objects with their records (``records.drift``): a record absent
+(purged, or never written) or deleted in the portal. The job finds its own source's and reads those entries again;
+``check-index --repair`` imports each again from its current object.
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from ckan.lib.search.index import PACKAGE_TYPE, TYPE_FIELD
 from ckanext.harvest.model import HarvestObject
 
 from ckanext.passport.harvest import problems as codes
+from ckanext.passport.harvest import records, stored
 from ckanext.passport.harvest.findings import save_gather_error
 from ckanext.passport.harvest.index_commits import INDEX_ERRORS, failure_name, index_from_database
 from ckanext.passport.mr.problems import N_, problem
@@ -37,6 +42,11 @@ KINDS = {
     "stale": N_("older in the search index than in the database"),
     "ahead": N_("newer in the search index than in the database (a write the database did not keep)"),
     "orphan": N_("in the search index, but deleted or absent in the database"),
+}
+# Each kind of drift between a source's current object and its record (records.drift), for the CLI's lines.
+DRIFT_KINDS = {
+    stored.ABSENT: N_("the source lists it, but its record is gone (purged, or never written)"),
+    stored.DELETED: N_("the source lists it, but its record was deleted in the portal"),
 }
 _PAGE = 1000
 _ID_BATCH = 200
@@ -105,20 +115,50 @@ def repair(found: Iterable[Difference]) -> list[Difference]:
     return failed
 
 
-def converge(job: Any) -> None:
+def converge(job: Any) -> dict[str, str]:
     """Before a gather: the source's records the index lacks or holds out of date are indexed again. When the index
     cannot be read the job gets ``harvest.index_check_failed``, when it refuses a record again
-    ``harvest.index_repair_refused``; the gather goes on."""
+    ``harvest.index_repair_refused``; the gather goes on. Answers the source's drift (guid → ``stored.ABSENT`` or
+    ``stored.DELETED``): the job's own objects repair it, each entry still listed read again and reported."""
+    gone = {found.guid: found.kind for found in records.drift(job.source_id)}
     try:
         failed = repair(differences(source_id=job.source_id))
     except INDEX_ERRORS as error:
         log.warning("Harvest job %s: the index check failed: %s", job.id, error)
         save_gather_error(problem(codes.INDEX_CHECK_FAILED, error=failure_name(error)), job)
-        return
+        return gone
     if failed:
         names = ", ".join(difference.name or difference.package_id for difference in failed[:_NAMED])
         save_gather_error(problem(codes.INDEX_REPAIR_REFUSED,
                                   names=names + (", …" if len(failed) > _NAMED else "")), job)
+    return gone
+
+
+def repairable(found: records.Drift) -> bool:
+    """An absent record is made again; a deleted one is restored only where its source restores them (else it
+    stays deleted, as its source's jobs keep it)."""
+    return found.kind == stored.ABSENT or _harvester(found.source_id)[1].restore_deleted
+
+
+def repair_drift(found: Iterable[records.Drift]) -> list[records.Drift]:
+    """Each repairable drifted entry imported again from its current object, as its source's next job would; the
+    entries whose import failed."""
+    failed = []
+    for drifted in found:
+        harvester = _harvester(drifted.source_id)[0]
+        if not harvester.import_stage(HarvestObject.get(drifted.object_id), again=True):
+            failed.append(drifted)
+    return failed
+
+
+def _harvester(source_id: str) -> tuple[Any, Any]:
+    """A passport or lkod source's harvester and its effective config."""
+    from ckanext.harvest.model import HarvestSource
+    from ckanext.harvest.queue import get_harvester
+
+    source = HarvestSource.get(source_id)
+    harvester = get_harvester(source.type)
+    return harvester, harvester._config(source)
 
 
 def _difference(package_id: str, stored: Optional[_Stored], indexed: Optional[str],

@@ -115,12 +115,12 @@ def index_from_database(package_ids: Iterable[str], mode: str = "soft") -> None:
         search.commit()
 
 
-def import_indexed(harvest_object: Any, mode: str, work: Callable[[], T]) -> Union[T, bool]:
+def import_indexed(harvest_object: Any, mode: str, work: Callable[[], T], again: bool = False) -> Union[T, bool]:
     """``work()`` run as a harvest object's import stage (:func:`stage_guard.object_stage`), its datasets indexed
     once its transaction has ended; False, with ``harvest.index_failed`` on the object, when the index refused them
     (the database keeps what the stage committed)."""
     with held_index_writes() as held:
-        outcome = stage_guard.object_stage(harvest_object, "Import", work)
+        outcome = stage_guard.object_stage(harvest_object, "Import", work, again)
     try:
         index_from_database(held, mode)
     except INDEX_ERRORS as error:

@@ -99,7 +99,7 @@ class PassportHarvester(HarvesterBase):
 
     def _gather(self, harvest_job: Any) -> list[str]:
         source = harvest_job.source
-        index_check.converge(harvest_job)
+        gone = index_check.converge(harvest_job)
         config = self._config(source)
         fetched, items = open_registry(source.url, config, source.id)
         previous = objects.current_objects(source.id)
@@ -118,7 +118,8 @@ class PassportHarvester(HarvesterBase):
             seen.add(guid)
             content = stored.MrContent(entry=serialize.to_jsonable(item), registry_url=fetched.url).to_json()
             status = stored.CHANGE if guid in previous else stored.NEW
-            ids.append(objects.add_object(harvest_job, guid, status, content, previous.get(guid), position=len(ids)))
+            ids.append(objects.add_object(harvest_job, guid, status, content, previous.get(guid), position=len(ids),
+                                          gone=gone.get(guid, "")))
             if len(ids) % _GATHER_BATCH == 0:
                 model.Session.commit()
         model.Session.commit()
@@ -165,7 +166,7 @@ class PassportHarvester(HarvesterBase):
             probe_stamp = now.isoformat() if probed else previous.get(stored.FORMS_PROBED, "")
             if fetched is not None and fetched.not_modified:
                 _remember_probe(current, probed, probe_stamp)
-                return "unchanged"
+                return objects.unchanged(harvest_object, current)
             if read is None:
                 for found in attempts:
                     save_object_error(found, harvest_object, "Fetch")
@@ -173,7 +174,7 @@ class PassportHarvester(HarvesterBase):
             digest = objects.new_content_hash(harvest_object, fetched, previous)
             if digest is None:
                 _remember_probe(current, probed, probe_stamp)
-                return "unchanged"
+                return objects.unchanged(harvest_object, current)
             objects.remember_fetch(harvest_object, fetched, digest, stored.PASSPORT_URL, fetched.url,
                                    **{stored.FORMS_PROBED: probe_stamp})
 
@@ -246,10 +247,11 @@ class PassportHarvester(HarvesterBase):
 
     # -- import -----------------------------------------------------------------------------------------
 
-    def import_stage(self, harvest_object: Any) -> Any:
+    def import_stage(self, harvest_object: Any, again: bool = False) -> Any:
+        """``again``: a handled object imported once more (``check-index --repair``, :mod:`.index_check`)."""
         source = harvest_object.source
         return import_indexed(harvest_object, commit_mode(lambda: self._config(source)),
-                              lambda: self._import(harvest_object, self._config(source)))
+                              lambda: self._import(harvest_object, self._config(source)), again)
 
     def _import(self, harvest_object: Any, config: HarvestConfig) -> Any:
         # The flag lets a harvested record land without the curator's part of the catalog record.
@@ -267,13 +269,11 @@ class PassportHarvester(HarvesterBase):
         if refused is not None:
             save_object_error(refused, harvest_object, "Import")
             return False
-        existing, taken_by = records.claim(
-            identifier,
-            settings.identifier_field(),
-            harvest_object,
-            records.existing_dataset(previous.package_id if previous else None, context),
-            context,
-        )
+        prior = records.prior_record(previous, config.restore_deleted, context)
+        if prior.kept_deleted is not None:
+            return records.keep_deleted(harvest_object, prior.kept_deleted)
+        existing, taken_by = records.claim(identifier, settings.identifier_field(), harvest_object, prior.record,
+                                           context)
         if taken_by is not None:
             save_object_error(_identifier_taken(identifier, taken_by), harvest_object, "Import")
             return False
@@ -287,6 +287,7 @@ class PassportHarvester(HarvesterBase):
             unchanged=lambda: _holds(existing, identifier) and not MR.harvested_differs(existing, harvested),
             merged=lambda: _with_identifier(MR.merge_harvested(existing, harvested), identifier),
             context=context,
+            brought_back=bool(prior.gone),
         )
 
     def _create(self, harvested: dict, harvest_object: Any, previous: Optional[Any], config: HarvestConfig,

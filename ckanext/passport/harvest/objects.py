@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import uuid
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import ckan.model as model
 import sqlalchemy as sa
@@ -22,15 +22,18 @@ from ckanext.passport.mr.fetch import FetchPolicy, FetchResult, fetch
 
 
 def add_object(job: Any, guid: str, status: str, content: Optional[str], package_id: Optional[str],
-               position: Optional[int] = None) -> str:
+               position: Optional[int] = None, gone: str = "") -> str:
     """A new object of ``job``; ``position``, the entry's place in the listing, stamps it gathered that many
     microseconds after the gather started, so a job's objects sort in listing order (consecutive objects often
-    get the same clock reading, and their random ids would then order them by chance)."""
+    get the same clock reading, and their random ids would then order them by chance). ``gone``: what the gather's
+    comparison found of the entry's record (``stored.ABSENT`` or ``stored.DELETED``)."""
     # The id is made here rather than by a flush per object: one round trip per batch, not per entry.
     obj = HarvestObject(id=str(uuid.uuid4()), guid=guid, job=job, content=content, package_id=package_id)
     if position is not None:
         obj.gathered = (job.gather_started or dt.datetime.utcnow()) + dt.timedelta(microseconds=position)
     obj.extras = [HarvestObjectExtra(key=stored.STATUS, value=status)]
+    if gone:
+        obj.extras.append(HarvestObjectExtra(key=stored.RECORD_GONE, value=gone))
     model.Session.add(obj)
     return obj.id
 
@@ -56,11 +59,6 @@ def previous_object(harvest_object: Any) -> Optional[Any]:
         .filter(HarvestObject.current == True)  # noqa: E712
         .first()
     )
-
-
-def previous_extras(harvest_object: Any) -> dict[str, str]:
-    previous = previous_object(harvest_object)
-    return stored.extras_of(previous) if previous is not None else {}
 
 
 def link(harvest_object: Any, previous: Optional[Any], package_id: str, new: bool = False) -> None:
@@ -93,6 +91,22 @@ def make_current(harvest_object: Any, previous: Optional[Any], package_id: str) 
     model.Session.commit()
 
 
+def unchanged(harvest_object: Any, current: Optional[Any]) -> Union[str, bool]:
+    """What fetch answers for a publication unchanged since ``current`` read it: "unchanged" while its record is
+    there; when the gather found the record gone, True, the object taking ``current``'s read (content and extras),
+    so the import writes the record again from it without a new fetch."""
+    if current is None or not stored.extras_of(harvest_object).get(stored.RECORD_GONE):
+        return "unchanged"
+    harvest_object.content = current.content
+    stored.set_extras(harvest_object, **{key: value for key, value in stored.extras_of(current).items()
+                                         if key not in _OWN_EXTRAS})
+    return True
+
+
+# What an object says of itself, not of the read it holds.
+_OWN_EXTRAS = frozenset({stored.STATUS, stored.RECORD_GONE, stored.RECORD_OUTCOME})
+
+
 def source_of(package_id: str) -> Optional[str]:
     """The harvest source whose object last wrote the dataset; ``None`` for a record made in the portal."""
     row = (
@@ -105,9 +119,9 @@ def source_of(package_id: str) -> Optional[str]:
 
 
 def conditional_fetch(url: str, policy: FetchPolicy, previous: dict[str, str], url_key: str, session: Any,
-                      deadline: Optional[Deadline] = None) -> FetchResult:
+                      deadline: Optional[Deadline] = None, accept: Optional[str] = None) -> FetchResult:
     """``url`` fetched with the validators the last read of that very URL answered (``url_key``: the extra
-    naming where it was read), so an unchanged publication answers 304."""
+    naming where it was read), so an unchanged publication answers 304; ``accept`` as :func:`fetch` takes it."""
     conditional = previous.get(url_key) == url
     return fetch(
         url,
@@ -116,6 +130,7 @@ def conditional_fetch(url: str, policy: FetchPolicy, previous: dict[str, str], u
         last_modified=previous.get(stored.LAST_MODIFIED) if conditional else None,
         session=session,
         deadline=deadline,
+        accept=accept,
     )
 
 

@@ -259,3 +259,14 @@ LKOD_IRI_FOREIGN_HOST = define(
     N_("The dataset IRI {iri} is on the host {host}, not on the catalog's host {catalog_host} or a host a sysadmin "
        "listed for this source (option 'iri_hosts'); this dataset was not imported"),
 )
+
+# A source's current objects compared with their records (records.drift): a record deleted in the portal, by
+# someone other than the harvest, stays deleted unless the source restores such records.
+RECORD_DELETED_IN_PORTAL = define(
+    "harvest.record_deleted_in_portal", Severity.WARNING,
+    N_("The source still lists this entry, but its record {name} ({title}) was deleted in the portal by {deleter} "
+       "({deleted}); it stays deleted (the source option 'restore_deleted' brings such records back)"),
+)
+# Who deleted it and when, where the portal keeps no activity: each the ``deleter`` or ``deleted`` of one finding.
+DELETER_UNKNOWN = define("harvest.deleter_unknown", Severity.INFO, N_("an unknown user"))
+DELETED_UNKNOWN = define("harvest.deleted_unknown", Severity.INFO, N_("time unknown"))

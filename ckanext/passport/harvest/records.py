@@ -4,17 +4,26 @@ merged or left unchanged, and the record withdrawn or deleted when its listing d
 A record is identified by a key in one of its fields: an MR passport's registry identifier in the site's identifier
 field, an LKOD dataset's IRI in ``lkod_iri``. One record per key: a key another source's (or the portal's own)
 record holds is refused, and a record of the same source holding it is taken up again rather than doubled.
+
+An entry is "not modified" only while its record is there: a current object whose record is absent (purged, or never
+written) or deleted in the portal is the source's drift (:func:`drift`). The absent record is written again from the
+object's read; the deleted one stays deleted, said on the entry, unless the source restores such records.
 """
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
 import ckan.model as model
+import ckan.plugins as plugins
 import ckan.plugins.toolkit as tk
+import sqlalchemy as sa
+from ckanext.harvest.model import HarvestObject, HarvestSource
 
 from ckanext.passport.catalog import identity
 from ckanext.passport.harvest import problems as codes
+from ckanext.passport.harvest import stored
 from ckanext.passport.harvest.findings import save_object_error
 from ckanext.passport.harvest.objects import link, make_current, source_of
 from ckanext.passport.mr.model import Problem
@@ -24,8 +33,89 @@ from ckanext.passport.mr.problems import problem
 HARVEST_INDEX_KEYS = frozenset({"harvest_object_id", "harvest_source_id", "harvest_source_title"})
 
 
-def existing_dataset(package_id: Optional[str], context: dict) -> Optional[dict]:
-    """The stored record as a re-harvest merges into it, without the harvest keys the index adds.
+# The source types whose objects this module writes records for (check-index repairs no other type's).
+SOURCE_TYPES = ("passport", "lkod")
+
+
+@dataclass(frozen=True)
+class Drift:
+    """A source's current object whose record is not there as the last import left it."""
+
+    source_id: str
+    guid: str
+    object_id: str
+    package_id: Optional[str]
+    name: str  # the deleted record's name; empty for an absent one
+    kind: str  # stored.ABSENT or stored.DELETED
+
+
+def drift(source_id: Optional[str] = None) -> list[Drift]:
+    """The current objects of a source (or of every passport and lkod source) whose record is absent (purged, or
+    never written: the import died after its object was made current) or deleted."""
+    rows = (
+        model.Session.query(HarvestObject.harvest_source_id, HarvestObject.guid, HarvestObject.id,
+                            HarvestObject.package_id, model.Package.name, model.Package.state)
+        .join(HarvestSource, HarvestSource.id == HarvestObject.harvest_source_id)
+        .outerjoin(model.Package, model.Package.id == HarvestObject.package_id)
+        .filter(HarvestObject.current == True)  # noqa: E712 (SQLAlchemy needs ==)
+        .filter(HarvestSource.type.in_(SOURCE_TYPES))
+        .filter(sa.or_(model.Package.id.is_(None), model.Package.state == model.State.DELETED))
+    )
+    if source_id:
+        rows = rows.filter(HarvestObject.harvest_source_id == source_id)
+    return [Drift(row[0], row[1], row[2], row[3], row[4] or "", stored.ABSENT if row[4] is None else stored.DELETED)
+            for row in rows.order_by(HarvestObject.harvest_source_id, HarvestObject.guid)]
+
+
+@dataclass(frozen=True)
+class Prior:
+    """The record the last import of an entry wrote, as this import finds it."""
+
+    record: Optional[dict] = None  # what the import merges into (a deleted record only when it is restored)
+    gone: str = ""  # stored.ABSENT or stored.DELETED: the record is not there as the last import left it
+    kept_deleted: Optional[Problem] = None  # the entry's warning when its deleted record stays deleted
+
+
+def prior_record(previous: Optional[Any], restore_deleted: bool, context: dict) -> Prior:
+    """The record of ``previous`` (the entry's current object): there, absent, restored (``restore_deleted``),
+    or deleted in the portal and kept so."""
+    if previous is None:
+        return Prior()
+    dataset = existing_dataset(previous.package_id, context, deleted=True)
+    if dataset is None:
+        return Prior(gone=stored.ABSENT)
+    if dataset.get("state") != model.State.DELETED:
+        return Prior(dataset)
+    if restore_deleted:
+        return Prior(dataset, stored.DELETED)
+    return Prior(gone=stored.DELETED, kept_deleted=_deleted_in_portal(dataset))
+
+
+def outcomes(job_id: str) -> dict[str, int]:
+    """How many of a job's entries were brought back (their record made again or restored) and how many stay
+    deleted in the portal (``stored.BROUGHT_BACK``, ``stored.KEPT_DELETED``)."""
+    from ckanext.harvest.model import HarvestObjectExtra
+
+    counted = dict(
+        model.Session.query(HarvestObjectExtra.value, sa.func.count())
+        .join(HarvestObject, HarvestObject.id == HarvestObjectExtra.harvest_object_id)
+        .filter(HarvestObject.harvest_job_id == job_id, HarvestObjectExtra.key == stored.RECORD_OUTCOME)
+        .group_by(HarvestObjectExtra.value)
+    )
+    return {outcome: counted.get(outcome, 0) for outcome in (stored.BROUGHT_BACK, stored.KEPT_DELETED)}
+
+
+def keep_deleted(harvest_object: Any, warning: Problem) -> str:
+    """The entry whose record stays deleted: its warning, and "unchanged" (its object is not made current, so
+    the next job finds the record deleted again and says so again)."""
+    save_object_error(warning, harvest_object, "Import")
+    stored.set_extras(harvest_object, **{stored.RECORD_OUTCOME: stored.KEPT_DELETED})
+    return "unchanged"
+
+
+def existing_dataset(package_id: Optional[str], context: dict, deleted: bool = False) -> Optional[dict]:
+    """The stored record as a re-harvest merges into it, without the harvest keys the index adds; a deleted one
+    only when asked for.
 
     ckanext-harvest adds ``harvest_*`` extras to the indexed dict package_show answers from; written back,
     they would be stored as the record's own extras.
@@ -36,7 +126,7 @@ def existing_dataset(package_id: Optional[str], context: dict) -> Optional[dict]
         dataset = tk.get_action("package_show")(dict(context), {"id": package_id})
     except tk.ObjectNotFound:
         return None
-    if dataset.get("state") == "deleted":
+    if dataset.get("state") == model.State.DELETED and not deleted:
         return None
     if "extras" in dataset:
         dataset["extras"] = [e for e in dataset["extras"] if e.get("key") not in HARVEST_INDEX_KEYS]
@@ -87,19 +177,27 @@ def store_record(
     unchanged: Callable[[], bool],
     merged: Callable[[], dict],
     context: dict,
+    brought_back: bool = False,
 ) -> Union[bool, str]:
     """Write one imported record: ``create`` it when new, make the object current when ``unchanged``, else update
-    the stored record with ``merged``. True when written, "unchanged", or False when the record was refused (the
-    refusal saved as the object's error, no object left current)."""
+    the stored record with ``merged`` (a deleted one restored). True when written, "unchanged", or False when the
+    record was refused (the refusal saved as the object's error, no object left current). ``brought_back``: the
+    record the last import wrote was absent or deleted (:func:`prior_record`), and is written again."""
+    if brought_back:
+        stored.set_extras(harvest_object, **{stored.RECORD_OUTCOME: stored.BROUGHT_BACK})
+    restored = existing is not None and existing.get("state") == model.State.DELETED
     try:
         if existing is None:
             create()
-        elif unchanged():
+        elif not restored and unchanged():
             make_current(harvest_object, previous, existing["id"])
             return "unchanged"
         else:
             link(harvest_object, previous, existing["id"])
-            tk.get_action("package_update")(dict(context, return_id_only=True), merged())
+            written = merged()
+            if restored:
+                written["state"] = model.State.ACTIVE
+            tk.get_action("package_update")(dict(context, return_id_only=True), written)
     except tk.ValidationError as error:
         # The object was linked before the action; a refused dataset must leave no object current.
         model.Session.rollback()
@@ -131,6 +229,28 @@ def remove_record(harvest_object: Any, previous: Optional[Any], config: Any, con
             pass
     model.Session.commit()
     return True
+
+
+def _deleted_in_portal(dataset: dict) -> Problem:
+    """The warning naming who deleted the record and when, from the activity stream (the portal keeps neither
+    without the activity plugin: package_delete moves no date of the record)."""
+    deletion = _deletion_activity(dataset["id"]) if plugins.plugin_loaded("activity") else None
+    user = model.User.get(deletion.user_id) if deletion is not None and deletion.user_id else None
+    return problem(
+        codes.RECORD_DELETED_IN_PORTAL, name=dataset.get("name"), title=dataset.get("title"),
+        deleter=(user.display_name or user.name) if user is not None else problem(codes.DELETER_UNKNOWN),
+        deleted=(deletion.timestamp.strftime("%Y-%m-%d %H:%M UTC") if deletion is not None
+                 else problem(codes.DELETED_UNKNOWN)),
+    )
+
+
+def _deletion_activity(package_id: str) -> Optional[Any]:
+    # Read from the model: the activity actions show a private record's activity only to its organization's users.
+    from ckanext.activity.model import Activity
+
+    return (model.Session.query(Activity)
+            .filter(Activity.object_id == package_id, Activity.activity_type == "deleted package")
+            .order_by(Activity.timestamp.desc()).first())
 
 
 def _validation_refusal(error: Any) -> Problem:

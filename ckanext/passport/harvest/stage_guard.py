@@ -37,14 +37,15 @@ T = TypeVar("T")
 _HANDLED_BEFORE: dict[str, Union[str, bool]] = {"not modified": "unchanged", "errored": False}
 
 
-def object_stage(harvest_object: Any, stage: str, work: Callable[[], T]) -> Union[T, bool, str]:
+def object_stage(harvest_object: Any, stage: str, work: Callable[[], T], again: bool = False) -> Union[T, bool, str]:
     """``work()``'s outcome with what it stored committed; False, with ``harvest.unexpected``, when it raises;
-    for an object delivered again after it was handled (its report is made), the answer that leaves it as it was.
+    for an object delivered again after it was handled (its report is made), the answer that leaves it as it was,
+    unless it is run ``again`` on purpose (``check-index --repair`` importing a current object again).
 
     The commit is inside the guard: text the database refuses fails here, not in ckanext-harvest's save of the
     object after the stage.
     """
-    if harvest_object.report_status is not None:
+    if harvest_object.report_status is not None and not again:
         log.info("Harvest object %s was delivered again after it was handled (%s): left as it is",
                  harvest_object.id, harvest_object.report_status)
         return _HANDLED_BEFORE.get(harvest_object.report_status, True)

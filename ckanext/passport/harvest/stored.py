@@ -30,6 +30,14 @@ SCORE = "conformance_score"
 # When an MR passport's places were last all tried in the source's order (harvest.form_memory), ISO 8601 UTC.
 FORMS_PROBED = "forms_probed"
 
+# The gather's comparison of the source's current object with its record (records.drift): ABSENT or DELETED
+# when the record is not there as the last import left it, so fetch reads the entry again even if unchanged.
+RECORD_GONE = "record_gone"
+# What the import did about such a record: BROUGHT_BACK (made again, or restored) or KEPT_DELETED.
+RECORD_OUTCOME = "record_outcome"
+ABSENT, DELETED = "absent", "deleted"
+BROUGHT_BACK, KEPT_DELETED = "brought_back", "kept_deleted"
+
 NEW, CHANGE, DELETE = "new", "change", "delete"
 
 

@@ -34,6 +34,7 @@ SHARED_OPTIONS = (
     "delete_missing",
     "on_missing",
     "max_delete_ratio",
+    "restore_deleted",
     "index_commit",
 )
 
@@ -66,6 +67,7 @@ class LkodConfig:
     delete_missing: bool = True
     on_missing: str = "delete"
     max_delete_ratio: float = 0.5
+    restore_deleted: bool = False
     index_commit: str = "soft"
     policy: FetchPolicy = field(default_factory=FetchPolicy)
 
@@ -81,6 +83,7 @@ def load_config(text: Optional[str], site: dict[str, Any]) -> LkodConfig:
         delete_missing=bool(data.get("delete_missing", True)),
         on_missing=data.get("on_missing", "delete"),
         max_delete_ratio=float(data.get("max_delete_ratio", 0.5)),
+        restore_deleted=bool(data.get("restore_deleted", False)),
         index_commit=data.get("index_commit", "soft"),
         policy=policy,
     )

@@ -75,7 +75,7 @@ class LkodHarvester(DCATRDFHarvester):
         return stage_guard.gather_stage(harvest_job, lambda: self._gather(harvest_job))
 
     def _gather(self, harvest_job: Any) -> list[str]:
-        index_check.converge(harvest_job)
+        gone = index_check.converge(harvest_job)
         source = harvest_job.source
         config = self._config(source)
         listed = self._read_catalog(source.url, config, harvest_job)
@@ -89,7 +89,8 @@ class LkodHarvester(DCATRDFHarvester):
         previous = objects.current_objects(source.id)
         ids = [
             objects.add_object(harvest_job, iri, stored.CHANGE if iri in previous else stored.NEW,
-                               stored.LkodContent(iri).to_json(), previous.get(iri), position=position)
+                               stored.LkodContent(iri).to_json(), previous.get(iri), position=position,
+                               gone=gone.get(iri, ""))
             for position, iri in enumerate(iris)
         ]
         model.Session.commit()
@@ -128,19 +129,20 @@ class LkodHarvester(DCATRDFHarvester):
         if refused is not None:
             save_object_error(refused, harvest_object, "Fetch")
             return False
-        previous = objects.previous_extras(harvest_object)
+        current = objects.previous_object(harvest_object)
+        previous = stored.extras_of(current) if current is not None else {}
         limit = settings.max_lkod_dataset_bytes()
         policy = ReadLimits.policy(config.policy, limit)
         fetched = objects.conditional_fetch(iri, policy, previous, stored.DOCUMENT_URL,
                                             source_session(harvest_object.harvest_source_id, policy))
         if fetched.not_modified:
-            return "unchanged"
+            return objects.unchanged(harvest_object, current)
         if fetched.problem is not None:
             save_object_error(fetched.problem, harvest_object, "Fetch")
             return False
         digest = objects.new_content_hash(harvest_object, fetched, previous)
         if digest is None:
-            return "unchanged"
+            return objects.unchanged(harvest_object, current)
         try:
             dataset, norm = documents.read_dataset(
                 fetched.content, fetched.url, fetched.content_type, iri, config.rdf_format, limit=limit
@@ -155,10 +157,11 @@ class LkodHarvester(DCATRDFHarvester):
 
     # -- import -----------------------------------------------------------------------------------------
 
-    def import_stage(self, harvest_object: Any) -> Any:
+    def import_stage(self, harvest_object: Any, again: bool = False) -> Any:
+        """``again``: a handled object imported once more (``check-index --repair``, :mod:`.index_check`)."""
         source = harvest_object.source
         return import_indexed(harvest_object, commit_mode(lambda: self._config(source)),
-                              lambda: self._import(harvest_object, self._config(source)))
+                              lambda: self._import(harvest_object, self._config(source)), again)
 
     def _import(self, harvest_object: Any, config: LkodConfig) -> Any:
         # The flag lets a harvested record land without the curator's part, and write its guarded IRIs.
@@ -170,8 +173,10 @@ class LkodHarvester(DCATRDFHarvester):
         content = stored.LkodContent.from_json(harvest_object.content)
         iri = content.iri
         harvested = dict(content.dataset or {}, **{IRI_FIELD: iri})
-        existing = records.existing_dataset(previous.package_id if previous else None, context)
-        existing, taken_by = records.claim(iri, IRI_FIELD, harvest_object, existing, context)
+        prior = records.prior_record(previous, config.restore_deleted, context)
+        if prior.kept_deleted is not None:
+            return records.keep_deleted(harvest_object, prior.kept_deleted)
+        existing, taken_by = records.claim(iri, IRI_FIELD, harvest_object, prior.record, context)
         if taken_by is not None:
             found = problem(codes.LKOD_IRI_TAKEN, url=iri, iri=iri, name=taken_by.name, title=taken_by.title)
             save_object_error(found, harvest_object, "Import")
@@ -184,6 +189,7 @@ class LkodHarvester(DCATRDFHarvester):
             unchanged=lambda: existing.get(IRI_FIELD) == iri and not LKOD.harvested_differs(existing, harvested),
             merged=lambda: LKOD.merge_harvested(existing, harvested),
             context=context,
+            brought_back=bool(prior.gone),
         )
 
     def _create(self, harvested: dict, harvest_object: Any, previous: Optional[Any], config: LkodConfig,

@@ -16,6 +16,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.harvest.model import HarvestObject
 from flask import Blueprint, Response, request
 
+from ckanext.passport.harvest import records
 from ckanext.passport.language import current_language, reader_translate
 from ckanext.passport.mr.model import Severity, Translate
 from ckanext.passport.mr.problems import catalogue, severity_label
@@ -288,4 +289,11 @@ def has_conformance(source: dict[str, Any]) -> bool:
 
 def helpers() -> dict[str, Any]:
     return {"passport_dataset_conformance": dataset_conformance, "passport_has_conformance": has_conformance,
-            "passport_job_conformance": job_conformance, "passport_web_link": web_link}
+            "passport_job_conformance": job_conformance, "passport_web_link": web_link,
+            "passport_job_records": job_records}
+
+
+def job_records(job_id: Optional[str]) -> dict[str, int]:
+    """Template helper: how many of a job's entries were brought back and how many stay deleted in the portal
+    (``harvest.records.outcomes``), for the job page and the Conformance tab of either source type."""
+    return records.outcomes(job_id) if job_id else {}
