@@ -315,8 +315,10 @@ def fetch(
     method: str = "GET",
     admit: Optional[Admit] = None,
     stream: Optional[Stream] = None,
+    accept: Optional[str] = None,
 ) -> FetchResult:
-    """GET ``url`` within ``policy``; a conditional GET when ``etag`` or ``last_modified`` is given.
+    """GET ``url`` within ``policy``; a conditional GET when ``etag`` or ``last_modified`` is given; ``accept``,
+    the media types asked for in order (``Accept``: a server negotiating content serves the first it has).
 
     ``method="HEAD"`` asks for the headers only (a link check): every hop is guarded and followed the same way, and
     a 2xx answer is ``ok`` with no body read at all.
@@ -347,6 +349,8 @@ def fetch(
     own_session = session is None
     active = make_session(policy) if session is None else session
     headers = _conditional_headers(etag, last_modified)
+    if accept:
+        headers["Accept"] = accept
     if head_bytes is not None:
         head_bytes = max(1, head_bytes)
         headers["Range"] = f"bytes=0-{head_bytes - 1}"
