@@ -4,7 +4,7 @@ Real services, real processes: each test retitles every passport of one MR site,
 processes, runs a job, fails one service (or the fetch consumer) once about a fifth of the job's objects are done,
 and runs one more job after it (fault_rounds.py). Then every passport is one record with its new title in the
 database, the search index holds that title for every record, ``ckan passport check-index`` finds nothing to
-repair, no object is left mid-stage, every job is finished and another can start. How long each job took to end
+repair, every current object of the source has its record, no object is left mid-stage, every job is finished and another can start. How long each job took to end
 after the fault is printed (shown under ``-s``).
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Callable
 
 import pytest
 from fault_rounds import (FINISHED_OBJECT_STATES, Harvested, Round, check_index, database_records, index_titles,
-                          job_statuses, object_states, start_a_job)
+                          job_statuses, object_states, objects_without_records, start_a_job)
 from service_control import kill_fetch_consumer, kill_for, restart_postgres, restart_rabbitmq
 
 pytestmark = [pytest.mark.stack, pytest.mark.service_faults]
@@ -29,6 +29,7 @@ def assert_converged(harvested: Harvested, published: Round) -> None:
     assert index_titles(source["owner_org"]) == {record["id"]: record["title"] for record in records}
     checked = check_index(source["name"])
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert objects_without_records(source["id"]) == []  # every current object of the source has its record
     assert set(object_states(source["id"])) <= set(FINISHED_OBJECT_STATES), object_states(source["id"])
     assert set(job_statuses(source["id"])) == {"Finished"}, job_statuses(source["id"])
     assert start_a_job(source["id"]) == "New"
