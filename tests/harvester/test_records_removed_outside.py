@@ -162,3 +162,14 @@ def test_check_index_lists_a_record_deleted_in_the_portal_and_leaves_it_deleted(
     assert result.exit_code == 0, result.output
     assert "its record was deleted in the portal" in result.output
     assert call_action("package_show", id=first[GUID]["dataset"]["id"])["state"] == "deleted"
+
+
+def test_the_conformance_tab_counts_the_entries_brought_back_in_the_readers_language(source, run_harvest, app):
+    harvested = source()
+    first, _ = run_harvest(harvested)
+    call_action("dataset_purge", id=first[GUID]["dataset"]["id"])
+    run_harvest(harvested)
+
+    page = app.get(f"/ru/harvest/{harvested['name']}/conformance").body
+
+    assert "1 позиция, чья запись пропала, возвращена" in page
