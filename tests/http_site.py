@@ -39,6 +39,7 @@ class _Handler(SimpleHTTPRequestHandler):
     faults: dict[str, Fault] = {}
     hits: list[str]
     cookies: list[tuple[str, str]]
+    accepts: list[tuple[str, str]]
     requests: list[tuple[str, str]]
 
     def log_message(self, format: str, *args: object) -> None:
@@ -47,6 +48,7 @@ class _Handler(SimpleHTTPRequestHandler):
     def do_GET(self) -> None:
         self.hits.append(self.path)
         self.cookies.append((self.path, self.headers.get("Cookie", "")))
+        self.accepts.append((self.path, self.headers.get("Accept", "")))
         self._answer("GET")
 
     def do_HEAD(self) -> None:
@@ -91,10 +93,13 @@ class Site:
         self.hits: list[str] = []
         # (path, the request's Cookie header or "") of every request, in order.
         self.cookies: list[tuple[str, str]] = []
+        # (path, the request's Accept header or "") of every GET, in order.
+        self.accepts: list[tuple[str, str]] = []
         # (method, path) of every request, HEAD included, in order.
         self.requests: list[tuple[str, str]] = []
         handler = type("SiteHandler", (_Handler,), {"faults": dict(faults or {}), "hits": self.hits,
-                                                    "cookies": self.cookies, "requests": self.requests})
+                                                    "cookies": self.cookies, "accepts": self.accepts,
+                                                    "requests": self.requests})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

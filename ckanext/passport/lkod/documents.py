@@ -29,6 +29,7 @@ from . import graph_in, norms
 from .context import MAX_DEPTH, RemoteContextRefused, TooDeep, read_jsonld
 from .graph_out import DCAT
 from .harvest_config import JSON_LD, TURTLE
+from .iris import iri_key
 from .ownership import IRI_FIELD
 
 # The ckanext-dcat profile that reads a DCAT-AP-CZ dataset into a Czech record (lkod/profile.py).
@@ -36,6 +37,9 @@ PROFILE = "dcat_ap_cz"
 
 _JSON_LD_TYPES = ("application/ld+json", "application/json")
 _TURTLE_TYPES = ("text/turtle", "application/x-turtle")
+# What a document is asked for: an IRI with no extension, served by content negotiation, answers JSON-LD where it
+# can, else Turtle (its Content-Type then says so: :func:`syntax`); a file's server ignores it.
+ACCEPT = "application/ld+json, text/turtle;q=0.9"
 _DETAIL_MAX = 300
 
 
@@ -247,13 +251,24 @@ def read_dataset(data: bytes, url: str, content_type: str, iri: str, rdf_format:
 
 
 def _dataset(parser: RDFParser, url: str, iri: str) -> dict[str, Any]:
-    subject = rdflib.URIRef(iri)
+    subject = _spelled(parser.g, iri)
     if (subject, RDF.type, DCAT.DatasetSeries) in parser.g:
         # ckanext-dcat's parser walks dcat:Dataset nodes only; the profile reads a series with graph_in alone.
         return graph_in.read_dataset(parser.g, subject)
     if (subject, RDF.type, DCAT.Dataset) not in parser.g:
         raise DocumentRefused(problem(codes.LKOD_NO_DATASET, url=url, iri=iri))
-    found = next((dataset for dataset in parser.datasets() if dataset.get(IRI_FIELD) == iri), None)
+    found = next((dataset for dataset in parser.datasets() if dataset.get(IRI_FIELD) == str(subject)), None)
     if found is None:
         raise DocumentRefused(problem(codes.LKOD_NO_DATASET, url=url, iri=iri))
     return found
+
+
+def _spelled(graph: Any, iri: str) -> rdflib.URIRef:
+    """``iri`` as the document spells it: a catalog may list it percent-encoded and the document write it raw, or
+    the other way round (:func:`iris.iri_key`); the listed spelling when the document has neither."""
+    subject = rdflib.URIRef(iri)
+    if (subject, RDF.type, None) in graph:
+        return subject
+    key = iri_key(iri)
+    return next((node for node in graph.subjects(RDF.type, None)
+                 if isinstance(node, rdflib.URIRef) and iri_key(str(node)) == key), subject)

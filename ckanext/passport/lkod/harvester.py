@@ -3,7 +3,8 @@
 Built on ckanext-dcat's RDF harvester, with the MR harvester's rules where they matter:
 
 - gather reads the catalog document (the source's URL) and makes one object per listed dataset IRI (guid = the
-  IRI); a dataset the catalog no longer lists is removed, as ckanext-dcat does, but never after a catalog that
+  IRI, or the spelling its record was first gathered under: raw, percent-encoded and mixed spellings of one IRI
+  are one dataset, :func:`listed_guids`); documents are asked for as JSON-LD, else Turtle; a dataset the catalog no longer lists is removed, as ckanext-dcat does, but never after a catalog that
   was not read whole (unreadable, or listing entries that are not IRIs), nor an empty one, nor more than
   ``max_delete_ratio`` of it (the MR harvester's deletion guard);
 - fetch dereferences one dataset IRI (conditional GET, content hash: an unchanged document is not re-imported)
@@ -23,7 +24,7 @@ fetches without our guard and deletes after any read, its import rewrites the wh
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 from urllib.parse import urlsplit
 
 import ckan.model as model
@@ -46,6 +47,7 @@ from ckanext.passport.mr.problems import problem
 
 from . import documents
 from .harvest_config import LkodConfig, config_errors, load_config
+from .iris import iri_key
 from .ownership import IRI_FIELD, LKOD
 
 _ = tk._
@@ -87,15 +89,16 @@ class LkodHarvester(DCATRDFHarvester):
             save_gather_error(found, harvest_job)
 
         previous = objects.current_objects(source.id)
+        guids = listed_guids(iris, previous)
         ids = [
-            objects.add_object(harvest_job, iri, stored.CHANGE if iri in previous else stored.NEW,
-                               stored.LkodContent(iri).to_json(), previous.get(iri), position=position,
-                               gone=gone.get(iri, ""))
-            for position, iri in enumerate(iris)
+            objects.add_object(harvest_job, guid, stored.CHANGE if guid in previous else stored.NEW,
+                               stored.LkodContent(iri).to_json(), previous.get(guid), position=position,
+                               gone=gone.get(guid, ""))
+            for position, (guid, iri) in enumerate(guids)
         ]
         model.Session.commit()
 
-        return ids + queue_deletions(harvest_job, previous, set(iris), config, damage)
+        return ids + queue_deletions(harvest_job, previous, {guid for guid, _iri in guids}, config, damage)
 
     @staticmethod
     def _read_catalog(url: str, config: LkodConfig, job: Any) -> Optional[documents.CatalogRead]:
@@ -103,7 +106,7 @@ class LkodHarvester(DCATRDFHarvester):
         when the catalog document cannot be read."""
         limit = settings.max_lkod_catalog_bytes()
         policy = ReadLimits.policy(config.policy, limit)
-        fetched = fetch(url, policy, session=source_session(job.source_id, policy))
+        fetched = fetch(url, policy, session=source_session(job.source_id, policy), accept=documents.ACCEPT)
         if fetched.problem is not None:
             save_gather_error(fetched.problem, job)
             return None
@@ -124,7 +127,7 @@ class LkodHarvester(DCATRDFHarvester):
         if stored.status(harvest_object) == stored.DELETE:
             return True
         config = self._config(harvest_object.source)
-        iri = harvest_object.guid
+        iri = stored.LkodContent.from_json(harvest_object.content).iri
         refused = foreign_host_refusal(iri, harvest_object.source.url, config)
         if refused is not None:
             save_object_error(refused, harvest_object, "Fetch")
@@ -134,7 +137,8 @@ class LkodHarvester(DCATRDFHarvester):
         limit = settings.max_lkod_dataset_bytes()
         policy = ReadLimits.policy(config.policy, limit)
         fetched = objects.conditional_fetch(iri, policy, previous, stored.DOCUMENT_URL,
-                                            source_session(harvest_object.harvest_source_id, policy))
+                                            source_session(harvest_object.harvest_source_id, policy),
+                                            accept=documents.ACCEPT)
         if fetched.not_modified:
             return objects.unchanged(harvest_object, current)
         if fetched.problem is not None:
@@ -207,6 +211,21 @@ class LkodHarvester(DCATRDFHarvester):
     @staticmethod
     def _config(source: Any) -> LkodConfig:
         return load_config(source.config, settings.site_fetch_options())
+
+
+def listed_guids(listed: list[str], previous: Iterable[str]) -> list[tuple[str, str]]:
+    """Each listed dataset once, as (guid, IRI as the catalog writes it now): one dataset is one record whichever
+    spelling of its IRI a job sees (:func:`iris.iri_key`), so its guid stays the one its record was first
+    gathered under, else it is the IRI as written."""
+    known = {iri_key(guid): guid for guid in previous}
+    seen: set[str] = set()
+    guids = []
+    for iri in listed:
+        key = iri_key(iri)
+        if key not in seen:
+            seen.add(key)
+            guids.append((known.get(key, iri), iri))
+    return guids
 
 
 def foreign_host_refusal(iri: str, catalog_url: str, config: LkodConfig) -> Optional[Problem]:
