@@ -151,3 +151,31 @@ def test_a_catalog_under_another_iri_is_read_with_a_warning(mixed):
     assert [error["message"].split("]", 1)[0].lstrip("[") for error in gather] == ["harvest.lkod_catalog_elsewhere"]
     found = call_action("package_search", q="*:*", rows=100, include_private=True)["results"]
     assert {record["lkod_iri"] for record in found} == {mixed.iri(name) for name in GOOD}
+
+
+def _norm_rows(html: str) -> dict[str, str]:
+    """norm → the documents count of its row in the page's table of norms."""
+    import re
+
+    return dict(re.findall(r'<tr data-norm="([^"]+)"><td>[^<]*</td><td>(\d+)</td></tr>', html))
+
+
+def test_the_source_page_counts_its_records_documents_per_norm_in_the_readers_language(app, mixed):
+    source, _ = _harvest(mixed.catalog_url)
+    token = factories.SysadminWithToken()["token"]
+
+    page = app.get(f"/cs/harvest/{source['name']}", headers={"Authorization": token}).body
+
+    assert "Normy dokumentů datových sad" in page
+    assert _norm_rows(page) == {norms.NORM_2021: "1", norms.NORM_2024: "1", "expanded": "1"}
+    assert "rozvinuté JSON-LD bez kontextu" in page
+
+
+def test_the_job_page_says_which_norm_its_documents_were_read_in(app, mixed):
+    source, job = _harvest(mixed.catalog_url)
+    token = factories.SysadminWithToken()["token"]
+
+    page = app.get(f"/cs/harvest/{source['name']}/job/{job.id}", headers={"Authorization": token}).body
+
+    assert "Načteno v normě" in page
+    assert _norm_rows(page) == {norms.NORM_2021: "1", norms.NORM_2024: "1", "expanded": "1"}

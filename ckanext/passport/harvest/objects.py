@@ -48,6 +48,22 @@ def current_objects(source_id: str) -> dict[str, Optional[str]]:
     return dict(rows)
 
 
+def read_norms(source_id: str, job_id: Optional[str] = None) -> list[tuple[str, int]]:
+    """(norm, documents) by the ``read_norm`` extra, sorted by norm: of the job's objects (the documents it
+    read), or without a job of the source's current ones (the norm each record's document was last read in).
+    One grouped query; a passport source's objects have no such extra, so its list is empty."""
+    query = (
+        model.Session.query(HarvestObjectExtra.value, sa.func.count(HarvestObject.id))
+        .join(HarvestObject, HarvestObject.id == HarvestObjectExtra.harvest_object_id)
+        .filter(HarvestObjectExtra.key == stored.READ_NORM, HarvestObject.harvest_source_id == source_id)
+    )
+    if job_id:
+        query = query.filter(HarvestObject.harvest_job_id == job_id)
+    else:
+        query = query.filter(HarvestObject.current == True)  # noqa: E712
+    return sorted((value, count) for value, count in query.group_by(HarvestObjectExtra.value))
+
+
 def previous_object(harvest_object: Any) -> Optional[Any]:
     """The current object of the same guid and source: the one the last import of this record left, its extras
     read with it (every reader of it reads them: one round trip, not two)."""

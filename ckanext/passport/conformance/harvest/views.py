@@ -16,7 +16,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.harvest.model import HarvestObject
 from flask import Blueprint, Response, request
 
-from ckanext.passport.harvest import records
+from ckanext.passport.harvest import objects, records
 from ckanext.passport.language import current_language, reader_translate
 from ckanext.passport.mr.model import Severity, Translate
 from ckanext.passport.mr.problems import catalogue, severity_label
@@ -290,7 +290,13 @@ def has_conformance(source: dict[str, Any]) -> bool:
 def helpers() -> dict[str, Any]:
     return {"passport_dataset_conformance": dataset_conformance, "passport_has_conformance": has_conformance,
             "passport_job_conformance": job_conformance, "passport_web_link": web_link,
-            "passport_job_records": job_records}
+            "passport_job_records": job_records, "passport_read_norms": read_norms}
+
+
+def read_norms(source_id: Optional[str], job_id: Optional[str] = None) -> list[tuple[str, int]]:
+    """Template helper: an ``lkod`` source's documents per norm they were read in (``harvest.objects.read_norms``),
+    of one job or of the source's records; empty for a passport source."""
+    return objects.read_norms(source_id, job_id) if source_id else []
 
 
 def job_records(job_id: Optional[str]) -> dict[str, int]:
