@@ -1,0 +1,120 @@
+"""Harvesting a Czech local catalog of mixed norms with the ``lkod`` harvester, against ckanext-dcat's RDF harvester
+reading the same datasets.
+
+A 200-dataset catalog (``LKOD_NORMS_DATASETS``) in 2021-01-11 lists dataset documents half in 2021-01-11 and half
+in 2024-05-28 (the norm's official example, each its own IRI and title), served by the suite's real HTTP server
+(``tests/http_site.py``). Our first harvest (gather, then fetch + import per document, in a child process as
+bench_harvest.py runs its jobs) is timed against ckanext-dcat's ``dcat_rdf`` harvester landing the same datasets from
+one Turtle document holding their graphs (it dereferences no dataset IRI: its one document is the fairest reading of
+"the same documents"). Prints each time and the ratio ours / dcat's (no target: the issue asks that ours stay within
+dcat's time). Database and Solr core are bench_harvest.py's (``ckan_bench``). Run from the repository root:
+``.venv/bin/python bench/bench_lkod_norms.py``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import bench_harvest
+from bench_harvest import ROOT
+
+sys.path.insert(0, str(ROOT / "tests"))
+
+DATASETS = int(os.environ.get("LKOD_NORMS_DATASETS", "200"))
+EXAMPLES_2024 = ROOT / "tests" / "fixtures" / "dcat-ap-cz" / "příklady" / "datová-sada.jsonld"
+EXAMPLES_2021 = ROOT / "tests" / "fixtures" / "dcat-ap-cz-2021" / "příklady" / "datová-sada.jsonld"
+VLD = "https://data.gov.cz/lkod/mdcr/datové-sady/vld"
+
+
+def build(root: Path, url: str) -> None:
+    """The catalog and its dataset documents under ``root``, and ``dcat.ttl``: the same datasets in one graph."""
+    import rdflib
+
+    from ckanext.passport.lkod import documents, norms
+
+    texts = {norms.NORM_2021: EXAMPLES_2021.read_text("utf-8"), norms.NORM_2024: EXAMPLES_2024.read_text("utf-8")}
+    (root / "lkod").mkdir(parents=True)
+    merged = rdflib.Graph()
+    iris = []
+    for number in range(DATASETS):
+        norm = norms.NORM_2021 if number % 2 else norms.NORM_2024
+        iri = f"{url}/lkod/sada-{number:04d}.jsonld"
+        text = texts[norm].replace(VLD, iri).replace("Jízdní řády veřejné linkové dopravy",
+                                                      f"Jízdní řády veřejné linkové dopravy {number}")
+        (root / "lkod" / f"sada-{number:04d}.jsonld").write_text(text, "utf-8")
+        documents.read_graph(text.encode(), iri, "application/ld+json", graph=merged)
+        iris.append(iri)
+    catalog_iri = f"{url}/lkod/katalog.jsonld"
+    catalog = {"@context": norms.CONTEXT_2021, "iri": catalog_iri, "typ": "Katalog",
+               "název": {"cs": "Katalog kraje"}, "datová_sada": iris}
+    (root / "lkod" / "katalog.jsonld").write_text(json.dumps(catalog, ensure_ascii=False), "utf-8")
+    dcat = rdflib.Namespace("http://www.w3.org/ns/dcat#")
+    merged.add((rdflib.URIRef(f"{url}/dcat.ttl"), rdflib.RDF.type, dcat.Catalog))
+    for iri in iris:
+        merged.add((rdflib.URIRef(f"{url}/dcat.ttl"), dcat.dataset, rdflib.URIRef(iri)))
+    (root / "dcat.ttl").write_text(merged.serialize(format="turtle"), "utf-8")
+
+
+def child(kind: str, url: str) -> dict[str, Any]:
+    import ckan.plugins.toolkit as tk
+    from ckan.config.middleware import make_app
+    from ckan.lib.search import clear_all
+
+    app = make_app(bench_harvest.configured())
+    with app._wsgi_app.test_request_context():
+        clear_all()
+        context = {"user": tk.get_action("get_site_user")({"ignore_auth": True}, {})["name"], "ignore_auth": True}
+        org = tk.get_action("organization_create")(dict(context), {"name": f"bench-{kind}"})
+        config = {"rdf_format": "turtle"} if kind == "dcat" else {"allow_private_addresses": True}
+        source = tk.get_action("harvest_source_create")(dict(context), {
+            "name": f"bench-{kind}-source", "title": f"Bench {kind}", "url": url, "owner_org": org["id"],
+            "source_type": "dcat_rdf" if kind == "dcat" else "lkod", "config": json.dumps(config)})
+        if kind == "dcat":
+            harvester = bench_harvest.dcat_harvester()
+        else:
+            from ckanext.passport.plugins.lkod_harvester import PassportLkodHarvesterPlugin
+            harvester = PassportLkodHarvesterPlugin()
+        with bench_harvest.lenient_validation(kind == "dcat"):
+            result = bench_harvest.run_job(source["id"], harvester)
+        result["landed"] = bench_harvest.landed()
+    return result
+
+
+def run_child(kind: str, url: str) -> dict[str, Any]:
+    bench_harvest.empty_database()
+    done = subprocess.run([sys.executable, __file__, "--run", kind, url], env=bench_harvest.bench_env(), cwd=ROOT,
+                          capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(done.stderr[-3000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    from http_site import Site
+
+    bench_harvest.ensure_database()
+    with tempfile.TemporaryDirectory() as folder:
+        site = Site(Path(folder)).start()
+        try:
+            build(Path(folder), site.url)
+            ours = run_child("lkod", f"{site.url}/lkod/katalog.jsonld")
+            theirs = run_child("dcat", f"{site.url}/dcat.ttl")
+        finally:
+            site.stop()
+    print(f"{DATASETS}-dataset catalog, 2021-01-11 listing half 2021-01-11, half 2024-05-28 documents")
+    for name, result in (("lkod (ours)", ours), ("dcat_rdf", theirs)):
+        print(f"  {name}: {result['seconds']:.1f} s, landed {result['landed']}, statuses {result['statuses']}"
+              + (f", errors {result['errors']}" if result["errors"] else ""))
+    print(f"  ratio lkod / dcat_rdf: {ours['seconds'] / theirs['seconds']:.2f} (within dcat's time: <= 1)")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--run"]:
+        print(json.dumps(child(sys.argv[2], sys.argv[3])))
+    else:
+        main()
