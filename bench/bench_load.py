@@ -9,16 +9,17 @@ and CKAN's own ``/dataset/``, the baseline. Printed in one run:
 
 - 5xx responses and request errors, idle and under the harvest (target 0);
 - each page's p95 as a ratio to ``/dataset/``'s p95 under the same load (target <= 1.5);
-- the harvest's throughput (passports per second from its gather's start to its end) under load, against the same
-  harvest with no visitors (target >= 0.7);
+- the harvest's throughput (passports imported per second, from its gather's start to its last object's import)
+  under load, against the same harvest with no visitors (target >= 0.7);
 - each process of the web server (uWSGI's master's children: its workers and its HTTP router) and its RSS before
   and after (flat: a worker that uWSGI recycled, ``max-requests``, is printed as such).
 
 The harvests: a generated MR site of ``BENCH_LOAD_PASSPORTS`` (500) passports (bench_harvest.build_site), served on
-127.0.0.1 by this process, harvested by a source of the demo's (``bench-load``, in an organization of that name)
-created when missing and cleared (``harvest_source_clear``) before each of the two jobs, so each job creates every
-record anew; the job is started as the demo's cron starts it (``ckan harvester job`` then ``ckan harvester run``)
-and carried by the demo's gather and fetch consumers. Every request goes to 127.0.0.1.
+127.0.0.1 by this process, one site per job with identifiers of its own (a fresh ``series``), so each job creates
+every record; harvested by a source of the demo's (``bench-load``, in an organization of that name) created when
+missing and cleared (``harvest_source_clear``) before each job, so the demo does not grow; the job is started as
+the demo's cron starts it (``ckan harvester job`` then ``ckan harvester run``) and carried by the demo's gather and
+fetch consumers, its progress read from the demo's database. Every request goes to 127.0.0.1.
 
 The demo must be running (`make demo`); the server is ``BENCH_LOAD_URL`` (http://127.0.0.1:5000) with the demo's
 configuration ``BENCH_LOAD_INI`` (dev/ckan.ini) and uWSGI's master in ``BENCH_LOAD_PIDFILE`` (dev/run/ckan.pid).
@@ -27,6 +28,7 @@ figures. Run from the repository root: ``.venv/bin/python bench/bench_load.py``.
 """
 from __future__ import annotations
 
+import configparser
 import csv
 import functools
 import http.server
@@ -44,6 +46,7 @@ from typing import Any, Optional
 from urllib.parse import urlsplit
 
 import requests
+import sqlalchemy as sa
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -83,6 +86,14 @@ def action(action_name: str, **data: str) -> Any:
     out = subprocess.run([str(BIN / "ckanapi"), "action", action_name, "-c", str(INI), *(f"{k}={v}" for k, v in data.items())],
                          env=demo_env(), check=True, capture_output=True, text=True).stdout
     return json.loads(out) if out.strip() else None
+
+
+def database() -> sa.engine.Engine:
+    """The demo's database, where the job's progress is read: polling through `ckanapi` would load CKAN every time
+    on the machine being measured."""
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(INI, encoding="utf-8")
+    return sa.create_engine(parser["app:main"]["sqlalchemy.url"])
 
 
 def serving() -> bool:
@@ -214,38 +225,56 @@ def ensure_source(url: str) -> None:
              json.dumps({"allow_private_addresses": True, "registry_url": url}))
 
 
-def harvest(url: str, most: float, running: Optional[threading.Event] = None) -> dict[str, Any]:
-    """One job of the source over the site (its records cleared first), carried by the demo's consumers: passports
-    per second from the gather's start to the job's end. ``running`` is set once the gather started."""
-    ensure_source(url)
-    action("harvest_source_clear", id=action("harvest_source_show", id=SOURCE)["id"])  # it takes no name
-    ckan("harvester", "job", SOURCE)
-    ckan("harvester", "run")  # as the demo's cron does every 10 s: the job goes to the gather queue now
+JOB_STATE = sa.text("""
+    SELECT j.id, j.gather_started, j.gather_finished,
+           count(o.id) AS objects,
+           count(o.id) FILTER (WHERE o.state = 'COMPLETE') AS complete,
+           count(o.id) FILTER (WHERE o.state = 'ERROR') AS errored,
+           max(o.import_finished) AS last_import,
+           (SELECT count(*) FROM harvest_gather_error g WHERE g.harvest_job_id = j.id) AS gather_errors
+      FROM harvest_job j JOIN package p ON p.id = j.source_id
+      LEFT JOIN harvest_object o ON o.harvest_job_id = j.id
+     WHERE p.name = :source
+     GROUP BY j.id ORDER BY j.created DESC LIMIT 1""")
+
+
+def harvest(engine: sa.engine.Engine, url: str, most: float,
+            running: Optional[threading.Event] = None) -> dict[str, Any]:
+    """One job of the source over the site (the source cleared first), carried by the demo's consumers: passports
+    imported per second from the gather's start to the last import. ``running`` is set once the gather started
+    (or the time is up); the job is left after ``most`` seconds whatever its state."""
     deadline = time.monotonic() + most
-    job: dict[str, Any] = {}
-    while time.monotonic() < deadline:
-        job = action("harvest_source_show", id=SOURCE)["status"]["last_job"] or {}
-        if running is not None and job.get("gather_started"):
+    try:
+        ensure_source(url)
+        action("harvest_source_clear", id=action("harvest_source_show", id=SOURCE)["id"])  # it takes no name
+        ckan("harvester", "job", SOURCE)
+        ckan("harvester", "run")  # as the demo's cron does: the job goes to the gather queue now
+        job = _until_done(engine, deadline, running)
+    finally:
+        if running is not None:
             running.set()
-        if job.get("status") == "Finished":
+    if job is None or not job["done"]:
+        return {"finished": False, "state": job}
+    seconds = (job["last_import"] - job["gather_started"]).total_seconds() if job["last_import"] else 0.0
+    return {"finished": True, "seconds": seconds, "complete": job["complete"], "errored": job["errored"],
+            "gather_errors": job["gather_errors"], "rate": job["complete"] / seconds if seconds > 0 else 0.0}
+
+
+def _until_done(engine: sa.engine.Engine, deadline: float, running: Optional[threading.Event]) -> Optional[dict]:
+    """The job's state once its gather finished and every object it made is imported or failed; the last state
+    read when the deadline comes first."""
+    job: Optional[dict] = None
+    while time.monotonic() < deadline:
+        with engine.connect() as connection:
+            row = connection.execute(JOB_STATE, {"source": SOURCE}).mappings().first()
+        job = {**row, "done": False} if row else None
+        if job and job["gather_started"] and running is not None:
+            running.set()
+        if job and job["gather_finished"] and job["complete"] + job["errored"] == job["objects"]:
+            job["done"] = True
             break
-        time.sleep(1)
-        if job.get("status") == "Running" and job.get("gather_finished"):
-            ckan("harvester", "run")  # marks the job finished once its objects are, as the cron would
-    if running is not None:
-        running.set()
-    if job.get("status") != "Finished":
-        return {"finished": False, "status": job.get("status"), "stats": job.get("stats")}
-    started, finished = (_time(job[k]) for k in ("gather_started", "finished"))
-    added = (job.get("stats") or {}).get("added", 0)  # every record new: the source was cleared
-    return {"finished": True, "seconds": finished - started, "added": added,
-            "rate": added / (finished - started), "stats": job.get("stats")}
-
-
-def _time(value: str) -> float:
-    from datetime import datetime
-
-    return datetime.fromisoformat(value).timestamp()
+        time.sleep(0.5)
+    return job
 
 
 # -- the web server's processes ----------------------------------------------------------------------------------
@@ -301,14 +330,17 @@ def report(paths: dict[str, str], idle: Load, busy: Load, alone: dict[str, Any],
             oks.append(ratio <= TARGET_P95)
             cells.append(f"{p95(times):10.3f} {ratio:6.2f}")
         print(f"  {page:22} {cells[0]} {cells[1]}  {verdict(all(oks)) if page != baseline else ''}")
-    if alone.get("finished") and loaded.get("finished") and alone["rate"] and loaded["rate"]:
+    for name, job in (("alone", alone), ("under load", loaded)):
+        print(f"  harvest of {PASSPORTS} passports, {name}: " + (
+            f"{job['complete']} imported ({job['errored']} failed, {job['gather_errors']} gather errors)"
+            f" in {job['seconds']:.1f} s, {job['rate']:.2f}/s" if job.get("finished") else
+            f"not finished in {HARVEST_SECONDS:.0f} s: {job.get('state')}"))
+    if alone.get("rate") and loaded.get("rate"):
         ratio = loaded["rate"] / alone["rate"]
-        print(f"  harvest of {PASSPORTS} passports: alone {alone['added']} added in {alone['seconds']:.1f} s"
-              f" ({alone['rate']:.2f}/s); under load {loaded['added']} added in {loaded['seconds']:.1f} s"
-              f" ({loaded['rate']:.2f}/s); ratio {ratio:.2f} (target >= {TARGET_THROUGHPUT}):"
+        print(f"  harvest throughput under load / alone: {ratio:.2f} (target >= {TARGET_THROUGHPUT}):"
               f" {verdict(ratio >= TARGET_THROUGHPUT)}")
     else:
-        print(f"  harvest did not finish: alone {alone}, under load {loaded}: MISSED")
+        print("  harvest throughput under load / alone: not measured (a job imported nothing): MISSED")
     print("  web server processes (uWSGI master's children), RSS MiB before -> after:")
     for pid in sorted(before.keys() | after.keys()):
         was, now = before.get(pid), after.get(pid)
@@ -329,25 +361,35 @@ def main() -> int:
         return 0
     server = "uWSGI" if server_processes() else "not uWSGI (no master's children found)"
     paths = pages()
+    engine = database()
+    run = f"{int(time.time()) % 100000:05d}"  # the identifiers of no earlier run
     with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
-        site = bench_harvest.build_site(Path(folder), PASSPORTS, series="load")
-        httpd, url = serve_site(Path(folder))
+        sites = [Path(folder) / job for job in "ab"]
+        for site in sites:
+            bench_harvest.build_site(site, PASSPORTS, series=f"load{run}{site.name}")
+        servers = [serve_site(site) for site in sites]
         try:
             before = server_processes()
             idle = visitors(paths, threading.Event(), SECONDS)
-            alone = harvest(url, HARVEST_SECONDS)
+            alone = harvest(engine, servers[0][1], HARVEST_SECONDS)
             running, done = threading.Event(), threading.Event()
             results: dict[str, Any] = {}
-            harvesting = threading.Thread(target=lambda: (results.update(harvest(url, HARVEST_SECONDS, running)),
-                                                          done.set()), daemon=True)
+
+            def loaded_harvest() -> None:
+                try:
+                    results.update(harvest(engine, servers[1][1], HARVEST_SECONDS, running))
+                finally:
+                    done.set()
+
+            harvesting = threading.Thread(target=loaded_harvest, daemon=True)
             harvesting.start()
             running.wait(HARVEST_SECONDS)
             busy = visitors(paths, done, HARVEST_SECONDS)
-            harvesting.join(HARVEST_SECONDS)
+            harvesting.join(TIMEOUT)
             after = server_processes()
         finally:
-            httpd.shutdown()
-    del site
+            for httpd, _ in servers:
+                httpd.shutdown()
     report(paths, idle, busy, alone, results, before, after, server)
     return 0
 
