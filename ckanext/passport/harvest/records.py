@@ -50,15 +50,15 @@ class Drift:
 
 
 def drift(source_id: Optional[str] = None) -> list[Drift]:
-    """The current objects of a source (or of every passport and lkod source) whose record is absent (purged, or
-    never written: the import died after its object was made current) or deleted."""
+    """The current objects of a source (or of every active passport and lkod source) whose record is absent (purged,
+    or never written: the import died after its object was made current) or deleted."""
     rows = (
         model.Session.query(HarvestObject.harvest_source_id, HarvestObject.guid, HarvestObject.id,
                             HarvestObject.package_id, model.Package.name, model.Package.state)
         .join(HarvestSource, HarvestSource.id == HarvestObject.harvest_source_id)
         .outerjoin(model.Package, model.Package.id == HarvestObject.package_id)
         .filter(HarvestObject.current == True)  # noqa: E712 (SQLAlchemy needs ==)
-        .filter(HarvestSource.type.in_(SOURCE_TYPES))
+        .filter(HarvestSource.type.in_(SOURCE_TYPES), HarvestSource.active == True)  # noqa: E712
         .filter(sa.or_(model.Package.id.is_(None), model.Package.state == model.State.DELETED))
     )
     if source_id:
