@@ -213,16 +213,18 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 def ensure_source(url: str) -> None:
+    """The source over ``url``: the registry is read from its config's ``registry_url``, so both change together."""
+    config = json.dumps({"allow_private_addresses": True, "registry_url": url})
     try:
         action("organization_show", id=SOURCE)
     except subprocess.CalledProcessError:
         action("organization_create", name=SOURCE, title="Bench load")
     try:
         action("harvest_source_show", id=SOURCE)
-        action("harvest_source_patch", id=SOURCE, url=url)
+        action("harvest_source_patch", id=SOURCE, url=url, config=config)
     except subprocess.CalledProcessError:
         ckan("harvester", "source", "create", SOURCE, url, "passport", "Bench load", "true", SOURCE, "MANUAL",
-             json.dumps({"allow_private_addresses": True, "registry_url": url}))
+             config)
 
 
 JOB_STATE = sa.text("""
