@@ -13,6 +13,7 @@ import plugin_state
 import pytest
 import requests
 from browser_walk import EDITORS_ORG
+from ini_logging import LOGGING
 from playwright.sync_api import Browser, BrowserContext, Route
 from playwright.sync_api import Error as PlaywrightError
 from ckan.lib.redis import connect_to_redis
@@ -98,23 +99,7 @@ use = config:{ROOT / "test.ini"}
 ckan.site_url = http://127.0.0.1:{port}
 ckanext.passport.editors_organization = {EDITORS_ORG}
 
-[loggers]
-keys = root
-[handlers]
-keys = console
-[formatters]
-keys = generic
-[logger_root]
-level = WARNING
-handlers = console
-[handler_console]
-class = StreamHandler
-args = (sys.stderr,)
-level = NOTSET
-formatter = generic
-[formatter_generic]
-format = %(asctime)s %(levelname)-5.5s [%(name)s] %(message)s
-"""
+{LOGGING}"""
     )
     return path
 

@@ -13,6 +13,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from demo_setup import ROOT, demo_config, demo_source_config, demo_workflow
 from demo_site import IDENTIFIERS
+from ini_logging import LOGGING
 
 EDITORS = "demo-editors"
 pytestmark = [
@@ -29,22 +30,7 @@ use = config:{test_ini}
 ckanext.passport.editors_organization = {editors}
 ckanext.passport.initial_states = submitted published
 
-[loggers]
-keys = root
-[handlers]
-keys = console
-[formatters]
-keys = generic
-[logger_root]
-level = WARNING
-handlers = console
-[handler_console]
-class = StreamHandler
-args = (sys.stderr,)
-formatter = generic
-[formatter_generic]
-format = %(levelname)s %(message)s
-"""
+""" + LOGGING
 
 
 @pytest.fixture

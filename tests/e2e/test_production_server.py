@@ -10,31 +10,13 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from ini_logging import LOGGING
 import requests
 from workers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [pytest.mark.stack]
-
-# contrib/uwsgi/wsgi.py configures logging from the file, as CKAN's wsgi.py does.
-LOGGING = """[loggers]
-keys = root
-[handlers]
-keys = console
-[formatters]
-keys = generic
-[logger_root]
-level = WARNING
-handlers = console
-[handler_console]
-class = StreamHandler
-args = (sys.stderr,)
-level = NOTSET
-formatter = generic
-[formatter_generic]
-format = %(asctime)s %(levelname)-5.5s [%(name)s] %(message)s
-"""
 
 
 class UwsgiServer:
