@@ -1,0 +1,92 @@
+"""A sysadmin, in Czech, harvests a regional catalog as the country publishes them: a catalog document in the
+2021-01-11 norm, served locally, listing dataset documents its publishers write in 2024-05-28 and a few still in
+2021-01-11 (the norm's official examples, each its own IRI with Czech letters and its own title). The source is made
+in ckanext-harvest's form with the type "lkod", its job started by the Reharvest button; the separate gather and
+fetch consumers land every dataset, and the source's page counts the documents it read per norm.
+
+A screenshot of the source's page is saved to test-output/lkod-norms-source-cs.png (its path printed).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
+from ckan.tests import factories
+from harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
+from lkod_site import PUBLISHER, VLD
+from playwright.sync_api import Browser, expect
+
+from ckanext.passport.lkod import norms
+
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+EXAMPLES = {norms.NORM_2024: FIXTURES / "dcat-ap-cz" / "příklady" / "datová-sada.jsonld",
+            norms.NORM_2021: FIXTURES / "dcat-ap-cz-2021" / "příklady" / "datová-sada.jsonld"}
+TITLE = "Jízdní řády veřejné linkové dopravy"
+# Dataset document → the norm it is written in: most publishers moved to 2024-05-28, the catalog did not.
+DOCUMENTS = {
+    "jízdní-řády-praha.jsonld": norms.NORM_2024,
+    "jízdní-řády-brno.jsonld": norms.NORM_2024,
+    "jízdní-řády-plzeň.jsonld": norms.NORM_2024,
+    "jízdní-řády-liberec.jsonld": norms.NORM_2021,
+    "jízdní-řády-ústí.jsonld": norms.NORM_2021,
+}
+SCREENSHOT = Path(__file__).resolve().parents[2] / "test-output" / "lkod-norms-source-cs.png"
+
+
+def title_of(name: str) -> str:
+    return f"{TITLE} – {name.removeprefix('jízdní-řády-').removesuffix('.jsonld')}"
+
+
+def serve_catalog(root: Path, url: str) -> str:
+    """The catalog and its dataset documents under ``root``; returns the catalog's URL."""
+    (root / "lkod").mkdir(parents=True)
+    for name, norm in DOCUMENTS.items():
+        text = EXAMPLES[norm].read_text("utf-8").replace(VLD, f"{url}/lkod/{name}")
+        (root / "lkod" / name).write_text(text.replace(f'"{TITLE}"', f'"{title_of(name)}"'), "utf-8")
+    catalog_url = f"{url}/lkod/katalog.jsonld"
+    catalog = {"@context": norms.CONTEXT_2021, "iri": catalog_url, "typ": "Katalog",
+               "název": {"cs": "Katalog otevřených dat kraje"}, "poskytovatel": PUBLISHER,
+               "datová_sada": [f"{url}/lkod/{name}" for name in DOCUMENTS]}
+    (root / "lkod" / "katalog.jsonld").write_text(json.dumps(catalog, ensure_ascii=False, indent=1), "utf-8")
+    return catalog_url
+
+
+def test_a_sysadmin_harvests_a_2021_catalog_of_2024_documents_and_reads_its_norms_on_the_source_page(
+    browser: Browser, live_ckan: str, harvest_machinery: HarvestProcesses, tmp_path: Path, serve_site
+):
+    root = tmp_path / "kraj"
+    catalog_url = serve_catalog(root, serve_site(root).url)
+    admin = factories.Sysadmin(password=PASSWORD)
+    reader = factories.Organization(title="Kraj")
+    page = sign_in(browser, live_ckan, admin, locale="cs")
+
+    page.goto("/cs/harvest/new", wait_until="networkidle")
+    page.fill("#field-url", catalog_url)
+    page.fill("#field-title", "LKOD kraje")
+    page.check("input[name=source_type][value=lkod]")
+    page.fill("#field-config", '{"allow_private_addresses": true}')
+    page.select_option("#field-organizations", reader["id"], force=True)
+    page.click("#save")
+    page.wait_for_url("**/harvest/lkod-kraje")
+    admin_page = "/cs/harvest/admin/lkod-kraje"
+
+    reharvest(page, admin_page, "cs")
+    wait_for_finished_job(page, admin_page, harvest_machinery)
+    expect_counts(page, added=len(DOCUMENTS), updated=0, error=0)
+
+    page.goto("/cs/harvest/lkod-kraje")
+    expect(page.locator(".dataset-item")).to_have_count(len(DOCUMENTS))
+    for name in DOCUMENTS:
+        expect(page.locator(".dataset-item", has_text=title_of(name))).to_have_count(1)
+    norms_read = page.locator(".passport-read-norms")
+    expect(norms_read.locator("h3")).to_have_text("Normy dokumentů datových sad")
+    expect(norms_read.locator("tbody tr")).to_have_count(2)
+    expect(norms_read.locator(f"tr[data-norm='{norms.NORM_2021}'] td")).to_have_text([norms.NORM_2021, "2"])
+    expect(norms_read.locator(f"tr[data-norm='{norms.NORM_2024}'] td")).to_have_text([norms.NORM_2024, "3"])
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT), full_page=True)
+    print(f"\nSource page screenshot: {SCREENSHOT}")
