@@ -128,7 +128,7 @@ class _LiveServer:
                         "--port", str(self.port), "--disable-reloader"])
             self.process = subprocess.Popen(
                 command,
-                env={**os.environ, "CKAN_INI": str(ini)},
+                env={**os.environ, "CKAN_INI": str(ini), "VENV": sys.prefix},
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )

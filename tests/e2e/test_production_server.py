@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Iterator
@@ -58,7 +59,7 @@ ckan.storage_path = {tmp_path / "storage"}
     log = tmp_path / "uwsgi.log"
     with log.open("wb") as output:
         process = subprocess.Popen([str(ROOT / "dev" / "serve-uwsgi.sh"), str(port), "2"],
-                                   env={**os.environ, "CKAN_INI": str(ini)}, stdout=output, stderr=subprocess.STDOUT,
+                                   env={**os.environ, "CKAN_INI": str(ini), "VENV": sys.prefix}, stdout=output, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     server = UwsgiServer(url, process, log)
     try:
