@@ -17,12 +17,17 @@ from ckan import model
 
 from ckanext.passport.catalog import identity
 from ckanext.passport.catalog.validators import harvesting
-from ckanext.passport.lkod import series as lkod_series
-from ckanext.passport.lkod.series import IN_SERIES_FIELD, KIND_FIELD, SERIES
-
+KIND_FIELD = "record_kind"
+SERIES = "series"
+IN_SERIES_FIELD = "in_series"
 DATASET = "dataset"
 LKOD_IRI_FIELD = "lkod_iri"
 KINDS = (DATASET, SERIES)
+
+
+def is_iri(reference: str) -> bool:
+    """A harvested member's ``in_series``: the source's IRI of its series (a curator's is a record id)."""
+    return reference.startswith(("https://", "http://"))
 
 
 def _extra(package: model.Package, key: str) -> str:
@@ -69,7 +74,7 @@ def in_series(key: tuple, data: dict, errors: dict, context: dict) -> None:
     if data.get((KIND_FIELD,)) == SERIES:
         errors[key].append(tk._("A series belongs to no series"))
         return
-    if harvesting(context) and lkod_series.is_iri(reference):
+    if harvesting(context) and is_iri(reference):
         # A harvested member names its series by the source's IRI, kept as it is whatever the order the harvest
         # read the two in (the record does not change with it); written back as it is (lkod.series) and shown
         # as the record harvested from it (series_shown).
@@ -96,7 +101,7 @@ def series_shown(reference: Any) -> Optional[dict[str, str]]:
     reference = str(reference or "").strip()
     if not reference:
         return None
-    if lkod_series.is_iri(reference):  # a harvested member's: the record harvested from that IRI, if any
+    if is_iri(reference):  # a harvested member's: the record harvested from that IRI, if any
         holder = next(iter(identity.holders(reference, field=LKOD_IRI_FIELD)), None)
         if holder is None:
             return None
@@ -116,4 +121,4 @@ def helpers() -> dict[str, Callable[..., Any]]:
     return {"passport_series_shown": series_shown}
 
 
-__all__ = ["DATASET", "IN_SERIES_FIELD", "KINDS", "KIND_FIELD", "SERIES", "in_series", "validators"]
+__all__ = ["DATASET", "IN_SERIES_FIELD", "KINDS", "KIND_FIELD", "SERIES", "in_series", "is_iri", "validators"]

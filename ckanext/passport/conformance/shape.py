@@ -38,11 +38,6 @@ class PassportConformance:
     refused: bool = False
 
 
-def web_link(url: Optional[str]) -> Optional[str]:
-    """A URL a page may link: only a web address (a publisher's ``javascript:`` or ``data:`` link is shown as text)."""
-    return url if url and url.lower().startswith(("http://", "https://")) else None
-
-
 def finding(found: Problem, translate: Translate = english) -> dict[str, Any]:
     """A problem for readers: code, severity, message and place in their language, and the file it is in."""
     return {

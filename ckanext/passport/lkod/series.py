@@ -12,11 +12,9 @@ from typing import Any, Mapping
 
 from rdflib import RDF, Graph, URIRef
 
+from ckanext.passport.catalog.series import IN_SERIES_FIELD, KIND_FIELD, SERIES, is_iri
 from ckanext.passport.lkod import iris
 
-KIND_FIELD = "record_kind"
-SERIES = "series"
-IN_SERIES_FIELD = "in_series"
 DCAT = "http://www.w3.org/ns/dcat#"
 DATASET = URIRef(DCAT + "Dataset")
 DATASET_SERIES = URIRef(DCAT + "DatasetSeries")
@@ -33,11 +31,6 @@ def read(graph: Graph, dataset_ref: Any) -> dict[str, str]:
     parent = next((str(value) for value in graph.objects(dataset_ref, IN_SERIES) if isinstance(value, URIRef)), "")
     kind = SERIES if (dataset_ref, RDF.type, DATASET_SERIES) in graph else "dataset"
     return {KIND_FIELD: kind, IN_SERIES_FIELD: "" if kind == SERIES else parent}
-
-
-def is_iri(reference: str) -> bool:
-    """A harvested member's ``in_series``: the source's IRI of its series (a curator's is a record id)."""
-    return reference.startswith(("https://", "http://"))
 
 
 def add(graph: Graph, dataset: Mapping[str, Any], dataset_ref: URIRef) -> None:

@@ -35,3 +35,8 @@ def join(base: str, link: str) -> str:
 def host(url: str) -> str:
     parts = split(url)
     return (parts.hostname or "") if parts is not None else ""
+
+
+def web_link(url: Optional[str]) -> Optional[str]:
+    """A URL a page may link: only a web address (a publisher's ``javascript:`` or ``data:`` link is shown as text)."""
+    return url if url and url.lower().startswith(("http://", "https://")) else None

@@ -22,7 +22,7 @@ from ckanext.passport.mr.model import Severity, Translate
 from ckanext.passport.mr.problems import catalogue, severity_label
 
 from .. import charts, downloads
-from ..shape import web_link
+from ckanext.passport.mr.urls import web_link
 from . import download_cache
 from . import fixed as harvest_fixed
 from . import report as harvest_report

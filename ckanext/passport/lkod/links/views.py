@@ -6,7 +6,7 @@ from typing import Any, Optional
 
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport.conformance.shape import web_link
+from ckanext.passport.mr.urls import web_link
 
 from . import summary, targets
 
