@@ -28,7 +28,7 @@ from ckan.lib.navl.dictization_functions import missing
 from flask import Blueprint, current_app
 
 from ckanext.passport import rate_limits, settings
-from ckanext.passport.conformance.site_check.actions import private_addresses_allowed
+from ckanext.passport.catalog.user_checks import private_addresses_allowed
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.decode import TextStream
 from ckanext.passport.mr.fetch import FetchPolicy, FetchResult, fetch

@@ -21,6 +21,7 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 
 from ckanext.passport import rate_limits, settings
+from ckanext.passport.catalog.user_checks import private_addresses_allowed, refusal
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.addresses import LookupTimeout
 from ckanext.passport.mr.fetch import refused_address, resolve
@@ -44,12 +45,8 @@ _LIST_LIMIT = 20
 _LIST_MAX = 100
 
 
-def _refusal(found: Problem) -> str:
-    return f"[{found.code}] {found.message(reader_translate())}"
-
-
 def _invalid(field: str, found: Problem) -> tk.ValidationError:
-    return tk.ValidationError({field: [_refusal(found)]})
+    return tk.ValidationError({field: [refusal(found)]})
 
 
 # --- starting a check -------------------------------------------------------------------------------------
@@ -76,18 +73,6 @@ def site_check(context: dict, data_dict: dict[str, Any]) -> dict[str, str]:
     tk.enqueue_job(site_check_job.run, [check.id], title=f"passport site check {url}", queue=site_check_job.QUEUE,
                    rq_kwargs={"timeout": settings.site_check_timeout()})
     return {"id": check.id}
-
-
-def private_addresses_allowed(context: dict, data_dict: dict[str, Any]) -> bool:
-    """Whether a check someone starts may read private addresses: only when a sysadmin asks for it.
-
-    The rule of every check a user starts (the site check, the openness check). The site option
-    ``allow_private_addresses`` is for the harvests a sysadmin or an organization admin configured, not for these.
-    """
-    allow_private = tk.asbool(data_dict.get("allow_private_addresses") or False)
-    if allow_private and not authz.is_sysadmin(context.get("user") or ""):
-        raise tk.NotAuthorized(_refusal(problem(codes.PRIVATE_SYSADMIN_ONLY)))
-    return allow_private
 
 
 def checked_url(value: Any) -> tuple[str, str]:
@@ -255,7 +240,7 @@ def site_check_auth(context: dict, data_dict: Optional[dict] = None) -> dict[str
     """Signed-in users; anonymous visitors only when the site check is public."""
     if context.get("user") or settings.site_check_public():
         return {"success": True}
-    return {"success": False, "msg": _refusal(problem(codes.NOT_ALLOWED))}
+    return {"success": False, "msg": refusal(problem(codes.NOT_ALLOWED))}
 
 
 @tk.auth_allow_anonymous_access
@@ -267,7 +252,7 @@ def site_check_show_auth(context: dict, data_dict: Optional[dict] = None) -> dic
     """
     check = SiteCheck.get((data_dict or {}).get("id") or "")
     if check is not None and check.allow_private_addresses and not authz.is_sysadmin(context.get("user")):
-        return {"success": False, "msg": _refusal(problem(codes.PRIVATE_SYSADMIN_ONLY))}
+        return {"success": False, "msg": refusal(problem(codes.PRIVATE_SYSADMIN_ONLY))}
     return {"success": True}
 
 

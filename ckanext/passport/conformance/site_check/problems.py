@@ -5,6 +5,7 @@ reader's language (cs, ru, en) like every other finding; pure, so the catalogue 
 """
 from __future__ import annotations
 
+from ckanext.passport.catalog.user_checks import PRIVATE_SYSADMIN_ONLY  # noqa: F401 (a site check code)
 from ckanext.passport.mr.model import Severity
 from ckanext.passport.mr.problems import N_, Nn_, define
 
@@ -59,10 +60,6 @@ FAILED = define(
 TIMED_OUT = define(
     "site_check.timed_out", Severity.ERROR,
     N_("The check did not finish in time (at most {seconds} s) and was stopped."),
-)
-PRIVATE_SYSADMIN_ONLY = define(
-    "site_check.private_sysadmin_only", Severity.ERROR,
-    N_("Only a sysadmin may check sites on private addresses."),
 )
 NOT_ALLOWED = define(
     "site_check.sign_in", Severity.ERROR, N_("Sign in to check a site."),

@@ -1,0 +1,31 @@
+"""The rule of every check a user starts (the site check, the openness check): it reads private addresses only when
+a sysadmin asks for it. The site option ``allow_private_addresses`` is for the harvests a sysadmin or an
+organization admin configured, not for these. Here, below both rooms, so neither imports the other."""
+from __future__ import annotations
+
+from typing import Any
+
+import ckan.authz as authz
+import ckan.plugins.toolkit as tk
+
+from ckanext.passport.language import reader_translate
+from ckanext.passport.mr.model import Problem, Severity
+from ckanext.passport.mr.problems import N_, define, problem
+
+PRIVATE_SYSADMIN_ONLY = define(
+    "site_check.private_sysadmin_only", Severity.ERROR,
+    N_("Only a sysadmin may check sites on private addresses."),
+)
+
+
+def refusal(found: Problem) -> str:
+    """A refusal as a check's form and API say it: its code, then its message in the reader's language."""
+    return f"[{found.code}] {found.message(reader_translate())}"
+
+
+def private_addresses_allowed(context: dict, data_dict: dict[str, Any]) -> bool:
+    """Whether a check someone starts may read private addresses: only when a sysadmin asks for it."""
+    allow_private = tk.asbool(data_dict.get("allow_private_addresses") or False)
+    if allow_private and not authz.is_sysadmin(context.get("user") or ""):
+        raise tk.NotAuthorized(refusal(problem(PRIVATE_SYSADMIN_ONLY)))
+    return allow_private
