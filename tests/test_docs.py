@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ckanext.passport.harvest import ownership
-from ckanext.passport.harvest.ownership import MR, Ownership
+from ckanext.passport.catalog import ownership
+from ckanext.passport.catalog.ownership import MR, Ownership
 from ckanext.passport.lkod.ownership import LKOD
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from ckanext.passport.harvest.mapping import (
+from ckanext.passport.catalog.mapping import (
     PublishOptions,
     dataset_name,
     dataset_to_passport,
@@ -15,7 +15,7 @@ from ckanext.passport.harvest.mapping import (
     periodicity_code,
     tag_names,
 )
-from ckanext.passport.harvest.ownership import FIRST_HARVEST, MR
+from ckanext.passport.catalog.ownership import FIRST_HARVEST, MR
 from ckanext.passport.mr.passport import parse_passport
 
 ROSSTAT_URL = "https://rosstat.gov.ru/opendata/7708234640-okvedva/meta.csv"

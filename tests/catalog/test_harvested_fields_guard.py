@@ -15,7 +15,7 @@ from form_support import DATASET_FORM, RESOURCE_FORM, browser_post
 from harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, create_harvested, resource_of
 
 from catalog_records import ALL_CONDITIONS_MET, EUROVOC_ECONOMICS
-from ckanext.passport.harvest.ownership import MR, MR_IDENTITY
+from ckanext.passport.catalog.ownership import MR, MR_IDENTITY
 from ckanext.passport.catalog.harvested_fields import VALIDATOR
 from ckanext.passport.lkod.ownership import LKOD
 

@@ -1,4 +1,4 @@
-"""A re-harvest never loses a curator's work: the MR ownership (harvest/ownership.py) decides what a harvest writes.
+"""A re-harvest never loses a curator's work: the MR ownership (catalog/ownership.py) decides what a harvest writes.
 
 The site is a real HTTP server whose passport changes between harvests (title, one data version added, one
 removed) after a curator completed the record and described its resources.

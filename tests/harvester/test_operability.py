@@ -15,7 +15,7 @@ from ckanext.harvest.model import HarvestObject
 from brokers import BROKERS, consumer_ini, declare_empty_queues, wait_for_consumers
 from http_site import Fault
 
-from ckanext.passport.harvest.ownership import MR
+from ckanext.passport.catalog.ownership import MR
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

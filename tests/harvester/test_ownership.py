@@ -1,9 +1,9 @@
-"""The ownership engine on its own: each rule of harvest/ownership.py, for the MR and the LKOD instance."""
+"""The ownership engine on its own: each rule of catalog/ownership.py, for the MR and the LKOD instance."""
 from __future__ import annotations
 
 import pytest
 
-from ckanext.passport.harvest.ownership import FIRST_HARVEST, MR, MR_IDENTITY, Ownership, fact
+from ckanext.passport.catalog.ownership import FIRST_HARVEST, MR, MR_IDENTITY, Ownership, fact
 from ckanext.passport.lkod.ownership import LKOD
 
 VERSION = {"resource_type": "data", "mr_version": "20250101", "url": "https://a.example/old.csv", "format": "csv"}

@@ -1,6 +1,6 @@
 """A record's MR identity survives every edit path: only a harvest, or a sysadmin explicitly, writes it.
 
-This is the ownership engine's edit guard in CKAN (``harvest.ownership``: the rule
+This is the ownership engine's edit guard in CKAN (``catalog.ownership``: the rule
 ``Ownership.edit_writes_identity``, the fields each kind's tables give to ``MR_IDENTITY``). The MR identity (the
 passport's identifier, standard, dates, and each resource's MR part and versions; an LKOD record's IRIs) is what
 the ``/opendata/`` exports and permanent links are built from. The dataset and resource forms do not carry it,
@@ -19,7 +19,7 @@ import ckan.plugins.toolkit as tk
 import sqlalchemy as sa
 from ckan.lib.navl.dictization_functions import missing
 
-from ckanext.passport.harvest.ownership import Ownership
+from ckanext.passport.catalog.ownership import Ownership
 
 from .validators import harvesting
 

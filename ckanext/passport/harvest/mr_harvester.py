@@ -18,14 +18,15 @@ import ckan.plugins.toolkit as tk
 from ckanext.harvest.harvesters.base import HarvesterBase
 
 from ckanext.passport import settings
-from ckanext.passport.harvest import form_memory, index_check, mapping, objects, publishers, records, stage_guard, stored
+from ckanext.passport.catalog import mapping
+from ckanext.passport.harvest import form_memory, index_check, objects, publishers, records, stage_guard, stored
 from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest.config import HarvestConfig, config_errors, load_config
 from ckanext.passport.harvest.config_authority import checked_config
 from ckanext.passport.harvest.deletion_guard import queue_deletions
 from ckanext.passport.harvest.findings import line, save_gather_error, save_object_error
 from ckanext.passport.harvest.index_commits import commit_mode, import_indexed
-from ckanext.passport.harvest.ownership import MR
+from ckanext.passport.catalog.ownership import MR
 from ckanext.passport.harvest.sessions import source_session
 from ckanext.passport.harvest.source_type import source_type_info
 from ckanext.passport.language import site_translate

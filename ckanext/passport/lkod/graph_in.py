@@ -14,7 +14,7 @@ from rdflib.term import Node
 from ckanext.passport.catalog import conditions, vocab
 from ckanext.passport.lkod import iris, series
 from ckanext.passport.lkod.graph_out import DCAT, DCATAP, DCT, ENGLISH, FOAF, LANGUAGE, VCARD, date_part
-from ckanext.passport.harvest.mapping import tag_names
+from ckanext.passport.catalog.mapping import tag_names
 
 # The fields the LKOD mapping fills: an `lkod` harvest writes these and no others.
 DATASET_FIELDS = (

@@ -32,7 +32,8 @@ import ckan.plugins.toolkit as tk
 from ckanext.dcat.harvesters.rdf import DCATRDFHarvester
 
 from ckanext.passport import settings
-from ckanext.passport.harvest import index_check, mapping, objects, records, stage_guard, stored
+from ckanext.passport.catalog import mapping
+from ckanext.passport.harvest import index_check, objects, records, stage_guard, stored
 from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest.config_authority import checked_config
 from ckanext.passport.harvest.deletion_guard import queue_deletions

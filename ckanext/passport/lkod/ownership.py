@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ckanext.passport.harvest.ownership import HARVESTER, MR_IDENTITY, Ownership
+from ckanext.passport.catalog.ownership import HARVESTER, MR_IDENTITY, Ownership
 from ckanext.passport.lkod.graph_in import DATASET_FIELDS, RESOURCE_FIELDS
 
 IRI_FIELD = "lkod_iri"
