@@ -307,6 +307,20 @@ def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
+def throughput_unmeasured(alone: dict[str, Any], loaded: dict[str, Any], busy: Load) -> Optional[str]:
+    """Why the harvest's throughput under load over alone is no figure, or None when it is one: a ratio of a job
+    that did not finish or imported nothing, or of a "load" no visitor made a request in, would say nothing."""
+    for name, job in (("alone", alone), ("under load", loaded)):
+        if not job.get("finished"):
+            return f"the job {name} did not finish in {HARVEST_SECONDS:.0f} s"
+        if not job.get("complete"):
+            return (f"the job {name} imported nothing: {job['errored']} objects failed,"
+                    f" {job['gather_errors']} gather errors")
+    if not busy.requests():
+        return "no request was made while the loaded job ran"
+    return None
+
+
 def report(paths: dict[str, str], idle: Load, busy: Load, alone: dict[str, Any], loaded: dict[str, Any],
            before: dict[int, int], after: dict[int, int], server: str) -> None:
     print(f"bench_load: {VISITORS} visitors on {BASE} ({server})")
@@ -337,12 +351,13 @@ def report(paths: dict[str, str], idle: Load, busy: Load, alone: dict[str, Any],
             f"{job['complete']} imported ({job['errored']} failed, {job['gather_errors']} gather errors)"
             f" in {job['seconds']:.1f} s, {job['rate']:.2f}/s" if job.get("finished") else
             f"not finished in {HARVEST_SECONDS:.0f} s: {job.get('state')}"))
-    if alone.get("rate") and loaded.get("rate"):
+    unmeasured = throughput_unmeasured(alone, loaded, busy)
+    if unmeasured:
+        print(f"  harvest throughput under load / alone: not measured ({unmeasured}): MISSED")
+    else:
         ratio = loaded["rate"] / alone["rate"]
         print(f"  harvest throughput under load / alone: {ratio:.2f} (target >= {TARGET_THROUGHPUT}):"
               f" {verdict(ratio >= TARGET_THROUGHPUT)}")
-    else:
-        print("  harvest throughput under load / alone: not measured (a job imported nothing): MISSED")
     print("  web server processes (uWSGI master's children), RSS MiB before -> after:")
     for pid in sorted(before.keys() | after.keys()):
         was, now = before.get(pid), after.get(pid)
