@@ -21,7 +21,7 @@ from ckanext.passport import settings
 from ckanext.passport.catalog import mapping
 from ckanext.passport.harvest import form_memory, index_check, objects, publishers, records, stage_guard, stored
 from ckanext.passport.harvest import problems as codes
-from ckanext.passport.harvest.config import HarvestConfig, config_errors, load_config
+from ckanext.passport.harvest.config import SCHEMA, HarvestConfig, config_errors, load_config
 from ckanext.passport.harvest.config_authority import checked_config
 from ckanext.passport.harvest.deletion_guard import queue_deletions
 from ckanext.passport.harvest.findings import line, save_gather_error, save_object_error
@@ -37,7 +37,7 @@ from ckanext.passport.mr.decode import recode
 from ckanext.passport.mr.discover import discover_registry
 from ckanext.passport.mr.deadline import Deadline
 from ckanext.passport.mr.fetch import FetchResult, fetch
-from ckanext.passport.mr.forms import Form
+from ckanext.passport.mr.forms import forms
 from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import ParseResult, Passport, Problem, RegistryEntry, Severity
 from ckanext.passport.mr.passport import looks_like_data_file, parse_passport, passport_from_entry, passport_locations
@@ -52,7 +52,7 @@ _ = tk._
 # still lands.
 PROMOTED_TO_ERROR = frozenset({"xml.entity_declared"})
 # Forms whose bytes carry no declaration of their own encoding, so a source's override applies to them.
-_UNDECLARED_ENCODING_FORMS = (Form.META_CSV, Form.MR23_CSV)
+_UNDECLARED_ENCODING_FORMS = forms(undeclared_encoding=True)
 
 
 def grouped(problems: Iterable[Problem]) -> list[tuple[Problem, int]]:
@@ -74,15 +74,24 @@ def normalise_guid(identifier: str) -> str:
 class PassportHarvester(HarvesterBase):
     """Harvests sites publishing under the Russian Methodological Recommendations (MR 2.3 and 3.0)."""
 
+    SOURCE_TYPE = "passport"
+
     def info(self) -> dict[str, str]:
         return source_type_info(
-            "passport",
+            self.SOURCE_TYPE,
             _("Open data passports (MR 2.3 / 3.0)"),
             _(
                 "Harvests a site's open-data registry and dataset passports published under the "
                 "Methodological Recommendations MR 2.3 and MR 3.0."
             ),
         )
+
+    # The source form's help (harvest.source_form): this type's config keys, and a valid example of them.
+    def config_schema(self) -> dict[str, Any]:
+        return SCHEMA
+
+    def config_example(self) -> dict[str, Any]:
+        return {"formats": ["meta.json", "meta.csv"], "on_missing": "withdraw", "fetch_structures": True}
 
     def validate_config(self, config: str) -> str:
         """The config, or a ValueError that ckanext-harvest shows as the ``config`` field's error.

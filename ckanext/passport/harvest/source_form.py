@@ -12,16 +12,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
+
+from ckan.plugins import PluginImplementations
+from ckanext.harvest.interfaces import IHarvester
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "harvest_source"
-
-# A short example per source type: the placeholder of the box and the help's example. Each is a valid config
-# (tests/harvester/test_source_form.py).
-EXAMPLES: dict[str, dict[str, Any]] = {
-    "passport": {"formats": ["meta.json", "meta.csv"], "on_missing": "withdraw", "fetch_structures": True},
-    "lkod": {"rdf_format": "turtle", "on_missing": "withdraw"},
-}
 
 DOCS_PAGE = "docs/harvest-source.md"
 
@@ -34,22 +30,24 @@ def override_source_form(config: Any) -> None:
         config["extra_template_paths"] = ",".join(paths + [folder])
 
 
-def _schema(source_type: str) -> dict[str, Any]:
-    if source_type == "lkod":
-        from ckanext.passport.lkod import harvest_config  # the lkod type's config builds on this room's
-    else:
-        from . import config as harvest_config
-    return harvest_config.SCHEMA
+def _our_harvester(source_type: str) -> Optional[Any]:
+    """The loaded harvester of a source type, asked by its ``info()["name"]`` as ckanext-harvest's own helpers
+    ask; ``None`` for a type not loaded, or one that declares no config schema (another extension's)."""
+    for harvester in PluginImplementations(IHarvester):
+        if harvester.info()["name"] == source_type and hasattr(harvester, "config_schema"):
+            return harvester
+    return None
 
 
 def config_help(source_type: str) -> dict[str, Any]:
-    """What the form says about one of our source types' config: its keys and an example; ``{}`` for a type of
-    another extension."""
-    if source_type not in EXAMPLES:
+    """What the form says about one of our source types' config: its keys and an example, as its harvester
+    declares them (``config_schema``, ``config_example``); ``{}`` for a type of another extension."""
+    harvester = _our_harvester(source_type)
+    if harvester is None:
         return {}
     return {
-        "keys": list(_schema(source_type)["properties"]),
-        "example": json.dumps(EXAMPLES[source_type], ensure_ascii=False),
+        "keys": list(harvester.config_schema()["properties"]),
+        "example": json.dumps(harvester.config_example(), ensure_ascii=False),
         "docs": DOCS_PAGE,
     }
 

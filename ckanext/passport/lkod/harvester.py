@@ -47,7 +47,7 @@ from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
 from . import documents
-from .harvest_config import LkodConfig, config_errors, load_config
+from .harvest_config import SCHEMA, LkodConfig, config_errors, load_config
 from .iris import iri_key
 from .ownership import IRI_FIELD, LKOD
 
@@ -57,15 +57,24 @@ _ = tk._
 class LkodHarvester(DCATRDFHarvester):
     """Harvests another LKOD's catalog (DCAT-AP-CZ documents) into Czech catalog records."""
 
+    SOURCE_TYPE = "lkod"
+
     def info(self) -> dict[str, str]:
         return source_type_info(
-            "lkod",
+            self.SOURCE_TYPE,
             _("Czech local open-data catalog (LKOD, DCAT-AP-CZ)"),
             _(
                 "Harvests another Czech local open-data catalog through its DCAT-AP-CZ interface: the catalog "
                 "document and the document of each dataset it lists."
             ),
         )
+
+    # The source form's help (harvest.source_form): this type's config keys, and a valid example of them.
+    def config_schema(self) -> dict[str, Any]:
+        return SCHEMA
+
+    def config_example(self) -> dict[str, Any]:
+        return {"rdf_format": "turtle", "on_missing": "withdraw"}
 
     def validate_config(self, config: str) -> str:
         """The config, or a ValueError with each coded refusal: the MR harvester's config authority over this
