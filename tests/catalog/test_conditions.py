@@ -64,3 +64,12 @@ def test_licence_defaults_name_only_what_the_licence_decides():
     assert licence_defaults("CC-BY-4.0") == licence_defaults("cc-by")
     assert licence_defaults("cc-zero") == {"use_database_right": "cc0"} == licence_defaults("CC0-1.0")
     assert licence_defaults("cc-by-sa") == licence_defaults("") == licence_defaults(None) == {}
+
+
+def test_the_czech_no_conditions_licence_says_no_work_no_protected_database_and_leaves_personal_data_open():
+    assert effective_conditions({"license_id": "cz-no-conditions"}) == {
+        **UNDECIDED,
+        "use_author_work": "no-copyright-work",
+        "use_database_work": "not-copyright-database",
+        "use_database_right": "not-protected",
+    }

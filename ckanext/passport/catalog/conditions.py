@@ -2,8 +2,8 @@
 
 Each of the six ``use_*`` fields is stated on the dataset and may be overridden on a resource (a distribution).
 Where neither states it, the dataset's licence decides it when it can: CC BY 4.0 licenses the author work and
-the database as an author work, CC0 waives the database maker's special right. What no licence decides (personal
-data, for one) stays undecided (``""``). The DCAT-AP-CZ profile, the ``/lkod/`` views, the form and the record
+the database as an author work, CC0 waives the database maker's special right, the Czech "bez podmínek užití"
+says none of the three holds. What no licence decides (personal data, for one) stays undecided (``""``). The DCAT-AP-CZ profile, the ``/lkod/`` views, the form and the record
 page all read the values through :func:`effective_conditions`; this module imports nothing from CKAN.
 """
 from __future__ import annotations
@@ -34,6 +34,9 @@ AUTHOR_OF = {AUTHOR_WORK: AUTHOR, DATABASE_WORK: DATABASE_AUTHOR}
 # Open Definition ids a site's own licence list (``licenses_group_url``) may use for the same licences.
 _CC_BY_IDS = frozenset({"cc-by", "cc-by-4.0"})
 _CC0_IDS = frozenset({"cc-zero", "cc0-1.0"})
+# The Czech "bez podmínek užití" of the shipped list (catalog/licences.json): no author work, no database as an
+# author work, no special right of the database maker. Whether it holds personal data is no licence's to say.
+NO_CONDITIONS_ID = "cz-no-conditions"
 
 
 def licence_defaults(license_id: Optional[str]) -> dict[str, str]:
@@ -43,6 +46,9 @@ def licence_defaults(license_id: Optional[str]) -> dict[str, str]:
         return {AUTHOR_WORK: CC_BY_4, DATABASE_WORK: CC_BY_4}
     if key in _CC0_IDS:
         return {DATABASE_RIGHT: CC0}
+    if key == NO_CONDITIONS_ID:
+        return {AUTHOR_WORK: "no-copyright-work", DATABASE_WORK: "not-copyright-database",
+                DATABASE_RIGHT: "not-protected"}
     return {}
 
 

@@ -18,6 +18,7 @@ from ckanext.passport.catalog import (
     display,
     harvested_fields,
     identity,
+    licences,
     openness,
     people,
     publishers,
@@ -63,6 +64,7 @@ from .shared import PassportTranslation, declaration_file
     | views.helpers()
     | people.helpers()
     | series.helpers()
+    | licences.helpers()
 )
 # A callable: the script messages' routes follow the configured locales, read when the app is made.
 @tk.blanket.blueprints(lambda: views.blueprints() + openness.blueprints() + script_translations.blueprints())
@@ -79,6 +81,7 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrganizat
     def update_config(self, config: "tk.CKANConfig") -> None:
         tk.add_template_directory(config, "../templates/catalog")
         tk.add_resource("../assets/catalog", "ckanext-passport")
+        licences.use_shipped_list(config)
 
     def make_middleware(self, app: Any, config: Any) -> Any:
         app.before_request(language.mend_plural_rule)
@@ -106,6 +109,13 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrganizat
 
     def before_dataset_index(self, pkg_dict: dict) -> dict:
         return visibility.before_dataset_index(vocab.before_dataset_index(pkg_dict))
+
+    # A licence's title follows the reader's language, not the saver's (catalog.licences).
+    def after_dataset_show(self, context: dict, pkg_dict: dict) -> dict:
+        return licences.show_in_reader_language(pkg_dict)
+
+    def after_dataset_search(self, search_results: dict, search_params: dict) -> dict:
+        return licences.search_in_reader_language(search_results)
 
     # IGroupForm: CKAN's organization form and actions, with the publisher's IČO and INNs a sysadmin sets
     # (catalog.publishers). The one IGroupForm of organizations: a site with ckanext-scheming's
