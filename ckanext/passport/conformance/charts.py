@@ -2,7 +2,8 @@
 
 Every text put into the SVG is escaped here (labels are the reader's words, counts and dates, but the markup is
 returned as safe and goes into the page as it is). Bars and points carry a ``<title>``, which browsers show as a
-tooltip and screen readers read.
+tooltip. The drawing is hidden from assistive technology: each chart is followed by its numbers as a visually
+hidden list named by the chart's title (WCAG 1.1.1), which screen readers read in the page's order.
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ def distribution_svg(scores: Iterable[Optional[int]], title: str, unread_label: 
     tallest = max((bar["count"] for bar in bars), default=0) or 1
     plot = height - bottom - top
     parts = [_open(width, height, title), _axes(left, top, width, height - bottom)]
+    numbers = []
     for index, bar in enumerate(bars):
         x = left + index * slot + slot * 0.15
         bar_height = plot * bar["count"] / tallest
@@ -51,8 +53,9 @@ def distribution_svg(scores: Iterable[Optional[int]], title: str, unread_label: 
             f'<text x="{x + slot * 0.35:.1f}" y="{height - bottom + 14:.1f}" text-anchor="middle" font-size="10">'
             f'{escape(bar["label"])}</text></g>'
         )
+        numbers.append(f"{label}: {bar['count']}")
     parts.append("</svg>")
-    return Markup("".join(parts))
+    return Markup("".join(parts)) + numbers_list(title, numbers)
 
 
 def history_svg(history: Sequence[Mapping[str, Any]], title: str, score_label: str) -> Markup:
@@ -62,6 +65,7 @@ def history_svg(history: Sequence[Mapping[str, Any]], title: str, score_label: s
     width, height, left, bottom, top, right = 560, 200, 36, 36, 14, 16
     plot_w, plot_h = width - left - right, height - bottom - top
     parts = [_open(width, height, title), _axes(left, top, width - right, height - bottom)]
+    numbers = [f'{when.strftime("%Y-%m-%d %H:%M")}: {score_label} {mean}' for when, mean, _ in points]
     for value in (0, 50, 100):
         y = top + plot_h * (1 - value / 100)
         parts.append(f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end" font-size="10">{value}</text>'
@@ -87,7 +91,7 @@ def history_svg(history: Sequence[Mapping[str, Any]], title: str, score_label: s
             parts.append(f'<text x="{x}" y="{height - bottom + 14}" text-anchor="{anchor}" font-size="10">'
                          f'{escape(when.strftime("%Y-%m-%d"))}</text>')
     parts.append("</svg>")
-    return Markup("".join(parts))
+    return Markup("".join(parts)) + numbers_list(title, numbers)
 
 
 def sparkline_svg(means: Sequence[Optional[float]], title: str) -> Markup:
@@ -96,7 +100,7 @@ def sparkline_svg(means: Sequence[Optional[float]], title: str) -> Markup:
     values = [mean for mean in means if mean is not None]
     width, height, pad = 100, 24, 3
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="passport-sparkline" viewBox="0 0 {width} {height}" '
-             f'width="{width}" height="{height}" role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>']
+             f'width="{width}" height="{height}" aria-hidden="true" focusable="false"><title>{escape(title)}</title>']
     if values:
         step = (width - 2 * pad) / max(len(values) - 1, 1)
         coordinates = [(pad + index * step if len(values) > 1 else width / 2,
@@ -107,12 +111,21 @@ def sparkline_svg(means: Sequence[Optional[float]], title: str) -> Markup:
         x, y = coordinates[-1]
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{_COLOURS["line"]}"/>')
     parts.append("</svg>")
-    return Markup("".join(parts))
+    shown = ", ".join(f"{value:g}" for value in values) or "—"
+    return Markup("".join(parts)) + Markup('<span class="visually-hidden">{}: {}</span>').format(title, shown)
+
+
+def numbers_list(title: str, numbers: Sequence[str]) -> Markup:
+    """A chart's text equivalent: its numbers, one item each, as a list named by the chart's title that only
+    assistive technology reads (the drawing shows them)."""
+    items = Markup("").join(Markup("<li>{}</li>").format(number) for number in numbers)
+    return Markup('<div class="visually-hidden passport-chart-numbers"><p>{}</p><ul>{}</ul></div>').format(
+        title, items)
 
 
 def _open(width: int, height: int, title: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="100%" '
-            f'style="max-width:{width}px" role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>')
+            f'style="max-width:{width}px" aria-hidden="true" focusable="false"><title>{escape(title)}</title>')
 
 
 def _axes(left: float, top: float, right: float, bottom: float) -> str:
