@@ -12,6 +12,7 @@ import json
 
 import html5lib
 import pytest
+from bs4 import BeautifulSoup
 from publish_shapes import PUBLISH_CONFIG
 from pyRdfa import pyRdfa
 from rdflib import RDF, Graph, Literal, Namespace, URIRef
@@ -147,3 +148,14 @@ def test_the_russian_registry_page_leads_on_in_russian(app, publish):
     page = app.get("/ru/opendata/").body
     assert f'href="/ru/opendata/{dataset["name"]}/"' in page
     assert 'action="/ru/opendata/"' in page
+
+
+@pytest.mark.parametrize("path", ["/cs/dataset/{name}", "/cs/opendata/"])
+def test_the_passport_and_registry_keep_the_page_s_language_for_their_words_and_none_for_rdfa(app, publish, path):
+    """lang="" would unmark the Czech labels for screen readers: the RDFa's plain literals come from xml:lang=""."""
+    dataset = publish("harvested")
+    page = BeautifulSoup(app.get(path.format(name=dataset["name"])).body, "html.parser")
+
+    block = page.select_one(".passport-publication, .opendata-registry")
+    assert block.get("xml:lang") == "" and "lang" not in block.attrs
+    assert not page.select("[lang='']")
