@@ -143,6 +143,42 @@ def test_a_new_record_form_reports_errors_of_each_field_kind(app, curator):
         assert any(message in text for text in listed.values()), field
 
 
+def chosen_conditions(page: BeautifulSoup) -> dict[str, str]:
+    """The answer each openness condition's select shows as chosen: condition → value."""
+    return {
+        select["name"].removeprefix("openness_conditions-"): (select.select_one("option[selected]") or {}).get("value", "")
+        for select in page.select('#field-openness_conditions select[name^="openness_conditions-"]')
+    }
+
+
+ANSWERS = {"complete": "yes", "accessible": "no", "machine_readable": "yes", "open_format": "no",
+           "open_terms": "yes", "free": "no"}
+
+
+def test_a_new_record_refused_for_a_wrong_ico_keeps_every_openness_answer(app, curator):
+    factories.Organization(name="csu", users=[{"name": curator["name"], "capacity": "editor"}])
+    form = app.get("/cs/dataset/new", headers=headers(curator)).body
+    changes = [("title", "Školy"), ("name", "skoly"), ("owner_org", "csu"),
+               ("publisher_id_scheme", "ico"), ("publisher_id", "00025594")]  # wrong check digit
+    changes += [(f"openness_conditions-{code}", value) for code, value in ANSWERS.items()]
+    response = app.post("/cs/dataset/new", data=browser_post(form, DATASET_FORM, changes), headers=headers(curator),
+                        status=None)
+    page = BeautifulSoup(response.body, "html.parser")
+    assert beside(page, "publisher_id")
+    assert chosen_conditions(page) == ANSWERS
+
+
+def test_an_edit_refused_for_a_wrong_ico_shows_the_answers_posted_not_the_stored_ones(app, curator, harvested):
+    path = f"/cs/dataset/edit/{harvested['name']}"
+    form = app.get(path, headers=headers(curator)).body
+    changes = [("publisher_id_scheme", "ico"), ("publisher_id", "00025594")]
+    changes += [(f"openness_conditions-{code}", value) for code, value in ANSWERS.items()]
+    page = BeautifulSoup(app.post(path, data=browser_post(form, DATASET_FORM, changes), headers=headers(curator)).body,
+                         "html.parser")
+    assert beside(page, "publisher_id")
+    assert chosen_conditions(page) == ANSWERS
+
+
 # --- the shape of each field kind's errors, as the API returns them and the form reads them --------------------
 
 

@@ -48,6 +48,14 @@ def conditions_checklist(value: Any) -> list[dict[str, Any]]:
     ]
 
 
+def form_checklist(data: Mapping[str, Any], field_name: str) -> list[dict[str, Any]]:
+    """The checklist the form shows: what the visitor posted when the form comes back with errors, else the stored
+    answers. CKAN shows a refused form from the posted fields, where the checklist is one
+    ``<field>-<condition>`` input per condition and the field itself is absent."""
+    posted = {code: data[f"{field_name}-{code}"] for code in OPENNESS_CONDITIONS if f"{field_name}-{code}" in data}
+    return conditions_checklist(posted if posted else data.get(field_name))
+
+
 def check_label(code: str) -> str:
     labels = {
         "available": tk._("Downloadable"),
@@ -173,9 +181,10 @@ def missing_required(pkg_dict: Mapping[str, Any], schema: Mapping[str, Any]) -> 
 
 def record_rows(pkg_dict: Mapping[str, Any], schema: Mapping[str, Any], curating: bool) -> list[dict[str, Any]]:
     """The rows of the record's "Additional info" table: its filled fields, and for a reader who completes the
-    record (``curating``) each missing required field, marked missing. Empty optional fields are never rows, nor a
-    field holding its ``passport_row_unless`` value; a condition of use left blank is a row when the licence decides
-    it (shown as derived)."""
+    record (``curating``) each missing required field, marked missing; a required field left empty that has a
+    default shows its default (``data``: the record with it), as the form does. Empty optional fields are never
+    rows, nor a field holding its ``passport_row_unless`` value; a condition of use left blank is a row when the
+    licence decides it (shown as derived)."""
     effective = conditions.effective_conditions(pkg_dict)
     rows = []
     for field in schema.get("dataset_fields", []):
@@ -186,6 +195,10 @@ def record_rows(pkg_dict: Mapping[str, Any], schema: Mapping[str, Any], curating
             continue
         if filled(pkg_dict.get(field["field_name"])) or effective.get(field["field_name"]):
             rows.append({"field": field, "missing": False})
+        elif field.get("required") and field.get("default") not in (None, ""):
+            # The form shows the default filled in and a save stores it (a harvested record's validity): the page
+            # says the same, not "missing".
+            rows.append({"field": field, "missing": False, "data": {**pkg_dict, field["field_name"]: field["default"]}})
         elif curating and field.get("required"):
             rows.append({"field": field, "missing": True})
     return rows
@@ -328,6 +341,7 @@ def helpers() -> dict[str, Any]:
         "passport_missing_required": missing_required,
         "passport_record_rows": record_rows,
         "passport_conditions_checklist": conditions_checklist,
+        "passport_conditions_form_checklist": form_checklist,
         "passport_openness_results": openness_results,
         "passport_openness_check_label": check_label,
         "passport_openness_check_detail": check_detail,
