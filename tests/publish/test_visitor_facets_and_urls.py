@@ -71,3 +71,10 @@ def test_a_job_page_lets_a_long_encoded_address_wrap(app):
     body = app.get(f"/en/harvest/{source['name']}/job/{job['id']}",
                    headers={"Authorization": sysadmin["token"]}).body
     assert "overflow-wrap: anywhere" in body
+
+
+@pytest.mark.parametrize("path", ["/cs/opendata/", "/cs/lkod/"])
+def test_the_catalog_pages_have_no_empty_tab_strip_above_them(app, path):
+    page = BeautifulSoup(app.get(path).body, "html.parser")
+    assert page.select_one(".page-header") is None
+    assert not [tabs for tabs in page.select("ul.nav-tabs") if not tabs.select("li")]
