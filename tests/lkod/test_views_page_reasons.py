@@ -33,6 +33,10 @@ def records_left_out() -> dict[str, dict]:
         "no-themes": create(org, sysadmin, "no-themes"),
         "draft": create(org, sysadmin, "draft"),
         "russian": create(org, sysadmin, "russian", record_language="ru"),
+        # Two drafts of one title in two organizations.
+        "twin": create(org, sysadmin, "twin", title="Počet obyvatel", editorial_state="draft"),
+        "other-twin": create(factories.Organization(title="Jiný úřad"), sysadmin, "other-twin",
+                             title="Počet obyvatel", editorial_state="draft"),
     }
 
 
@@ -117,3 +121,15 @@ def test_a_reader_who_may_not_edit_the_record_gets_no_link_to_its_form(app, made
     reasons = reasons_of(app, made, "no-themes", user=stranger)
 
     assert reasons and all(reason.select_one(".lkod-reason-fix") is None for reason in reasons)
+
+
+def test_two_left_out_records_of_one_title_are_told_apart_by_their_name_and_organization(app, made):
+    page = BeautifulSoup(app.get("/cs/lkod/", headers=token(made["sysadmin"])).body, "html.parser")
+
+    def identity(name: str) -> str:
+        block = page.select_one(f'.lkod-left-out-record[data-id="{made[name]["id"]}"]')
+        return " ".join(block.select_one(".lkod-left-out-identity").get_text(" ").split())
+
+    assert made["twin"]["title"] == made["other-twin"]["title"]
+    assert identity("twin") == f"twin · {made['twin']['organization']['title']}"
+    assert identity("other-twin") == "other-twin · Jiný úřad"
