@@ -5,6 +5,7 @@ coded error, and the job's objects say which norm each document was read in."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -88,19 +89,24 @@ def mixed(tmp_path, serve_site):
 
 
 def _harvest(url: str):
+    source = call_action(
+        "harvest_source_create", context={"user": factories.Sysadmin()["name"]}, name="kraj", title="Kraj",
+        url=url, source_type="lkod", owner_org=factories.Organization()["id"], config=json.dumps(ALLOW),
+    )
+    return source, _job(source["id"])
+
+
+def _job(source_id: str):
+    """One more job of the source, run to its end."""
     from ckanext.harvest.model import HarvestJob, HarvestSource
     from ckanext.harvest.tests.factories import HarvestJobObj
     from ckanext.harvest.tests.lib import run_harvest_job
 
     from ckanext.passport.plugins.lkod_harvester import PassportLkodHarvesterPlugin
 
-    source = call_action(
-        "harvest_source_create", context={"user": factories.Sysadmin()["name"]}, name="kraj", title="Kraj",
-        url=url, source_type="lkod", owner_org=factories.Organization()["id"], config=json.dumps(ALLOW),
-    )
-    job = HarvestJobObj(source=HarvestSource.get(source["id"]), run=False)
+    job = HarvestJobObj(source=HarvestSource.get(source_id), run=False)
     run_harvest_job(job, PassportLkodHarvesterPlugin())
-    return source, HarvestJob.get(job.id)
+    return HarvestJob.get(job.id)
 
 
 def _error_codes(job_id: str) -> dict[str, list[str]]:
@@ -155,8 +161,6 @@ def test_a_catalog_under_another_iri_is_read_with_a_warning(mixed):
 
 def _norm_rows(html: str) -> dict[str, str]:
     """norm → the documents count of its row in the page's table of norms."""
-    import re
-
     return dict(re.findall(r'<tr data-norm="([^"]+)"><td>[^<]*</td><td>(\d+)</td></tr>', html))
 
 
@@ -179,3 +183,44 @@ def test_the_job_page_says_which_norm_its_documents_were_read_in(app, mixed):
 
     assert "Načteno v normě" in page
     assert _norm_rows(page) == {norms.NORM_2021: "1", norms.NORM_2024: "1", "expanded": "1"}
+
+
+def _catalog_norm(html: str) -> str:
+    """The text of the page's line naming the catalog document's norm."""
+    found = re.search(r'<p class="passport-catalog-norm" data-norm="[^"]+">\s*(.*?)\s*</p>', html, re.S)
+    return found.group(1) if found else ""
+
+
+def test_the_job_and_the_source_page_name_the_norm_of_the_catalog_document(app, mixed):
+    source, job = _harvest(mixed.catalog_url)
+    token = factories.SysadminWithToken()["token"]
+
+    for url in (f"/cs/harvest/{source['name']}/job/{job.id}", f"/cs/harvest/{source['name']}"):
+        page = app.get(url, headers={"Authorization": token}).body
+        assert _catalog_norm(page) == f"Katalog: {norms.NORM_2021}", url
+
+
+def test_a_catalogs_norm_is_the_one_its_last_gather_read(app, mixed):
+    source, first = _harvest(mixed.catalog_url)
+    catalog = json.loads((mixed.root / "lkod" / "katalog.jsonld").read_text("utf-8"))
+    mixed.write("katalog.jsonld", json.dumps({**catalog, "@context": norms.CONTEXT_2024}, ensure_ascii=False))
+    second = _job(source["id"])
+    token = factories.SysadminWithToken()["token"]
+
+    assert _catalog_norm(app.get(f"/harvest/{source['name']}", headers={"Authorization": token}).body) == \
+        f"Catalog: {norms.NORM_2024}"
+    assert _catalog_norm(app.get(f"/harvest/{source['name']}/job/{first.id}", headers={"Authorization": token}).body) \
+        == f"Catalog: {norms.NORM_2021}"
+    assert second.status == "Finished"
+
+
+def test_the_lkod_page_counts_each_harvested_catalogs_documents_per_norm(app, mixed):
+    source, _ = _harvest(mixed.catalog_url)
+
+    page = app.get("/cs/lkod/").body
+
+    assert "Sklízené lokální katalogy podle normy" in page
+    row = re.search(rf'<tr data-source="{source["name"]}">(.*?)</tr>', page, re.S).group(1)
+    assert re.search(r'<td class="lkod-catalog-norm">([^<]*)</td>', row).group(1) == norms.NORM_2021
+    assert dict(re.findall(r'<td data-norm="([^"]+)">(\d+)</td>', row)) == {
+        norms.NORM_2021: "1", norms.NORM_2024: "1", "expanded": "1"}

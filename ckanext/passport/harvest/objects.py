@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import uuid
-from typing import Any, Optional, Union
+from typing import Any, NamedTuple, Optional, Union
 
 import ckan.model as model
 import sqlalchemy as sa
@@ -22,11 +22,11 @@ from ckanext.passport.mr.fetch import FetchPolicy, FetchResult, fetch
 
 
 def add_object(job: Any, guid: str, status: str, content: Optional[str], package_id: Optional[str],
-               position: Optional[int] = None, gone: str = "") -> str:
+               position: Optional[int] = None, gone: str = "", extras: Optional[dict[str, str]] = None) -> str:
     """A new object of ``job``; ``position``, the entry's place in the listing, stamps it gathered that many
     microseconds after the gather started, so a job's objects sort in listing order (consecutive objects often
     get the same clock reading, and their random ids would then order them by chance). ``gone``: what the gather's
-    comparison found of the entry's record (``stored.ABSENT`` or ``stored.DELETED``)."""
+    comparison found of the entry's record (``stored.ABSENT`` or ``stored.DELETED``); ``extras``, any others."""
     # The id is made here rather than by a flush per object: one round trip per batch, not per entry.
     obj = HarvestObject(id=str(uuid.uuid4()), guid=guid, job=job, content=content, package_id=package_id)
     if position is not None:
@@ -34,6 +34,7 @@ def add_object(job: Any, guid: str, status: str, content: Optional[str], package
     obj.extras = [HarvestObjectExtra(key=stored.STATUS, value=status)]
     if gone:
         obj.extras.append(HarvestObjectExtra(key=stored.RECORD_GONE, value=gone))
+    obj.extras.extend(HarvestObjectExtra(key=key, value=value) for key, value in (extras or {}).items())
     model.Session.add(obj)
     return obj.id
 
@@ -62,6 +63,61 @@ def read_norms(source_id: str, job_id: Optional[str] = None) -> list[tuple[str, 
     else:
         query = query.filter(HarvestObject.current == True)  # noqa: E712
     return sorted((value, count) for value, count in query.group_by(HarvestObjectExtra.value))
+
+
+def catalog_norm(source_id: str, job_id: Optional[str] = None) -> Optional[str]:
+    """The norm the catalog document was read in (the ``catalog_norm`` extra its gather put on each object): by
+    the job, or without a job by the source's last gather that listed a dataset; ``None`` where none says."""
+    query = (
+        model.Session.query(HarvestObjectExtra.value)
+        .join(HarvestObject, HarvestObject.id == HarvestObjectExtra.harvest_object_id)
+        .filter(HarvestObjectExtra.key == stored.CATALOG_NORM, HarvestObject.harvest_source_id == source_id)
+    )
+    if job_id:
+        query = query.filter(HarvestObject.harvest_job_id == job_id)
+    return query.order_by(HarvestObject.gathered.desc()).limit(1).scalar()
+
+
+class SourceNorms(NamedTuple):
+    """One ``lkod`` source's norms: its catalog's as last read, and its records' documents per norm."""
+    source_id: str
+    name: str
+    title: str
+    catalog: Optional[str]
+    documents: list[tuple[str, int]]
+
+
+def norms_by_source() -> list[SourceNorms]:
+    """Every active public source whose objects carry a norm, by title: the portal's view of which publishers
+    still publish which norm. Two grouped queries, whatever the number of sources."""
+    read = (
+        model.Session.query(HarvestObject.harvest_source_id, HarvestObjectExtra.value, sa.func.count(HarvestObject.id))
+        .join(HarvestObjectExtra, HarvestObject.id == HarvestObjectExtra.harvest_object_id)
+        .filter(HarvestObjectExtra.key == stored.READ_NORM, HarvestObject.current == True)  # noqa: E712
+        .group_by(HarvestObject.harvest_source_id, HarvestObjectExtra.value)
+    )
+    documents: dict[str, list[tuple[str, int]]] = {}
+    for source_id, norm, count in read:
+        documents.setdefault(source_id, []).append((norm, count))
+    # The newest gathered object carrying a catalog norm, per source (PostgreSQL's DISTINCT ON).
+    catalogs = dict(
+        model.Session.query(HarvestObject.harvest_source_id, HarvestObjectExtra.value)
+        .join(HarvestObjectExtra, HarvestObject.id == HarvestObjectExtra.harvest_object_id)
+        .filter(HarvestObjectExtra.key == stored.CATALOG_NORM)
+        .distinct(HarvestObject.harvest_source_id)
+        .order_by(HarvestObject.harvest_source_id, HarvestObject.gathered.desc())
+    )
+    ids = documents.keys() | catalogs.keys()
+    if not ids:
+        return []
+    sources = (
+        model.Session.query(model.Package.id, model.Package.name, model.Package.title)
+        .filter(model.Package.id.in_(ids), model.Package.state == "active",
+                model.Package.private == False)  # noqa: E712
+    )
+    return sorted((SourceNorms(source_id, name, title or name, catalogs.get(source_id),
+                               sorted(documents.get(source_id, [])))
+                   for source_id, name, title in sources), key=lambda row: (row.title.casefold(), row.name))
 
 
 def previous_object(harvest_object: Any) -> Optional[Any]:

@@ -23,6 +23,9 @@ DOCUMENT_URL = "document_url"  # the same for an LKOD dataset document
 # The norm an LKOD dataset document was read in (lkod.norms.READ_NORMS): the job, the source page and the
 # Conformance tab count the source's documents by it.
 READ_NORM = "read_norm"
+# The norm of the catalog document that listed an LKOD dataset, on each object its gather made: the catalog has no
+# object of its own, and a job none of its own extras. The job and the source page name it, /lkod/ per source.
+CATALOG_NORM = "catalog_norm"
 FINDINGS = "findings"  # JSON list of the finding lines of a passport read (harvest.findings.line)
 # The conformance score of a passport read by this object, beside its content: readers select and sum objects
 # by it without parsing any content.

@@ -103,7 +103,7 @@ class LkodHarvester(DCATRDFHarvester):
         ids = [
             objects.add_object(harvest_job, guid, stored.CHANGE if guid in previous else stored.NEW,
                                stored.LkodContent(iri).to_json(), previous.get(guid), position=position,
-                               gone=gone.get(guid, ""))
+                               gone=gone.get(guid, ""), extras={stored.CATALOG_NORM: listed.norm})
             for position, (guid, iri) in enumerate(guids)
         ]
         model.Session.commit()

@@ -17,6 +17,7 @@ from flask import Blueprint, Response, redirect, request, stream_template, strea
 from werkzeug.wrappers import Response as HTTPResponse
 
 from ckanext.passport import settings
+from ckanext.passport.harvest import objects
 from ckanext.passport.language import reader_translate
 from ckanext.passport.publish import search
 from ckanext.passport.publish.exports import modified_time
@@ -99,6 +100,7 @@ def index() -> Response:
         left_out=left_out.records(catalog_stream.iter_left_out()) if signed_in else None,
         document_url=iris.dataset_iri,
         organization_catalogs=organizations.listing(),
+        harvested_norms=objects.norms_by_source(),
     )
     return Response(page, content_type="text/html; charset=utf-8")
 

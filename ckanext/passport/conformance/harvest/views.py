@@ -290,13 +290,20 @@ def has_conformance(source: dict[str, Any]) -> bool:
 def helpers() -> dict[str, Any]:
     return {"passport_dataset_conformance": dataset_conformance, "passport_has_conformance": has_conformance,
             "passport_job_conformance": job_conformance, "passport_web_link": web_link,
-            "passport_job_records": job_records, "passport_read_norms": read_norms}
+            "passport_job_records": job_records, "passport_read_norms": read_norms,
+            "passport_catalog_norm": catalog_norm}
 
 
 def read_norms(source_id: Optional[str], job_id: Optional[str] = None) -> list[tuple[str, int]]:
     """Template helper: an ``lkod`` source's documents per norm they were read in (``harvest.objects.read_norms``),
     of one job or of the source's records; empty for a passport source."""
     return objects.read_norms(source_id, job_id) if source_id else []
+
+
+def catalog_norm(source_id: Optional[str], job_id: Optional[str] = None) -> Optional[str]:
+    """Template helper: the norm an ``lkod`` source's catalog document was read in (``harvest.objects.catalog_norm``),
+    by one job or last; ``None`` for a passport source."""
+    return objects.catalog_norm(source_id, job_id) if source_id else None
 
 
 def job_records(job_id: Optional[str]) -> dict[str, int]:
