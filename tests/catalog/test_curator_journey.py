@@ -198,3 +198,29 @@ def test_the_provider_identifier_is_named_by_its_scheme(app, people, harvested):
         "html.parser",
     )
     assert "IČO nebo INN" in text_of(form.select_one("label[for=field-publisher_id]"))
+
+
+# --- what an action answers, where the page lands (issue 41) ----------------------------------------------------
+
+
+def confirmation_in(page: BeautifulSoup, block: str):
+    """The focused confirmation inside ``block`` (#passport-workflow, #passport-feedback), asserting there is one."""
+    [shown] = page.select(f"#{block} .passport-confirmation")
+    assert shown.has_attr("autofocus") and shown["tabindex"] == "-1"
+    return shown
+
+
+def test_a_submission_is_confirmed_in_the_workflow_block_the_page_lands_on_and_focused(app, people):
+    record = draft_record(people)
+    landed = submit(SignedIn(app, people.curator), record)
+    page = BeautifulSoup(landed.get_data(as_text=True), "html.parser")
+    shown = confirmation_in(page, "passport-workflow")
+    assert shown["role"] == "status"
+    assert text_of(shown) == "Záznam je nyní: Předáno ke kontrole"
+    assert not page.select(".flash-messages .alert")
+
+
+def test_a_refused_submission_is_focused_where_the_page_lands(app, people, harvested):
+    landed = submit(SignedIn(app, people.curator), harvested)
+    refusal = BeautifulSoup(landed.get_data(as_text=True), "html.parser").select_one("#passport-workflow .passport-refusal")
+    assert refusal.has_attr("autofocus") and refusal["tabindex"] == "-1" and refusal["role"] == "alert"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from bs4 import BeautifulSoup
 from ckan.lib.redis import connect_to_redis
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests.helpers import call_action
@@ -66,6 +67,27 @@ def test_an_anonymous_visitor_leaves_feedback_through_the_dataset_page(app, publ
     assert "Thank you for your feedback" in response.body
     [item] = call_action("passport_feedback_list", id=published["id"])
     assert (item["text"], item["kind"], item["email"]) == ("The CSV has a wrong header", "error", "a@example.cz")
+
+
+def test_the_thanks_is_shown_and_focused_in_the_feedback_block_the_page_lands_on(app, published):
+    visitor = app.test_client()
+    page = visitor.get(f"/cs/dataset/{published['name']}")
+    sent = visitor.post(f"/cs/dataset/{published['name']}/passport/feedback", follow_redirects=False,
+                        data={"text": "Chybí rok 2023", "_csrf_token": csrf_token(page.body)})
+    assert sent.headers["Location"].endswith("#passport-feedback")
+    landed = BeautifulSoup(visitor.get(sent.headers["Location"]).body, "html.parser")
+    [thanks] = landed.select("#passport-feedback .passport-confirmation")
+    assert (thanks["role"], thanks["tabindex"], thanks.has_attr("autofocus")) == ("status", "-1", True)
+    assert thanks.get_text(strip=True) == "Děkujeme za zpětnou vazbu"
+    assert not landed.select(".flash-messages .alert")
+
+
+@pytest.mark.ckan_config("ckanext.passport.feedback_max_length", "20")
+def test_a_refused_message_is_said_as_an_alert_in_the_feedback_block(app, published):
+    landed = BeautifulSoup(post_feedback(app, published, text="x" * 21).body, "html.parser")
+    [refusal] = landed.select("#passport-feedback .passport-confirmation")
+    assert refusal["role"] == "alert"
+    assert "At most 20 characters" in refusal.get_text()
 
 
 def test_feedback_without_the_csrf_token_is_rejected(app, published):

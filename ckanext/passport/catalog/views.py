@@ -5,15 +5,19 @@ templates only leave out what the visitor could not do anyway.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import ckan.plugins.toolkit as tk
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, session
 
 from . import completeness, feedback, visibility, workflow
 
 # A field people never see and bots fill in: such a post is thanked for and dropped.
 HONEYPOT = "website"
+# The session key carrying an action's confirmation (or its errors) to the block of the page it redirects to.
+CONFIRMATION_KEY = "passport_confirmation"
+WORKFLOW_BLOCK = "workflow"
+FEEDBACK_BLOCK = "feedback"
 
 blueprint = Blueprint("passport_workflow", __name__)
 
@@ -35,10 +39,31 @@ def _require_csrf() -> None:
     current_app.extensions["csrf"].protect()
 
 
-def _flash_errors(error: tk.ValidationError) -> None:
-    for messages in error.error_dict.values():
-        for text in messages if isinstance(messages, list) else [messages]:
-            tk.h.flash_error(text)
+def _confirm(package: str, block: str, messages: list[str], kind: str = "success") -> Response:
+    """Land on the page's ``block`` with the message shown there and focused: a flash message at the top of the
+    page would be out of sight of a visitor sent down to the block."""
+    session[CONFIRMATION_KEY] = {"id": package, "block": block, "kind": kind, "messages": messages}
+    return _dataset_page(package, f"#passport-{block}")
+
+
+def take_confirmation(pkg_dict: dict[str, Any], block: str) -> Optional[dict[str, Any]]:
+    """The confirmation kept for this record's ``block``, removed from the session; ``None`` without one.
+    ``{"kind": "success" | "danger", "messages"}``."""
+    kept = session.get(CONFIRMATION_KEY)
+    if not isinstance(kept, dict) or kept.get("block") != block or kept.get("id") not in (
+        pkg_dict.get("id"), pkg_dict.get("name")
+    ):
+        return None
+    session.pop(CONFIRMATION_KEY, None)
+    return {"kind": kept.get("kind") or "success", "messages": list(kept.get("messages") or [])}
+
+
+def _error_messages(error: tk.ValidationError) -> list[str]:
+    return [
+        text
+        for messages in error.error_dict.values()
+        for text in (messages if isinstance(messages, list) else [messages])
+    ]
 
 
 @blueprint.route("/passport/queue")
@@ -67,8 +92,9 @@ def transition(id: str) -> Response:
         # flash messages at the top of the page, out of sight.
         completeness.remember_refusal(id, form.get("to", ""), error.error_dict)
         return _dataset_page(id, "#passport-workflow")
-    tk.h.flash_success(tk._("The record is now: %(state)s") % {"state": workflow.state_label(form["to"])})
-    return _dataset_page(id, "#passport-workflow")
+    return _confirm(
+        id, WORKFLOW_BLOCK, [tk._("The record is now: %(state)s") % {"state": workflow.state_label(form["to"])}]
+    )
 
 
 @blueprint.route("/dataset/<id>/passport/feedback", methods=["POST"])
@@ -76,8 +102,7 @@ def leave_feedback(id: str) -> Response:
     _require_csrf()
     form = tk.request.form
     if form.get(HONEYPOT):
-        tk.h.flash_success(tk._("Thank you for your feedback"))
-        return _dataset_page(id, "#passport-feedback")
+        return _confirm(id, FEEDBACK_BLOCK, [tk._("Thank you for your feedback")])
     data = {"id": id, "text": form.get("text", ""), "kind": form.get("kind") or "comment"}
     if form.get("email", "").strip():
         data["email"] = form["email"]
@@ -86,10 +111,8 @@ def leave_feedback(id: str) -> Response:
     except (tk.ObjectNotFound, tk.NotAuthorized):
         return tk.abort(404, tk._("Dataset not found"))
     except tk.ValidationError as error:
-        _flash_errors(error)
-        return _dataset_page(id, "#passport-feedback")
-    tk.h.flash_success(tk._("Thank you for your feedback"))
-    return _dataset_page(id, "#passport-feedback")
+        return _confirm(id, FEEDBACK_BLOCK, _error_messages(error), "danger")
+    return _confirm(id, FEEDBACK_BLOCK, [tk._("Thank you for your feedback")])
 
 
 def blueprints() -> list[Blueprint]:
@@ -130,6 +153,8 @@ def workflow_panel(pkg_dict: dict[str, Any]) -> dict[str, Any]:
         else None,
         "feedback_max_length": feedback.max_text_length(),
         "refusal": completeness.take_refusal(pkg_dict),
+        "confirmation": take_confirmation(pkg_dict, WORKFLOW_BLOCK),
+        "feedback_confirmation": take_confirmation(pkg_dict, FEEDBACK_BLOCK),
         "honeypot": HONEYPOT,
     }
 
