@@ -2,9 +2,11 @@
 2021-01-11 norm, served locally, listing dataset documents its publishers write in 2024-05-28 and a few still in
 2021-01-11 (the norm's official examples, each its own IRI with Czech letters and its own title). The source is made
 in ckanext-harvest's form with the type "lkod", its job started by the Reharvest button; the separate gather and
-fetch consumers land every dataset, and the source's page counts the documents it read per norm.
+fetch consumers land every dataset, the source's page counts the documents it read per norm and names the catalog
+document's, and /lkod/ shows this publisher's catalog still in 2021-01-11 among the portal's harvested catalogs.
 
-A screenshot of the source's page is saved to test-output/lkod-norms-source-cs.png (its path printed).
+Screenshots of the source's page and of /lkod/'s table are saved to test-output/lkod-norms-source-cs.png and
+lkod-norms-portal-cs.png (their paths printed).
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ DOCUMENTS = {
     "jízdní-řády-ústí.jsonld": norms.NORM_2021,
 }
 SCREENSHOT = Path(__file__).resolve().parents[2] / "test-output" / "lkod-norms-source-cs.png"
+PORTAL_SCREENSHOT = SCREENSHOT.with_name("lkod-norms-portal-cs.png")
 
 
 def title_of(name: str) -> str:
@@ -87,6 +90,16 @@ def test_a_sysadmin_harvests_a_2021_catalog_of_2024_documents_and_reads_its_norm
     expect(norms_read.locator("tbody tr")).to_have_count(2)
     expect(norms_read.locator(f"tr[data-norm='{norms.NORM_2021}'] td")).to_have_text([norms.NORM_2021, "2"])
     expect(norms_read.locator(f"tr[data-norm='{norms.NORM_2024}'] td")).to_have_text([norms.NORM_2024, "3"])
+    expect(norms_read.locator(".passport-catalog-norm")).to_have_text(f"Katalog: {norms.NORM_2021}")
     SCREENSHOT.parent.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOT), full_page=True)
     print(f"\nSource page screenshot: {SCREENSHOT}")
+
+    # The portal's view of every local catalog it harvests: this publisher's catalog is still in 2021-01-11.
+    page.goto("/cs/lkod/")
+    row = page.locator(".lkod-harvested-norms tr[data-source='lkod-kraje']")
+    expect(row.locator(".lkod-catalog-norm")).to_have_text(norms.NORM_2021)
+    expect(row.locator(f"td[data-norm='{norms.NORM_2021}']")).to_have_text("2")
+    expect(row.locator(f"td[data-norm='{norms.NORM_2024}']")).to_have_text("3")
+    page.locator(".lkod-harvested-norms").screenshot(path=str(PORTAL_SCREENSHOT))
+    print(f"/lkod/ screenshot: {PORTAL_SCREENSHOT}")
