@@ -109,6 +109,8 @@ CASES: list[Case] = [
     action("passport_workflow_transition", "returning a submitted record", only(*REVIEWERS),
            id="{submitted}", to="returned"),
     action("passport_workflow_queue", "the review queue", only(*REVIEWERS)),
+    # Everyone signed in gets their own list: the records they curate that wait for them (none for most).
+    action("passport_workflow_my_records", "one's own records waiting", SIGNED_IN),
     # An empty text is refused after authorization: no feedback is stored.
     action("passport_feedback_create", "a published record", EVERYONE, id="{published}", text=""),
     action("passport_feedback_create", "a draft", only(*READERS), id="{draft}", text=""),
@@ -136,6 +138,7 @@ CASES: list[Case] = [
     # An activity's data is the record whole as it was then: for who may change it (ckanext-activity's rule).
     action("activity_data_show", "a published record's activity", only(*CURATORS), id="{activity}"),
     route("GET /passport/queue", "the review queue", only(*REVIEWERS), "/passport/queue"),
+    route("GET /passport/my-records", "one's own records waiting", SIGNED_IN, "/passport/my-records"),
     route("POST /dataset/<id>/passport/transition", "returning a submitted record", only(*REVIEWERS),
           "/dataset/{submitted}/passport/transition", to="returned"),
     route("POST /dataset/<id>/passport/feedback", "a published record", EVERYONE,

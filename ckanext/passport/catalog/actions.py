@@ -140,6 +140,50 @@ def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     return {"count": found["count"], "results": results}
 
 
+@tk.side_effect_free
+def workflow_my_records(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """What waits for the signed-in curator: the records of the organizations they curate (editor or admin) that
+    were returned to them, each with the editor's latest return (who, when, the comment), then their drafts,
+    most recently changed first. The signed-in user's own list only.
+
+    :param rows: how many of each (default 100, at most 1000)
+    """
+    tk.check_access("passport_workflow_my_records", context, data_dict)
+    try:
+        rows = min(max(int(data_dict.get("rows", 100)), 0), 1000)
+    except (TypeError, ValueError):
+        raise tk.ValidationError({"rows": [tk._("Invalid integer")]})
+    organizations = workflow.curated_organizations(context.get("user"))
+    owners = " OR ".join(f'"{organization}"' for organization in organizations)
+    lists: dict[str, Any] = {}
+    for state in (workflow.RETURNED, workflow.DRAFT):
+        found = tk.get_action("package_search")(
+            {"user": context.get("user"), "auth_user_obj": context.get("auth_user_obj")},
+            {
+                "fq": f"+{workflow.FIELD}:{state} +owner_org:({owners})",
+                "include_private": True,
+                "sort": "metadata_modified desc",
+                "rows": rows,
+            },
+        ) if organizations else {"count": 0, "results": []}
+        returns = passport_model.last_events([d["id"] for d in found["results"]], workflow.RETURNED)
+        lists[state] = {
+            "count": found["count"],
+            "results": [
+                {
+                    "id": dataset["id"],
+                    "name": dataset["name"],
+                    "title": dataset.get("title") or dataset["name"],
+                    "organization": (dataset.get("organization") or {}).get("title"),
+                    "metadata_modified": dataset["metadata_modified"],
+                    "returned": returns[dataset["id"]].as_dict() if dataset["id"] in returns else None,
+                }
+                for dataset in found["results"]
+            ],
+        }
+    return lists
+
+
 def feedback_create(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     """Leave a comment or an error report on a record; no account needed.
 
@@ -178,6 +222,7 @@ def actions() -> dict[str, Callable]:
         "passport_workflow_state": workflow_state,
         "passport_workflow_history": workflow_history,
         "passport_workflow_queue": workflow_queue,
+        "passport_workflow_my_records": workflow_my_records,
         "passport_feedback_create": feedback_create,
         "passport_feedback_list": feedback_list,
         "package_update": record_lock.package_update,

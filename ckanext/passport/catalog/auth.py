@@ -102,6 +102,13 @@ def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     return _refused(tk._("Only editors may see the review queue"))
 
 
+def workflow_my_records(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
+    """Any signed-in user, who gets only the records they curate: a visitor has none."""
+    if model.User.get(context.get("user") or "") is not None:
+        return {"success": True}
+    return _refused(tk._("Sign in to see the records waiting for you"))
+
+
 def auth_functions() -> dict[str, Callable]:
     return {
         "passport_workflow_transition": workflow_transition,
@@ -110,4 +117,5 @@ def auth_functions() -> dict[str, Callable]:
         "passport_feedback_create": feedback_create,
         "passport_feedback_list": feedback_list,
         "passport_workflow_queue": workflow_queue,
+        "passport_workflow_my_records": workflow_my_records,
     }

@@ -109,17 +109,22 @@ def last_submission(package_id: str) -> Optional[WorkflowEvent]:
     return last_event(package_id, SUBMITTED)
 
 
-def last_submissions(package_ids: list[str]) -> dict[str, WorkflowEvent]:
-    """The latest submission of each record, in one query (the editors' queue shows who submitted when)."""
+def last_events(package_ids: list[str], to_state: str) -> dict[str, WorkflowEvent]:
+    """The latest transition of each record into ``to_state``, in one query (the editors' queue shows who
+    submitted when, the curator's list who returned a record and why)."""
     if not package_ids:
         return {}
     events = (
         model.Session.query(WorkflowEvent)
-        .filter(WorkflowEvent.package_id.in_(package_ids), WorkflowEvent.to_state == SUBMITTED)
+        .filter(WorkflowEvent.package_id.in_(package_ids), WorkflowEvent.to_state == to_state)
         .order_by(WorkflowEvent.created)
         .all()
     )
     return {event.package_id: event for event in events}
+
+
+def last_submissions(package_ids: list[str]) -> dict[str, WorkflowEvent]:
+    return last_events(package_ids, SUBMITTED)
 
 
 def add_feedback(package_id: str, text: str, email: Optional[str], kind: str, client_hash: str) -> Feedback:

@@ -11,6 +11,7 @@ import ckan.plugins.toolkit as tk
 from flask import Blueprint, Response, current_app, session
 
 from . import completeness, feedback, visibility, workflow
+from . import model as passport_model
 
 # A field people never see and bots fill in: such a post is thanked for and dropped.
 HONEYPOT = "website"
@@ -73,6 +74,15 @@ def queue() -> str:
     except tk.NotAuthorized:
         return tk.abort(403, tk._("Only editors may see the review queue"))
     return tk.render("passport/queue.html", {"queue": found})
+
+
+@blueprint.route("/passport/my-records")
+def my_records() -> str:
+    try:
+        found = tk.get_action("passport_workflow_my_records")(_context(), {})
+    except tk.NotAuthorized:
+        return tk.abort(403, tk._("Sign in to see the records waiting for you"))
+    return tk.render("passport/my_records.html", {"records": found})
 
 
 @blueprint.route("/dataset/<id>/passport/transition", methods=["POST"])
@@ -159,6 +169,22 @@ def workflow_panel(pkg_dict: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def return_notice(pkg_dict: dict[str, Any]) -> Optional[dict[str, Any]]:
+    """The editor's latest return (who, when, the comment) of a record in state returned, for those who may read
+    its history (its curators and the editors); ``None`` otherwise."""
+    if workflow.state_of(pkg_dict) != workflow.RETURNED or not _allowed(
+        "passport_workflow_history", {"id": pkg_dict["id"]}
+    ):
+        return None
+    event = passport_model.last_event(pkg_dict["id"], workflow.RETURNED)
+    return event.as_dict() if event is not None else None
+
+
+def records_awaiting() -> dict[str, Any]:
+    """What waits for the signed-in curator (passport_workflow_my_records), for the dashboard."""
+    return tk.get_action("passport_workflow_my_records")(_context(), {})
+
+
 def is_editor() -> bool:
     return workflow.is_editor(tk.g.user)
 
@@ -176,4 +202,6 @@ def helpers() -> dict[str, Callable]:
         "passport_workflow_panel": workflow_panel,
         "passport_state_label": workflow.state_label,
         "passport_is_editor": is_editor,
+        "passport_return_notice": return_notice,
+        "passport_my_records": records_awaiting,
     }

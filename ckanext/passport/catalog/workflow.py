@@ -185,6 +185,23 @@ def curators_of(package: model.Package) -> list[model.User]:
     return _active_members(package.owner_org, ("editor", "admin"))
 
 
+def curated_organizations(user_name: Optional[str]) -> list[str]:
+    """The ids of the organizations whose records ``user_name`` curates (editor or admin): their own membership,
+    not a sysadmin's reach over every organization."""
+    user = model.User.get(user_name) if user_name else None
+    if user is None:
+        return []
+    rows = (
+        model.Session.query(model.Member.group_id)
+        .join(model.Group, model.Group.id == model.Member.group_id)
+        .filter(model.Member.table_id == user.id, model.Member.table_name == "user")
+        .filter(model.Member.state == "active", model.Member.capacity.in_(("editor", "admin")))
+        .filter(model.Group.is_organization.is_(True), model.Group.state == "active")
+        .all()
+    )
+    return [row.group_id for row in rows]
+
+
 def editors() -> list[model.User]:
     """The editors to notify: the editors organization's members, or the sysadmins when there is none."""
     org = editors_organization()
