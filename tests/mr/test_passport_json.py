@@ -6,8 +6,11 @@ import json
 from importlib import resources
 
 import jsonschema
+import pytest
 
 from ckanext.passport.mr.passport import meta_json
+from ckanext.passport.mr.problems import from_dict
+from ckanext.passport.mr.translation import translator
 
 PREDGOR = "predgor/2618017120-politicaldivisions/meta.json"
 PREDGOR_URL = "http://opendata.predgor-ray.ru/2618017120-politicaldivisions/meta.json"
@@ -111,7 +114,7 @@ def test_real_predgor_email_key_breaks_the_schema_at_the_publisher(read_real):
     assert codes(result) == ["schema.json_violation"]
     violation = result.problems[0]
     assert violation.location.element == "/publisher"
-    assert "'mbox' is a required property" in violation.message()
+    assert "the field publisher/mbox is missing" in violation.message()
     assert violation.location.url == PREDGOR_URL
 
 
@@ -122,16 +125,29 @@ def test_missing_provenance_is_a_schema_problem_at_the_version():
     assert result.value.data_versions[0].provenance == ""
 
 
-def test_every_schema_break_is_its_own_problem_at_its_path_with_jsonschemas_message():
+def test_every_schema_break_is_its_own_problem_at_its_path_naming_its_field_by_the_rule_broken():
     problems = meta_json.schema_problems(example(identifier=7712345678, data=[], publisher={"name": "Иванов"}))
 
     assert {p.code for p in problems} == {"schema.json_violation"}
     assert [(p.location.element, p.message().partition(": ")[2]) for p in problems] == [
-        ("/identifier", "7712345678 is not of type 'string'"),
-        ("/data", "[] should be non-empty"),
-        ("/publisher", "'phone' is a required property"),
-        ("/publisher", "'mbox' is a required property"),
+        ("/identifier", "identifier must be text"),
+        ("/data", "data must hold at least 1 item"),
+        ("/publisher", "the field publisher/phone is missing"),
+        ("/publisher", "the field publisher/mbox is missing"),
     ]
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("cs", ["identifier musí být text", "data musí obsahovat alespoň 1 položku", "chybí pole publisher/mbox"]),
+    ("ru", ["identifier должно быть текстом", "data должно содержать не менее 1 элемента",
+            "отсутствует поле publisher/mbox"]),
+])
+def test_a_schema_break_is_said_in_the_readers_language_even_read_back(lang, said):
+    """jsonschema's English ("'mbox' is a required property") once stood inside Russian findings."""
+    problems = meta_json.schema_problems(example(identifier=7712345678, data=[], publisher={"name": "И", "phone": "1"}))
+    stored = [from_dict(json.loads(json.dumps(p.as_dict()))) for p in problems]
+    assert [p.message(translator(lang)).partition(": ")[2] for p in stored] == said
+    assert not any("property" in p.message(translator(lang)) for p in stored)
 
 
 def test_a_valid_passport_breaks_no_schema_rule():

@@ -35,6 +35,7 @@ from ..fields import (
 )
 from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
 from ..problems import N_, define, problem
+from ..schema_rules import reason
 
 FORM = Form.META_JSON
 
@@ -101,7 +102,7 @@ def schema_problems(document: Any, url: str = "") -> list[Problem]:
             SCHEMA_VIOLATION,
             url=url or None,
             element="/" + "/".join(str(part) for part in error.absolute_path),
-            detail=error.message,
+            detail=reason(error),
         )
         for error in json_schema_validator().iter_errors(document)
     ]
