@@ -6,6 +6,8 @@ field is as it was.
 """
 from __future__ import annotations
 
+import re
+
 import ckan.model as model
 import pytest
 from browser_walk import PASSWORD, choose_in_vocabulary, save_dataset_form, sign_in
@@ -59,3 +61,28 @@ def test_a_curator_finds_a_eurovoc_concept_by_typing_part_of_its_czech_label_and
     assert [item["uri"] for item in after["eurovoc"]] == [EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS, LAND_TRANSPORT]
     unchanged = {key for key in before if key not in NOT_COMPARED | {"eurovoc"}}
     assert {key: after.get(key) for key in unchanged} == {key: before[key] for key in unchanged}
+
+
+# Each searchable vocabulary field of the Czech form, by its id, and the label a screen reader must say for it.
+VOCABULARY_LABELS = {
+    "eurovoc-0-uri": "Koncept",
+    "cz_nace": "CZ-NACE",
+    "spatial_area": "Související geografické území",
+    "data_themes": "Témata dat (EU)",
+    "hvd_category": "Kategorie datové sady s vysokou hodnotou",
+}
+
+
+def test_every_searchable_vocabulary_field_is_named_by_its_label_not_by_its_concept(
+    browser: Browser, live_ckan: str, curator_and_record
+):
+    curator, record = curator_and_record
+    page = sign_in(browser, live_ckan, curator, locale="cs")
+    page.goto(f"/cs/dataset/edit/{record['name']}")
+
+    for field, label in VOCABULARY_LABELS.items():
+        page.locator(f"#field-{field}.select2-container").wait_for()
+        typing = page.locator(f"#field-{field}").locator(
+            "input.select2-focusser, .select2-search-field input, .select2-selection").first
+        expect(typing).to_have_accessible_name(re.compile(rf"^\W*{re.escape(label)}\W*$"))  # its * and :
+    # and no field has two labels (axe form-field-multiple-labels): the axe check of every walk (conftest.py)

@@ -7,11 +7,11 @@
  * select2 3.5 cannot search an API from a <select>, hence its own unnamed hidden input.
  *
  * Options (data-module-*): source (the action's URL with its vocabulary and language), limit, placeholder,
- * searching, no-matches (the texts, already in the reader's language).
+ * searching, no-matches, remove (the texts, already in the reader's language).
  */
 this.ckan.module('passport-vocab-select', function ($) {
   return {
-    options: {source: null, limit: 20, placeholder: '', searching: '', noMatches: ''},
+    options: {source: null, limit: 20, placeholder: '', searching: '', noMatches: '', remove: ''},
 
     initialize: function () {
       // Scheming's add-another template, taken out of the page before this runs: each copy added is initialized.
@@ -55,11 +55,33 @@ this.ckan.module('passport-vocab-select', function ($) {
       search.on('change', function () { this._mirror(select, search.select2('data')); }.bind(this));
 
       // The field's id and label move to what the curator sees: links to a missing field (#field-…) land on it,
-      // and its label focuses the search.
+      // and its label focuses the search. select2 labels its own inputs with hidden, empty labels: they take the
+      // field's name, and the input the field's label now names keeps that one label (axe
+      // form-field-multiple-labels), so a screen reader says the field, not only the concept chosen.
       var typing = search.select2('container').find('input.select2-focusser, .select2-search-field input').first();
-      $('label[for="' + id + '"]').attr('for', typing.attr('id'));
+      var label = $('label[for="' + id + '"]');
+      search.select2('container').add(search.select2('dropdown')).find('label.select2-offscreen')
+        .text(this._name(label));
+      $('label.select2-offscreen[for="' + typing.attr('id') + '"]').remove();
+      label.attr('for', typing.attr('id')).attr('id', id + '-label');
+      // The concept chosen describes the field; it no longer names it.
+      typing.filter('.select2-focusser').attr('aria-labelledby', id + '-label')
+        .attr('aria-describedby', search.select2('container').find('.select2-chosen').attr('id'));
+      this._nameRemovers(search.select2('container'));
+      search.on('change', function () { this._nameRemovers(search.select2('container')); }.bind(this));
       select.hide().attr('id', id + '-chosen');
-      search.select2('container').attr('id', id);
+      search.select2('container').attr('id', id).addClass('passport-vocab-select');
+    },
+
+    /* select2 3.5's "×" of each concept chosen is a link with no text: it says what it does. */
+    _nameRemovers: function (container) {
+      container.find('.select2-search-choice-close').attr('aria-label', this.options.remove)
+        .attr('title', this.options.remove);
+    },
+
+    /* The field's name as its label reads, without the required field's asterisk. */
+    _name: function (label) {
+      return $.trim(label.clone().find('.control-required').remove().end().text());
     },
 
     /* select2 4 on the select: each concept picked becomes one of its options, put in the vocabulary's order. */
@@ -95,10 +117,13 @@ this.ckan.module('passport-vocab-select', function ($) {
         select.append(picked).trigger('change.select2');
       });
       // As with 3.5 below: the field's id moves to what the curator sees, so links to a missing field land on it.
+      // select2 4 names its box by the concept shown and its search by nothing: both take the field's label.
       var id = select.attr('id');
-      $('label[for="' + id + '"]').attr('for', id + '-chosen');
+      var label = $('label[for="' + id + '"]').attr('for', id + '-chosen').attr('id', id + '-label');
       select.attr('id', id + '-chosen');
-      select.data('select2').$container.attr('id', id);
+      var container = select.data('select2').$container.attr('id', id).addClass('passport-vocab-select');
+      container.find('.select2-selection').attr('aria-labelledby', id + '-label');
+      container.find('.select2-search__field').attr('aria-label', this._name(label));
     },
 
     /* The select's options become the chosen concepts in the vocabulary's order, each selected (a single select
