@@ -240,7 +240,7 @@ def test_links_on_an_opendata_host_stay_on_it():
 def test_only_the_three_mr_files_are_written():
     with pytest.raises(ValueError):
         fixed_file(careless(), "meta.txt")
-    assert FIXED_FILES == ("meta.json", "meta.csv", "meta.xml")
+    assert FIXED_FILES == ("meta.json", "meta.xml", "meta.csv")
 
 
 def test_an_mr23_standard_is_named_once_as_corrected():

@@ -6,13 +6,9 @@ from typing import Any, Mapping
 
 from flask import Response
 
-from ckanext.passport.mr.forms import Form
+from ckanext.passport.mr.forms import TRAITS, Form
 
 from .shape import to_csv
-
-# The corrected files' media types, as a browser should save them.
-FIXED_FILE_TYPES = {Form.META_JSON: "application/json", Form.META_CSV: "text/csv; charset=utf-8",
-                    Form.META_XML: "application/xml"}
 
 
 def attachment(body: Any, content_type: str, filename: str) -> Response:
@@ -42,4 +38,4 @@ def report_json(report: Mapping[str, Any], filename: str) -> Response:
 
 
 def fixed_file(body: bytes, name: str) -> Response:
-    return attachment(body, FIXED_FILE_TYPES[name], name)
+    return attachment(body, TRAITS[Form(name)].media_type, name)

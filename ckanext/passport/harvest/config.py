@@ -16,12 +16,12 @@ from ckanext.passport import settings
 from ckanext.passport.catalog.workflow import STARTING_STATES
 from ckanext.passport.mr.decode import text_codec
 from ckanext.passport.mr.fetch import FetchPolicy
-from ckanext.passport.mr.forms import Form
+from ckanext.passport.mr.forms import forms
 from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
-PASSPORT_FORMS = (Form.META_JSON, Form.META_XML, Form.META_CSV, Form.MR23_CSV, Form.RDFA)
+PASSPORT_FORMS = forms(source_may_ask=True)
 INDEX_COMMITS = ("soft", "hard")
 
 SCHEMA: dict[str, Any] = {

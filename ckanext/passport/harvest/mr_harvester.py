@@ -37,7 +37,7 @@ from ckanext.passport.mr.decode import recode
 from ckanext.passport.mr.discover import discover_registry
 from ckanext.passport.mr.deadline import Deadline
 from ckanext.passport.mr.fetch import FetchResult, fetch
-from ckanext.passport.mr.forms import Form
+from ckanext.passport.mr.forms import forms
 from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import ParseResult, Passport, Problem, RegistryEntry, Severity
 from ckanext.passport.mr.passport import looks_like_data_file, parse_passport, passport_from_entry, passport_locations
@@ -52,7 +52,7 @@ _ = tk._
 # still lands.
 PROMOTED_TO_ERROR = frozenset({"xml.entity_declared"})
 # Forms whose bytes carry no declaration of their own encoding, so a source's override applies to them.
-_UNDECLARED_ENCODING_FORMS = (Form.META_CSV, Form.MR23_CSV)
+_UNDECLARED_ENCODING_FORMS = forms(undeclared_encoding=True)
 
 
 def grouped(problems: Iterable[Problem]) -> list[tuple[Problem, int]]:

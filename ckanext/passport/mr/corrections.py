@@ -21,7 +21,7 @@ from urllib.parse import unquote, urlunsplit
 from . import urls
 from .dates import format_basic, parse_date
 from .fields import file_format, identifier_from_link, newest_first
-from .forms import Form
+from .forms import forms
 from .inn import is_valid_inn
 from .model import STANDARD_3_0, DataVersion, MRDate, Passport, Problem, Severity, StructureVersion
 from .problems import N_, define, problem
@@ -71,7 +71,7 @@ NO_VERSION = define(
        "the MR 3.0 schemas until one is published"),
 )
 
-FIXED_FILES = (Form.META_JSON, Form.META_CSV, Form.META_XML)
+FIXED_FILES = forms(fixed_file=True)
 
 # Records one correction: code, element, message params.
 Fixed = Callable[..., None]

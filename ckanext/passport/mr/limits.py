@@ -13,13 +13,13 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from .fetch import TOO_LARGE, FetchPolicy
-from .forms import Form
+from .forms import forms
 from .model import Problem
 from .problems import problem
 
 MIB = 1024 * 1024
 # Forms a passport page is read in; every other passport form is a file.
-PAGE_FORMS = frozenset({Form.RDFA, Form.HTML_TABLE})
+PAGE_FORMS = frozenset(forms(page=True))
 
 
 @dataclass(frozen=True)

@@ -14,21 +14,15 @@ from flask import Response, request, stream_with_context
 
 from ckanext.passport import settings
 from ckanext.passport.catalog.mapping import PublishOptions
+from ckanext.passport.mr.forms import TRAITS, Form
 from ckanext.passport.mr.model import RegistryEntry
 from ckanext.passport.mr.writers.passport import write_passport
 from ckanext.passport.mr.writers.registry import STREAMS
 
 from . import links, search
 
-CONTENT_TYPES = {
-    "csv": "text/csv; charset=utf-8",
-    "xml": "application/xml; charset=utf-8",
-    "json": "application/json; charset=utf-8",
-}
-
-
 def content_type(form: str) -> str:
-    return CONTENT_TYPES[form.rsplit(".", 1)[1]]
+    return TRAITS[Form(form)].media_type
 
 
 def passport_response(dataset: dict[str, Any], form: str) -> Response:

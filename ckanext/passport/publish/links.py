@@ -14,13 +14,13 @@ import ckan.plugins.toolkit as tk
 
 from ckanext.passport import settings
 from ckanext.passport.catalog.mapping import PublishOptions, dataset_to_passport
-from ckanext.passport.mr.forms import Form
+from ckanext.passport.mr.forms import forms
 from ckanext.passport.mr.model import DataVersion, Passport, StructureVersion
 from ckanext.passport.mr.writers.passport import data_key, structure_key
 
 BLUEPRINT = "passport_publish"
-PASSPORT_FORMS = (Form.META_CSV, Form.META_XML, Form.META_JSON)
-REGISTRY_FORMS = (Form.LIST_CSV, Form.LIST_XML, Form.LIST_JSON, Form.OPENDATALIST_CSV)
+PASSPORT_FORMS = forms(passport_reader=True, writer=True)
+REGISTRY_FORMS = forms(registry_reader=True, writer=True)
 _EXTENSION = re.compile(r"\.([A-Za-z0-9]{1,10})$")
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, replace
+from importlib import import_module
 from types import ModuleType
 from typing import Optional
 from urllib.parse import urlunsplit
@@ -32,7 +33,7 @@ from ..fields import (
     resolve,
     version_names,
 )
-from ..forms import Form
+from ..forms import TRAITS, Form, forms
 from ..guarded import never_raising
 from ..limits import DEFAULT_LIMITS, ReadLimits, too_large
 from ..model import DataVersion, ParseResult, Passport, RegistryEntry, Severity
@@ -40,14 +41,15 @@ from ..problems import N_, define, problem
 from ..rdfagraph import read_page
 from ..registry.rdfa import registry_subject
 from ..sniff import sniff
-from . import html_table, meta_csv, meta_json, meta_xml, mr23_csv, rdfa
+from . import html_table, rdfa
 
-# Each form's reader: a module whose ``parse(data, url)`` reads it.
+# Each form's reader: a module whose ``parse(data, url)`` reads it (the forms table names it).
 FORMS: dict[Form, ModuleType] = {
-    reader.FORM: reader for reader in (rdfa, html_table, meta_csv, mr23_csv, meta_xml, meta_json)
+    form: import_module(f"{__name__}.{TRAITS[form].passport_reader}") for form in forms(passport_reader=True)
 }
-# MR 3.0 machine-readable files first (exact), then the page, which needs pyRdfa and is often decorative.
-MR30_FILES = (Form.META_JSON, Form.META_XML, Form.META_CSV)
+# MR 3.0 machine-readable files, in the table's preference order; the page comes after them (needs pyRdfa, and is
+# often decorative).
+MR30_FILES = forms(fixed_file=True)
 
 EMPTY = define(
     "passport.empty",

@@ -6,28 +6,29 @@ here checked the same way: links resolved against the registry URL, identifiers 
 """
 from __future__ import annotations
 
+from importlib import import_module
 from itertools import chain
 from types import ModuleType
 from typing import BinaryIO, Callable, Iterable, Iterator, Optional, Union
 
 from ..fields import last_segment
-from ..forms import Form
+from ..forms import TRAITS, Form, forms
 from ..guarded import Failed, never_raising, never_raising_stream
 from ..limits import DEFAULT_LIMITS, ReadLimits, too_large
 from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
 from ..problems import N_, define, problem
 from ..sniff import sniff
-from . import csv_list, csv_opendatalist, list_json, list_xml, rdfa
 from .entries import EMPTY, EntryChecker
 from .list_xml import iter_entries
 
-# Each form's reader: a module whose ``parse(data, url)`` reads it.
+# Each form's reader: a module whose ``parse(data, url)`` reads it (the forms table names it).
 FORMS: dict[Form, ModuleType] = {
-    reader.FORM: reader for reader in (rdfa, csv_list, csv_opendatalist, list_xml, list_json)
+    form: import_module(f"{__name__}.{TRAITS[form].registry_reader}") for form in forms(registry_reader=True)
 }
-# The file names MR gives registries, each its form's own name, and the form each names.
+# The file names MR gives registries (every registry form but the page is a file named after its form), and the
+# form each names.
 FILE_NAMES: dict[str, Form] = {
-    **{form.value: form for form in (Form.LIST_CSV, Form.LIST_XML, Form.LIST_JSON, Form.OPENDATALIST_CSV)},
+    **{form.value: form for form in forms(registry_reader=True, page=False)},
     "реестроткрытыхданных.csv": Form.OPENDATALIST_CSV,
 }
 _SNIFF_BYTES = 8192

@@ -14,7 +14,7 @@ from lxml import etree
 
 from ..dates import format_basic, parse_date
 from ..fields import described_by_newest
-from ..forms import Form
+from ..forms import TRAITS, Form, forms
 from ..model import DataVersion, MRDate, Passport, StructureVersion
 from .text import csv_lines, xml_text
 
@@ -53,10 +53,9 @@ def meta_xml(passport: Passport) -> bytes:
     return etree.tostring(root, encoding="utf-8", xml_declaration=True, pretty_print=True)
 
 
+# The forms table names each published passport form's writer among this module's functions.
 WRITERS: dict[Form, Callable[[Passport], bytes]] = {
-    Form.META_CSV: meta_csv,
-    Form.META_XML: meta_xml,
-    Form.META_JSON: meta_json,
+    form: globals()[TRAITS[form].writer] for form in forms(passport_reader=True, writer=True)
 }
 
 

@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Iterator
 
 from lxml import etree
 
-from ..forms import Form
+from ..forms import TRAITS, Form, forms
 from ..model import STANDARD_3_0, Registry, RegistryEntry
 from .text import csv_lines, xml_text
 
@@ -89,11 +89,9 @@ def list_xml(registry: Registry) -> bytes:
     return _document(iter_list_xml, registry)
 
 
+# The forms table names each published registry form's writer among this module's functions.
 STREAMS: dict[Form, Callable[[Iterable[RegistryEntry], str], Iterator]] = {
-    Form.LIST_CSV: iter_list_csv,
-    Form.LIST_XML: iter_list_xml,
-    Form.LIST_JSON: iter_list_json,
-    Form.OPENDATALIST_CSV: iter_opendatalist_csv,
+    form: globals()[TRAITS[form].writer] for form in forms(registry_reader=True, writer=True)
 }
 
 
