@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
@@ -84,10 +85,12 @@ def test_a_sysadmin_may_ask_for_private_addresses_in_the_form(app):
     assert page.select_one("form.passport-site-check-form input[name=allow_private_addresses]")
 
 
-def test_an_anonymous_visitor_is_asked_to_sign_in(app):
-    page = BeautifulSoup(app.get("/passport/check").body, "html.parser")
+def test_an_anonymous_visitor_is_asked_to_sign_in_and_comes_back_to_the_check_with_its_address(app):
+    page = BeautifulSoup(app.get("/cs/passport/check?url=https://opendata.example.cz/").body, "html.parser")
     assert page.select_one("form.passport-site-check-form") is None
-    assert page.select_one(".passport-site-check-sign-in a")["href"].endswith("/user/login")
+    link = urlsplit(page.select_one(".passport-site-check-sign-in a")["href"])
+    assert link.path == "/cs/user/login"
+    assert parse_qs(link.query)["came_from"] == ["/cs/passport/check?url=https://opendata.example.cz/"]
 
 
 @pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
@@ -120,13 +123,29 @@ def test_a_submitted_address_leads_to_the_checks_page_refreshing_until_it_ends(a
     assert page.select_one("meta[http-equiv=refresh]")["content"] == "2"
 
 
-def test_a_refused_address_is_shown_on_the_form_with_its_code_in_czech(app, user):
+def test_a_refused_address_marks_the_field_with_its_sentence_in_czech_and_keeps_the_code_out_of_the_text(app, user):
     answer = submit(app.test_client(), auth(user), "ftp://example.ru/", prefix="/cs")
     assert answer.status_code == 400
     page = BeautifulSoup(answer.body, "html.parser")
-    message = page.select_one(".passport-site-check-errors").text.strip()
-    assert message.startswith("[site_check.url_invalid] 'ftp://example.ru/' není webová adresa")
-    assert page.select_one("input[name=url]")["value"] == "ftp://example.ru/"
+    field = page.select_one("input[name=url]")
+    assert field["value"] == "ftp://example.ru/"
+    assert field["aria-invalid"] == "true"
+    error = page.select_one(f"#{field['aria-describedby']} p")
+    assert error["data-code"] == "site_check.url_invalid"
+    assert error.text.startswith("'ftp://example.ru/' není webová adresa")
+
+
+def test_a_private_address_is_refused_as_a_sentence_saying_a_sysadmin_can_check_it(app, user, home_site):
+    answer = submit(app.test_client(), auth(user), home_site.url + "/opendata/", prefix="/cs")
+    assert answer.status_code == 400
+    page = BeautifulSoup(answer.body, "html.parser")
+    field = page.select_one("input[name=url]")
+    assert field["aria-invalid"] == "true"
+    error = page.select_one(f"#{field['aria-describedby']}")
+    assert error.select_one("p")["data-code"] == "site_check.private_address"
+    assert error.text.strip() == ("Tato adresa je v privátní, místní nebo zvláštní síti a kontrola webu čte jen veřejné "
+                                  "weby. Zkontrolovat ji může správce portálu, s volbou čtení privátních adres.")
+    assert "site_check." not in page.select_one("#content").text
 
 
 @pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_host", "1")
@@ -135,7 +154,8 @@ def test_a_rate_limit_is_shown_on_the_form_as_too_many_requests(app, user):
     assert submit(client, auth(user), "https://opendata.example.ru/").status_code == 302
     answer = submit(client, auth(user), "https://opendata.example.ru/list.csv")
     assert answer.status_code == 429
-    assert "[site_check.rate_host]" in answer.body
+    page = BeautifulSoup(answer.body, "html.parser")
+    assert page.select_one(".passport-site-check-errors p")["data-code"] == "site_check.rate_host"
 
 
 def test_a_finished_check_shows_its_report(app, user, finished):
@@ -206,6 +226,32 @@ def test_an_unknown_check_is_not_found(app, user):
 def test_a_check_that_read_private_addresses_is_not_shown_to_others(app, user, finished_private):
     assert app.get(f"/passport/check/{finished_private}", headers=auth(user)).status_code == 403
     assert app.get(f"/passport/check/{finished_private}.csv").status_code == 403
+
+
+def test_a_check_that_read_private_addresses_tells_its_sysadmin_who_can_open_it_not_to_share_it(app, finished_private):
+    page = BeautifulSoup(app.get(f"/cs/passport/check/{finished_private}",
+                                 headers=auth(factories.Sysadmin())).body, "html.parser")
+    audience = page.select_one(".passport-site-check-audience").text.strip()
+    assert audience.startswith("Tato kontrola četla i adresy v privátní a místní síti, proto tento výsledek mohou "
+                               "podle jeho adresy otevřít jen správci portálu")
+    assert "sdílejte" not in audience
+
+
+def test_a_check_of_a_public_site_tells_its_reader_to_share_the_link(app, user, finished):
+    page = BeautifulSoup(app.get(f"/passport/check/{finished}", headers=auth(user)).body, "html.parser")
+    assert "share the link with the site's publisher" in page.select_one(".passport-site-check-audience").text
+
+
+def test_a_private_check_answers_a_visitor_with_a_page_in_czech_that_says_who_can_open_it(app, finished_private):
+    answer = app.get(f"/cs/passport/check/{finished_private}", status=403)
+    page = BeautifulSoup(answer.body, "html.parser")
+    refused = page.select_one(".passport-site-check-forbidden")
+    assert refused["data-code"] == "site_check.private_sysadmin_only"
+    assert refused.select_one("h1").text == "Tento výsledek je jen pro správce portálu"
+    sign_in = urlsplit(refused.select_one("a.btn-primary")["href"])
+    assert parse_qs(sign_in.query)["came_from"] == [f"/cs/passport/check/{finished_private}"]
+    text = page.select_one("#content").text
+    assert "site_check." not in text and "login" not in text and "403" not in text
 
 
 def test_a_publisher_without_an_account_opens_the_shared_link_downloads_and_fixed_files(app, finished):

@@ -1,10 +1,10 @@
 """The site check in a real browser (Debian's Chromium) against a live CKAN and a real ``ckan jobs worker``.
 
 A sysadmin opens the Czech form under /cs/, checks the local demo site (on loopback, so with private addresses
-allowed: a user who is not a sysadmin is refused it, in Czech, first), watches the check's page wait for the
-worker, count the passports read, and end with the report; then downloads its CSV. A check of a site publishing a
-passport far past what a report keeps reads, in Czech, its cut title and why it was cut and why it has no corrected
-files, beside a small passport whose corrected files are offered.
+allowed: a user who is not a sysadmin is refused it, in a Czech sentence under the field, first), watches the
+check's page wait for the worker, count the passports read, and end with the report; then downloads its CSV. A
+check of a site publishing a passport far past what a report keeps reads, in Czech, its cut title and why it was
+cut and why it has no corrected files, beside a small passport whose corrected files are offered.
 """
 from __future__ import annotations
 
@@ -83,8 +83,8 @@ def test_a_sysadmin_checks_a_site_in_czech_watches_it_run_and_downloads_the_csv(
     expect(publisher.locator("input[name=allow_private_addresses]")).to_have_count(0)
     publisher.fill("input[name=url]", site)
     publisher.get_by_role("button", name="Zkontrolovat web").click()
-    expect(publisher.locator(".passport-site-check-errors")).to_contain_text(
-        "[site_check.private_address] 127.0.0.1 není veřejná adresa (privátní, místní nebo zvláštní síť)")
+    expect(publisher.locator(".passport-site-check-url-error")).to_contain_text(
+        "Tato adresa je v privátní, místní nebo zvláštní síti a kontrola webu čte jen veřejné weby.")
 
     admin = sign_in(browser, live_ckan, factories.Sysadmin(name="spravce", password=PASSWORD), locale="cs-CZ")
     admin.goto("/cs/dataset/")

@@ -3,6 +3,7 @@ a sysadmin asks for it. The site option ``allow_private_addresses`` is for the h
 organization admin configured, not for these. Here, below both rooms, so neither imports the other."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import ckan.authz as authz
@@ -21,6 +22,13 @@ PRIVATE_SYSADMIN_ONLY = define(
 def refusal(found: Problem) -> str:
     """A refusal as a check's form and API say it: its code, then its message in the reader's language."""
     return f"[{found.code}] {found.message(reader_translate())}"
+
+
+def refusal_parts(text: str) -> tuple[str, str]:
+    """A refusal's code and sentence, taken apart again for a page that shows the sentence and keeps the code out of
+    the text (``""`` as the code of a message :func:`refusal` did not write)."""
+    match = re.fullmatch(r"\[([\w.]+)\] (.*)", text, re.DOTALL)
+    return (match.group(1), match.group(2)) if match else ("", text)
 
 
 def private_addresses_allowed(context: dict, data_dict: dict[str, Any]) -> bool:

@@ -4,8 +4,8 @@ list one's own (``passport_site_check_list``).
 Who may start one: signed-in users, and anonymous visitors too when ``ckanext.passport.site_check_public`` is on.
 A check's id is its shareable link: anyone who has it reads the report (one that read private addresses: sysadmins
 only). Refusals carry a stable
-code and a message in the reader's language (``[code] message``): a bad URL, a private address (named by its host,
-never by the address it resolves to), a full queue (``site_check_max_queued`` checks waiting or running), a rate
+code and a message in the reader's language (``[code] message``): a bad URL, a private address (never named by the
+address it resolves to), a full queue (``site_check_max_queued`` checks waiting or running), a rate
 limit (per user, an anonymous visitor counted by client address or IPv6 /64, and per checked host: its registrable
 domain and its addresses, see ``hosts``).
 """
@@ -108,12 +108,12 @@ def _lookup(url: str, host: str) -> list[str]:
 def _refuse_private(host: str, addresses: list[str]) -> None:
     """Refuse at once a host on a private network: the job's fetch guard would refuse it anyway, later.
 
-    The refusal names the host as it was given, never the address it resolved to (an internal name's address is
-    the portal's network plan). A host that did not resolve is let through: the report will say the site could
-    not be reached.
+    The refusal names neither the host (it is in the form's field) nor the address it resolved to (an internal
+    name's address is the portal's network plan). A host that did not resolve is let through: the report will say
+    the site could not be reached.
     """
     if refused_address(host, addresses) is not None:
-        raise _invalid("url", problem(codes.PRIVATE_ADDRESS, host=host))
+        raise _invalid("url", problem(codes.PRIVATE_ADDRESS))
 
 
 def _refuse_when_full() -> None:
@@ -150,9 +150,10 @@ def site_check_show(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     """A check: its status (``queued``, ``running``, ``finished``, ``failed``), progress and report.
 
     :param id: the check's id
-    :returns: ``{"id", "url", "status", "progress": {"done", "total"}, "created", "started", "finished",
-        "report", "failure"}``: ``report`` (the conformance report's shape, messages in the reader's language)
-        once finished, ``failure`` (a finding with its code) once failed
+    :returns: ``{"id", "url", "private_addresses", "status", "progress": {"done", "total"}, "created",
+        "started", "finished", "report", "failure"}``: ``private_addresses`` whether the check read private
+        addresses (then only sysadmins read it), ``report`` (the conformance report's shape, messages in the
+        reader's language) once finished, ``failure`` (a finding with its code) once failed
     """
     tk.check_access("passport_site_check_show", context, data_dict)
     check = SiteCheck.get(data_dict.get("id") or "")
@@ -165,6 +166,7 @@ def site_check_show(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": check.id,
         "url": check.url,
+        "private_addresses": check.allow_private_addresses,
         "status": status,
         "progress": {"done": check.done, "total": check.total},
         "created": check.created.isoformat(),

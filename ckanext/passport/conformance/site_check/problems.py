@@ -25,8 +25,8 @@ URL_TOO_LONG = define(
 )
 PRIVATE_ADDRESS = define(
     "site_check.private_address", Severity.ERROR,
-    N_("{host} is not a public address (a private, local or special-purpose network): the site check reads only "
-       "public sites."),
+    N_("This address is on a private, local or special-purpose network, and the site check reads only public sites. "
+       "A sysadmin of the portal can check it, with the option to read private addresses."),
 )
 RATE_USER = define(
     "site_check.rate_user", Severity.ERROR,

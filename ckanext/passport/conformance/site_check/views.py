@@ -14,6 +14,7 @@ import ckan.authz as authz
 import ckan.plugins.toolkit as tk
 from flask import Blueprint, Response, current_app
 
+from ckanext.passport.catalog.user_checks import refusal_parts
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.corrections import FIXED_FILES
 from ckanext.passport.mr.model import Translate
@@ -53,11 +54,19 @@ def _earlier(url: str) -> tuple[list[dict[str, Any]], bool]:
     return listed(_context(), {}), False
 
 
-def _form(url: str = "", errors: Optional[list[str]] = None, status: int = 200) -> tuple[str, int]:
+def _refusals(field: str, texts: Any) -> list[dict[str, str]]:
+    """A refusal's messages as the form shows them: each its sentence, its code kept out of the text."""
+    listed = texts if isinstance(texts, list) else [texts]
+    return [dict(zip(("code", "message"), refusal_parts(str(text))), field=field) for text in listed]
+
+
+def _form(url: str = "", errors: Optional[list[dict[str, str]]] = None, status: int = 200) -> tuple[str, int]:
     earlier, of_site = _earlier(url)
+    errors = errors or []
     variables = {
         "url": url,
-        "errors": errors or [],
+        "url_errors": [error for error in errors if error["field"] == "url"],
+        "errors": [error for error in errors if error["field"] != "url"],
         "allowed": _allowed("passport_site_check"),
         "sysadmin": authz.is_sysadmin(tk.g.user),
         "earlier": earlier,
@@ -82,12 +91,30 @@ def start() -> Any:
     try:
         started = tk.get_action("passport_site_check")(_context(), data)
     except tk.NotAuthorized as error:
-        return _form(url, [str(error) or tk._("Not authorized")], 403)
+        return _form(url, _refusals("", str(error) or tk._("Not authorized")), 403)
     except tk.ValidationError as error:
-        messages = [text for texts in error.error_dict.values()
-                    for text in (texts if isinstance(texts, list) else [texts])]
+        messages = [refused for field, texts in error.error_dict.items() for refused in _refusals(field, texts)]
         return _form(url, messages, 429 if "rate_limit" in error.error_dict else 400)
     return tk.redirect_to(tk.url_for("passport_site_check.read", id=started["id"]))
+
+
+class _Forbidden(Exception):
+    """A check its reader may not open (one that read private addresses): answered by :func:`forbidden`."""
+
+    def __init__(self, id: str, refused: str) -> None:
+        super().__init__(refused)
+        self.id, self.code = id, refusal_parts(refused)[0]
+
+
+@blueprint.errorhandler(_Forbidden)
+def forbidden(error: _Forbidden) -> tuple[str, int]:
+    """The site check's own 403 page, in the reader's language: who may open the report, and a way on (CKAN's error
+    page would show the refusal's code and its English "You might need to login")."""
+    back = tk.url_for("passport_site_check.read", id=error.id)
+    return tk.render("site_check/forbidden.html", {
+        "code": error.code,
+        "sign_in": None if tk.g.user else tk.url_for("user.login", came_from=back),
+    }), 403
 
 
 def _shown(id: str) -> dict[str, Any]:
@@ -96,7 +123,7 @@ def _shown(id: str) -> dict[str, Any]:
     except tk.ObjectNotFound:
         return tk.abort(404, tk._("Site check not found"))
     except tk.NotAuthorized as error:
-        return tk.abort(403, str(error) or tk._("Not authorized"))
+        raise _Forbidden(id, str(error))
 
 
 @blueprint.route("/passport/check/<id>")
@@ -142,7 +169,7 @@ def fixed_file(id: str, number: int, name: str) -> Response:
     try:
         tk.check_access("passport_site_check_show", _context(), {"id": id})
     except tk.NotAuthorized as error:
-        return tk.abort(403, str(error) or tk._("Not authorized"))
+        raise _Forbidden(id, str(error))
     # The one passport's own row: the report and the other passports are not read for it.
     kept = SiteCheckPassport.get(id, number)
     written = fixed(kept.url, kept.passport, name) if kept is not None else None
