@@ -66,6 +66,6 @@ def test_a_source_made_in_the_form_is_harvested_and_reharvested_from_its_page(
     page.goto("/cs/harvest/mr-site-of-the-district/job/last")
     report = page.locator("body")
     expect(report).to_contain_text("5027123457-bustops")
-    expect(report).to_contain_text("[fetch.not_found] chyba: soubor nebyl nalezen (HTTP 404)")
+    expect(report).to_contain_text("Soubor nebyl nalezen (HTTP 404)")
     page.goto("/dataset/5027123457-bustops")
     expect(page.locator("h1").first).to_be_visible()

@@ -98,11 +98,12 @@ def test_a_job_where_every_passport_fails_still_finishes(demo_site, harvest_sour
     assert job["status"] == "Finished"
 
 
-def test_the_job_page_shows_each_error_with_its_code(app, demo_site, harvest_source, run_harvest):
+def test_the_job_page_shows_each_error_as_a_sentence_with_its_code(app, demo_site, harvest_source, run_harvest):
     demo_site.fault("/opendata/7701234560-schools/meta.xml", Fault(status=500))
     source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW | {"formats": ["meta.xml"]})
     _, job = run_harvest(source)
     sysadmin = factories.SysadminWithToken()
     page = app.get(f"/harvest/{source['name']}/job/{job['id']}", headers={"Authorization": sysadmin["token"]})
     assert page.status_code == 200
-    assert "[fetch.server_error] error: server error (HTTP 500)" in page.body
+    assert "Server error (HTTP 500)" in page.body
+    assert "<code>fetch.server_error</code>" in page.body

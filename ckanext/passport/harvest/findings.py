@@ -50,6 +50,15 @@ def line(found: Problem, repeats: int = 1, translate: Translate = english) -> st
     return text + (f" (×{repeats})" if repeats > 1 else "")
 
 
+def shown(found: Problem, repeats: int = 1, translate: Translate = english) -> dict[str, str]:
+    """One finding as our pages show it (the snippet passport/snippets/finding.html): its text in the reader's
+    language, then where and how often, with its severity and code apart; ``message`` stays :func:`line`."""
+    place = where(found.location, translate)
+    text = found.message(translate) + (f" ({place})" if place else "") + (f" (×{repeats})" if repeats > 1 else "")
+    return {"message": line(found, repeats, translate), "text": text, "code": found.code,
+            "severity": found.severity.value, "severity_label": severity_label(found.severity, translate)}
+
+
 # The stamp of the last error this process saved (see _stamp).
 _last_stamp = dt.datetime.min
 
@@ -82,8 +91,10 @@ def _save(error: Any, found: Problem, repeats: int) -> None:
     log.info(error.message)
 
 
-def localizer(job_id: str, translate: Translate, stored: Optional[Collection[str]] = None) -> Callable[[str], str]:
-    """Stored text of one of the job's errors → the same finding in the language of ``translate``.
+def localizer(job_id: str, translate: Translate,
+              stored: Optional[Collection[str]] = None) -> Callable[[str], dict[str, str]]:
+    """Stored text of one of the job's errors → the same finding in the language of ``translate`` (:func:`shown`;
+    only its ``message`` for an error without a mirror).
 
     Within a job the stored text identifies the finding (it is rendered from code, params, location and
     repeats), so the texts ckanext-harvest's actions return are matched by it. ``stored`` narrows the lookup to
@@ -103,17 +114,17 @@ def localizer(job_id: str, translate: Translate, stored: Optional[Collection[str
     if stored is not None:
         gather = gather.filter(HarvestGatherError.message.in_(list(stored)))
         objects = objects.filter(HarvestObjectError.message.in_(list(stored)))
-    rendered: dict[str, str] = {}
+    rendered: dict[str, dict[str, str]] = {}
     for text, mirror in [*gather, *objects]:
         found = from_dict(json.loads(mirror.finding))
         if found is not None:
-            rendered[text] = line(found, mirror.repeats, translate)
-    return lambda text: rendered.get(text, text)
+            rendered[text] = shown(found, mirror.repeats, translate)
+    return lambda text: rendered.get(text, {"message": text})
 
 
-def _localize(errors: Iterable[dict[str, Any]], speak: Callable[[str], str]) -> None:
+def _localize(errors: Iterable[dict[str, Any]], speak: Callable[[str], dict[str, str]]) -> None:
     for error in errors:
-        error["message"] = speak(error["message"])
+        error.update(speak(error["message"]))
 
 
 def gather_messages(job_id: str) -> list[str]:
