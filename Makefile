@@ -136,8 +136,13 @@ stop:
 	@dev/services.sh stop
 
 # Benchmarks get a database of their own (ckan_bench): the test suite empties ckan_test constantly.
-BENCH_ENV := CKAN_SQLALCHEMY_URL=$(DB_URL)/ckan_bench CKAN_SITE_ID=bench
+# And a Solr core of their own (ckan-bench), which the suite's cores never fill and bench_portal_scale.py fills with
+# tens of thousands of documents: dev/services.sh adds it to a running Solr without stopping the others.
+BENCH_SOLR_CORE := ckan-bench
+BENCH_ENV := CKAN_SQLALCHEMY_URL=$(DB_URL)/ckan_bench CKAN_SITE_ID=bench \
+	CKAN_SOLR_URL=http://127.0.0.1:8983/solr/$(BENCH_SOLR_CORE) BENCH_SOLR_URL=http://127.0.0.1:8983/solr/$(BENCH_SOLR_CORE)
 bench: default-version services
+	@VENV=$(CURDIR)/$(VENV) SOLR_CORES=$(BENCH_SOLR_CORE) dev/services.sh start >/dev/null
 	@$(BENCH_ENV) CKAN_INI=$(TEST_INI) $(CKAN) db init >/dev/null
 	@$(BENCH_ENV) CKAN_INI=$(TEST_INI) $(CKAN) db pending-migrations --apply >/dev/null
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BENCH_ENV) $(BIN)/python $$b || exit 1; done

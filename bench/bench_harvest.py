@@ -74,9 +74,9 @@ from ckanext.passport.mr.writers.passport import write_passport  # noqa: E402
 from ckanext.passport.mr.writers.registry import write_registry  # noqa: E402
 
 INI = ROOT / "test.ini"
-DATABASE = "ckan_bench"
+DATABASE = os.environ.get("BENCH_DATABASE", "ckan_bench")  # another for a bench run beside others
 DB_URL = f"postgresql://ckan:ckan@127.0.0.1:5433/{DATABASE}"
-SITE_ID = "bench"
+SITE_ID = os.environ.get("BENCH_SITE_ID", "bench")  # its queues and index entries: another beside others
 PG_PORT = "5433"
 DATASETS = int(os.environ.get("BENCH_HARVEST_DATASETS", "1000"))  # smaller for a quick try
 LARGE = int(os.environ.get("BENCH_HARVEST_LARGE", "6692"))  # fedstat's registry; 0 skips the large site
@@ -474,11 +474,9 @@ def run_job(source_id: str, harvester: Any) -> dict[str, Any]:
     """One job through the stages, as ``run_harvest_job`` does but without its package_show per object (a
     test's convenience, not harvest work). Returns timings, and the objects' report statuses and first errors,
     read once the job is timed (a consumer reads neither)."""
-    import ckan.model as model
     import ckan.plugins.toolkit as tk
-    import sqlalchemy as sa
     from ckanext.harvest import queue
-    from ckanext.harvest.model import HarvestObject, HarvestObjectError, HarvestSource
+    from ckanext.harvest.model import HarvestObject, HarvestSource
     from ckanext.harvest.tests.factories import HarvestJobObj
 
     job = HarvestJobObj(source=HarvestSource.get(source_id), run=False)
@@ -491,15 +489,23 @@ def run_job(source_id: str, harvester: Any) -> dict[str, Any]:
         queue.fetch_and_import_stages(harvester, HarvestObject.get(object_id))
     tk.get_action("harvest_jobs_run")({"ignore_auth": True}, {})
     finished = time.perf_counter()
-    of_job = HarvestObject.harvest_job_id == job.id
+    return {"seconds": finished - started, "gather_seconds": gathered - started, **outcome(job.id)}
+
+
+def outcome(job_id: str) -> dict[str, Any]:
+    """The job's objects' report statuses and first errors, read once the job is timed (a consumer reads neither)."""
+    import ckan.model as model
+    import sqlalchemy as sa
+    from ckanext.harvest.model import HarvestObject, HarvestObjectError
+
+    of_job = HarvestObject.harvest_job_id == job_id
     statuses = {f"{state}/{report}": count for state, report, count in
                 model.Session.query(HarvestObject.state, HarvestObject.report_status, sa.func.count())
                 .filter(of_job).group_by(HarvestObject.state, HarvestObject.report_status)}
     errors = [message[:300] for (message,) in
               model.Session.query(HarvestObjectError.message).join(HarvestObject).filter(of_job)
               .distinct().order_by(HarvestObjectError.message).limit(5)]
-    return {"seconds": finished - started, "gather_seconds": gathered - started, "statuses": statuses,
-            "errors": errors}
+    return {"statuses": statuses, "errors": errors}
 
 
 def landed() -> dict[str, int]:
@@ -572,27 +578,38 @@ def conformance_tab(app: Any, source_id: str) -> dict[str, float]:
 
 
 def consumers_child(broker: str, url: str) -> dict[str, Any]:
-    """Harvest ``url`` through real consumer processes on ``broker``: one gather consumer and FETCH_CONSUMERS fetch
-    consumers, each a ``ckan harvester`` process; this process creates the job and runs ``harvest_jobs_run`` until
-    the job is finished, as the harvest UI and the portal's periodic ``ckan harvester run`` would."""
-    import ckan.model as model
-    import ckan.plugins.toolkit as tk
-    from brokers import BROKERS, consumer_ini, declare_empty_queues, wait_for_consumers
+    """Harvest ``url`` through real consumer processes on ``broker`` (:func:`through_consumers`)."""
+    from brokers import BROKERS
     from ckan.config.middleware import make_app
     from ckan.lib.search import clear_all
 
     config = configured()
     config.update(BROKERS[broker])
     app = make_app(config)
-    ckan = str(Path(sys.executable).parent / "ckan")
-    with app._wsgi_app.test_request_context(), tempfile.TemporaryDirectory() as folder:
+    with app._wsgi_app.test_request_context():
         clear_all()
-        source_id = create_source("passport", url)
+        return {**through_consumers(create_source("passport", url), broker), "landed": landed()}
+
+
+def through_consumers(source_id: str, broker: str, env: Optional[dict[str, str]] = None,
+                      options: Optional[dict[str, str]] = None) -> dict[str, Any]:
+    """One job of the source through real consumer processes on ``broker``: one gather consumer and FETCH_CONSUMERS
+    fetch consumers, each a ``ckan harvester`` process (``env`` over this process's variables, ``options`` over
+    test.ini's); this process creates
+    the job and runs ``harvest_jobs_run`` until the job is finished, as the harvest UI and the portal's periodic
+    ``ckan harvester run`` would. Inside an app's request context whose configuration names ``broker``."""
+    import ckan.model as model
+    import ckan.plugins.toolkit as tk
+    from brokers import consumer_ini, declare_empty_queues, wait_for_consumers
+
+    ckan = str(Path(sys.executable).parent / "ckan")
+    with tempfile.TemporaryDirectory() as folder:
         declare_empty_queues()
-        ini = consumer_ini(broker, Path(folder))
+        ini = consumer_ini(broker, Path(folder), options)
         kinds = ["gather-consumer"] + ["fetch-consumer"] * FETCH_CONSUMERS
-        processes = [subprocess.Popen([ckan, "-c", str(ini), "harvester", kind], env=os.environ.copy(), cwd=ROOT,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for kind in kinds]
+        processes = [subprocess.Popen([ckan, "-c", str(ini), "harvester", kind], env={**os.environ, **(env or {})},
+                                      cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                     for kind in kinds]
         try:
             wait_for_consumers(broker, FETCH_CONSUMERS)
             context = {"ignore_auth": True, "user": tk.get_action("get_site_user")({"ignore_auth": True}, {})["name"]}
@@ -611,7 +628,7 @@ def consumers_child(broker: str, url: str) -> dict[str, Any]:
                 process.terminate()
             for process in processes:
                 process.wait(timeout=60)
-        return {"seconds": seconds, "landed": landed(), "peak_kib": peak}
+    return {"seconds": seconds, "peak_kib": peak, "job_id": job["id"]}
 
 
 def floor_child(path: str) -> dict[str, Any]:
