@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import click
 
@@ -264,3 +264,21 @@ def _harvest_source_id(name: str, translate: Translate) -> str:
 
 def _moment(value: Optional[Any]) -> str:
     return value.isoformat(timespec="milliseconds") if value is not None else "-"
+
+
+def command_tree(loaded: Callable[[str], bool]) -> click.Group:
+    """``ckan passport`` whole, built here only: the commands above, the catalog's ``vocab``, and the commands of
+    the optional plugins ``loaded`` names (passport_conformance's ``notices``, passport_lkod's ``lkod check-links``).
+    The base plugin hands it to CKAN."""
+    from .catalog.cli import vocab_group
+    from .conformance.notices.cli import notices_group
+    from .lkod.links.cli import check_links
+
+    passport.add_command(vocab_group)
+    for group, command, plugin in ((passport, notices_group, "passport_conformance"),
+                                   (lkod_group, check_links, "passport_lkod")):
+        if loaded(plugin):
+            group.add_command(command)
+        else:
+            group.commands.pop(command.name, None)
+    return passport

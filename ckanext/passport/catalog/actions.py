@@ -7,7 +7,7 @@ import ckan.authz as authz
 import ckan.model as model
 import ckan.plugins.toolkit as tk
 
-from . import auth, feedback, notify, record_lock, workflow
+from . import auth, completeness, feedback, notify, record_lock, workflow
 from . import model as passport_model
 
 
@@ -107,6 +107,9 @@ def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
 
     :param rows: how many (default 50, at most 1000)
     :param start: offset
+    :returns: ``{"count", "results": [{"id", "name", "title", "organization", "submitted", "missing", "score"}]}``:
+        ``missing`` the required fields the record lacks, ``score`` its MR conformance score (a harvested
+        record's; ``None`` otherwise)
     """
     tk.check_access("passport_workflow_queue", context, data_dict)
     try:
@@ -135,6 +138,8 @@ def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
                 "title": dataset.get("title") or dataset["name"],
                 "organization": (dataset.get("organization") or {}).get("title"),
                 "submitted": event.as_dict() if event else None,
+                "missing": len(completeness.missing_items(dataset)),
+                "score": dataset.get("mr_conformance"),
             }
         )
     return {"count": found["count"], "results": results}
@@ -225,6 +230,5 @@ def actions() -> dict[str, Callable]:
         "passport_workflow_my_records": workflow_my_records,
         "passport_feedback_create": feedback_create,
         "passport_feedback_list": feedback_list,
-        "package_update": record_lock.package_update,
     }
 

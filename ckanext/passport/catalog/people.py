@@ -163,7 +163,7 @@ def helpers() -> dict[str, Callable[..., Any]]:
     return {"linked_user": linked_user}
 
 
-def actions() -> dict[str, Callable[..., Any]]:
+def chained_actions() -> dict[str, Callable[..., Any]]:
     return {
         "organization_show": organization_show,
         "group_show": group_show,

@@ -34,3 +34,7 @@ def package_update(original_action: Callable[..., Any], context: dict, data_dict
     if package is not None:
         lock(package)
     return original_action(context, data_dict)
+
+
+def chained_actions() -> dict[str, Callable[..., Any]]:
+    return {"package_update": package_update}

@@ -82,7 +82,7 @@ def package_update(up: Callable[..., Any], context: dict, data_dict: dict[str, A
         _SAVING.reset(token)
 
 
-def actions() -> dict[str, Any]:
+def chained_actions() -> dict[str, Any]:
     return {"package_update": package_update}
 
 

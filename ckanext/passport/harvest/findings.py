@@ -199,7 +199,7 @@ def harvest_object_show(up: Any, context: dict, data_dict: dict) -> dict[str, An
     return harvest_object
 
 
-def actions() -> dict[str, Any]:
+def chained_actions() -> dict[str, Any]:
     return {
         "harvest_job_report": harvest_job_report,
         "harvest_job_show": harvest_job_show,

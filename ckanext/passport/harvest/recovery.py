@@ -14,12 +14,17 @@ A job with no progress at all (no object finished: its gather or fetch consumers
 ``ckan.harvest.timeout``: past it, ``harvest_jobs_run`` marks the job finished with a plain-English gather error. For
 our source types this run ends those jobs first, by the same rule, with the coded finding ``harvest.job_timeout``,
 shown in each reader's language like every other finding and counted as a failed job.
+
+Each job of our source types that this run finished, ended here or by ckanext-harvest, is then announced by the
+signal :data:`job_finished` (``ckanext.passport.harvest_job_finished``; sender: the job's id, ``source_type`` its
+source's type): whoever must act on a finished job (passport_conformance's summary and notices) subscribes through
+CKAN's ``ISignal``, whatever the plugins' order.
 """
 from __future__ import annotations
 
 import datetime
 import logging
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 import ckan.plugins.toolkit as tk
 import sqlalchemy as sa
@@ -36,9 +41,9 @@ log = logging.getLogger(__name__)
 # The source types whose stages run under the object budget: this extension's harvesters.
 SOURCE_TYPES = ("passport", "lkod")
 _STAGES = {"FETCH": "Fetch", "IMPORT": "Import"}
-# The context key of harvest_jobs_run naming the jobs this run ended past the timeout (finished in this run, though
-# no longer running when the inner chains look).
-ENDED_JOBS = "passport_jobs_ended"
+# Sent once per job of SOURCE_TYPES that a harvest_jobs_run finished (sender: the job's id; source_type: its
+# source's type). A receiver's failure is its own to log: it would otherwise fail the run.
+job_finished = tk.signals.ckanext.signal("ckanext.passport.harvest_job_finished")
 
 
 def stalled_after() -> datetime.timedelta:
@@ -120,18 +125,48 @@ def end_timed_out_jobs(source_id: Optional[str] = None, now: Optional[datetime.d
     return [job.id for job in ended]
 
 
+def running_jobs(source_id: Optional[str] = None) -> list[str]:
+    """The ids of the running jobs of our source types (of one source, or of all)."""
+    query = (
+        model.Session.query(HarvestJob.id)
+        .join(HarvestSource, HarvestSource.id == HarvestJob.source_id)
+        .filter(HarvestJob.status == "Running", HarvestSource.type.in_(SOURCE_TYPES))
+    )
+    if source_id:
+        query = query.filter(HarvestJob.source_id == source_id)
+    return [job_id for (job_id,) in query]
+
+
+def announce_finished(job_ids: Iterable[str]) -> None:
+    """:data:`job_finished` sent for each of these jobs that is finished now."""
+    job_ids = list(job_ids)
+    if not job_ids:
+        return
+    finished = (
+        model.Session.query(HarvestJob.id, HarvestSource.type)
+        .join(HarvestSource, HarvestSource.id == HarvestJob.source_id)
+        .filter(HarvestJob.id.in_(job_ids), HarvestJob.status == "Finished")
+        .all()
+    )
+    for job_id, source_type in finished:
+        job_finished.send(job_id, source_type=source_type)
+
+
 @tk.chained_action
 def harvest_jobs_run(up: Any, context: dict, data_dict: dict) -> Any:
     """ckanext-harvest's run, after the stalled objects of the running jobs were made errors (so that those jobs can
     be marked finished by this very run) and the jobs past ``ckan.harvest.timeout`` were ended with a coded reason
-    (ckanext-harvest then finds them finished and writes nothing of its own)."""
+    (ckanext-harvest then finds them finished and writes nothing of its own); then each job it finished announced
+    (:data:`job_finished`)."""
     tk.check_access("harvest_jobs_run", context, data_dict)
-    release_stalled_objects(data_dict.get("source_id"))
-    # Chains further in note the running jobs before they call on, and would miss these: this chain is the outer
-    # one (CKAN wraps the first plugin's chain around the later ones'), so it names them in the context.
-    context.setdefault(ENDED_JOBS, []).extend(end_timed_out_jobs(data_dict.get("source_id")))
-    return up(context, data_dict)
+    source_id = data_dict.get("source_id")
+    release_stalled_objects(source_id)
+    ended = end_timed_out_jobs(source_id)
+    running = running_jobs(source_id)
+    result = up(context, data_dict)
+    announce_finished(ended + running)
+    return result
 
 
-def actions() -> dict[str, Any]:
+def chained_actions() -> dict[str, Any]:
     return {"harvest_jobs_run": harvest_jobs_run}

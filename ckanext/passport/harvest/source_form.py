@@ -17,17 +17,13 @@ from typing import Any, Optional
 from ckan.plugins import PluginImplementations
 from ckanext.harvest.interfaces import IHarvester
 
+from ckanext.passport import settings
+
+# Our copy of ckanext-harvest's form, which passport_harvester puts before ckanext-harvest's templates.
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "harvest_source"
 
-DOCS_PAGE = "docs/harvest-source.md"
-
-
-def override_source_form(config: Any) -> None:
-    """Put our source form before ckanext-harvest's (see the module's note)."""
-    folder = str(TEMPLATES)
-    paths = [p for p in (config.get("extra_template_paths") or "").split(",") if p]
-    if folder not in paths:
-        config["extra_template_paths"] = ",".join(paths + [folder])
+# The page on a source's config (docs/harvest-source.md) in the built documentation site (settings.docs_url).
+DOCS_PAGE = "harvest-source/"
 
 
 def _our_harvester(source_type: str) -> Optional[Any]:
@@ -48,7 +44,7 @@ def config_help(source_type: str) -> dict[str, Any]:
     return {
         "keys": list(harvester.config_schema()["properties"]),
         "example": json.dumps(harvester.config_example(), ensure_ascii=False),
-        "docs": DOCS_PAGE,
+        "docs_url": settings.docs_page_url(DOCS_PAGE),
     }
 
 

@@ -119,11 +119,9 @@ def _load_context(source: Any, *args: Any, **kwargs: Any) -> tuple[dict[str, Any
 
 def guard_rdflib() -> None:
     """Make rdflib's JSON-LD processor unable to fetch a context (the network, or ``file:`` paths), in this
-    whole process: whoever parses JSON-LD with it, remote contexts are refused."""
+    whole process: whoever parses JSON-LD with it, remote contexts are refused. The LKOD plugins install it when
+    they load (ckanext-dcat's parser reads JSON-LD through rdflib too); our own reader before every read."""
     rdflib_context.source_to_json = _load_context
-
-
-guard_rdflib()
 
 
 def parse_jsonld(data: str | bytes, base: Optional[str] = None, graph: Optional[rdflib.Graph] = None) -> rdflib.Graph:
@@ -151,5 +149,6 @@ def read_jsonld(data: str | bytes, base: Optional[str] = None,
     norm = read_norm(document)
     document = with_local_context(document)
     target = graph if graph is not None else rdflib.Graph()
+    guard_rdflib()
     target.parse(data=json.dumps(document), format="json-ld", base=base)
     return target, norm

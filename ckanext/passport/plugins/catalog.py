@@ -22,6 +22,7 @@ from ckanext.passport.catalog import (
     openness,
     people,
     publishers,
+    record_lock,
     series,
     unowned,
     validators,
@@ -34,12 +35,15 @@ from ckanext.passport.catalog import (
 
 from ckanext.passport import language, rate_limits, script_translations
 
-from .shared import PassportTranslation, declaration_file
+from .shared import SCHEMING_SETTINGS, PassportTranslation, chained, declaration_file, require
 
 
 @tk.blanket.config_declarations(declaration_file("catalog"))
 # A callable: people chains ckanext-activity's actions only where that plugin is loaded.
-@tk.blanket.actions(lambda: actions.actions() | openness.actions() | vocab_search.actions() | people.actions())
+@tk.blanket.actions(lambda: actions.actions() | openness.actions() | vocab_search.actions()
+                    # Wrapped: package_update (under the record's row lock); organization_show, group_show,
+                    # user_show, organization_list_for_user and ckanext-activity's lists (no login published).
+                    | chained(record_lock.chained_actions(), people.chained_actions()))
 @tk.blanket.auth_functions(
     auth.auth_functions()
     | openness.auth_functions()
@@ -79,6 +83,7 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrganizat
     p.implements(p.IGroupForm, inherit=False)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
+        require(config, "passport", ("scheming_datasets",), SCHEMING_SETTINGS)
         tk.add_template_directory(config, "../templates/catalog")
         tk.add_resource("../assets/catalog", "ckanext-passport")
         licences.use_shipped_list(config)
@@ -88,12 +93,10 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrganizat
         return rate_limits.behind_proxies(app)
 
     def get_commands(self) -> list:
-        # The MR commands import no CKAN; the catalog's own commands join their group here.
-        from ckanext.passport.catalog.cli import vocab_group
-        from ckanext.passport.cli import passport
+        # `ckan passport`, with the commands of the passport plugins loaded (cli.command_tree).
+        from ckanext.passport.cli import command_tree
 
-        passport.add_command(vocab_group)
-        return [passport]
+        return [command_tree(p.plugin_loaded)]
 
     def dataset_facets(self, facets_dict: dict, package_type: str) -> dict:
         return vocab.dataset_facets(facets_dict, package_type)

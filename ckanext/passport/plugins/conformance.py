@@ -2,7 +2,9 @@
 
 A harvest source's Conformance tab and report (``/harvest/<name>/conformance``), a record's findings on its
 page for its curators and editors, and the publisher's site check (``/passport/check``, a CKAN background
-job). Thin wiring: the behaviour lives in ``ckanext.passport.conformance``. It needs ``passport_harvester``.
+job). Thin wiring: the behaviour lives in ``ckanext.passport.conformance``. It needs ``passport_harvester``,
+whose chain of ``harvest_jobs_run`` announces each finished job (``harvest.recovery.job_finished``): it subscribes
+to that signal to summarize a passport job and send its notices (``conformance.finished_jobs``).
 """
 from __future__ import annotations
 
@@ -19,12 +21,12 @@ from ckanext.passport.conformance.scoreboard import views as scoreboard_views
 from ckanext.passport.conformance.site_check import actions as site_check_actions
 from ckanext.passport.conformance.site_check import views as site_check_views
 
-from .shared import PassportTranslation, declaration_file
+from .shared import PassportTranslation, declaration_file, require, templates_first
 
 
 @tk.blanket.config_declarations(declaration_file("conformance"))
 @tk.blanket.actions({**harvest_actions.actions(), **site_check_actions.actions(), **scoreboard_actions.actions(),
-                     **health.actions(), **finished_jobs.actions()})
+                     **health.actions()})
 @tk.blanket.auth_functions({**harvest_actions.auth_functions(), **site_check_actions.auth_functions(),
                             **scoreboard_actions.auth_functions(), **health.auth_functions()})
 @tk.blanket.blueprints(harvest_views.blueprints() + site_check_views.blueprints() + notices_views.blueprints()
@@ -33,16 +35,14 @@ from .shared import PassportTranslation, declaration_file
 class PassportConformancePlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
-    p.implements(p.IClick)
+    p.implements(p.ISignal)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
+        require(config, "passport_conformance", ("harvest", "passport", "passport_harvester"))
         tk.add_template_directory(config, "../templates/conformance")
-        harvest_views.override_harvest_templates(config)
+        # The Conformance tab on ckanext-harvest's source and job pages.
+        templates_first(config, harvest_views.HARVEST_OVERRIDES)
 
-    def get_commands(self) -> list:
-        # The conformance commands join the base plugin's `ckan passport` group.
-        from ckanext.passport.cli import passport
-        from ckanext.passport.conformance.notices.cli import notices_group
-
-        passport.add_command(notices_group)
-        return [passport]
+    # A finished passport job: its summary and notices (its `ckan passport notices` commands: cli.command_tree).
+    def get_signal_subscriptions(self) -> dict:
+        return finished_jobs.signal_subscriptions()

@@ -3,7 +3,8 @@
 It needs the base plugin ``passport``, which declares the harvest's options (fetch limits, User-Agent): its
 openness check fetches with them too. It chains ckanext-harvest's job actions so that our findings are shown
 in the reader's language (:mod:`ckanext.passport.harvest.findings`), and its job run so that no object of either
-source type stays mid-stage (:mod:`ckanext.passport.harvest.recovery`). It puts its own copy of ckanext-harvest's
+source type stays mid-stage and each job the run finished is announced by a signal
+(:mod:`ckanext.passport.harvest.recovery`). It puts its own copy of ckanext-harvest's
 source form first (:mod:`ckanext.passport.harvest.source_form`), and reads a source's registry once when it is
 saved from that form (:mod:`ckanext.passport.harvest.source_check`). It chains ``package_update`` so that every update
 of a source of either type is judged on its effective config (:mod:`ckanext.passport.harvest.config_authority`).
@@ -19,10 +20,14 @@ from ckanext.passport.harvest import config_authority, findings as harvest_findi
 from ckanext.passport.harvest import object_access, source_type
 from ckanext.passport.harvest.mr_harvester import PassportHarvester
 
-from .shared import PassportTranslation
+from .shared import PassportTranslation, chained, require, templates_first
 
 
-@tk.blanket.actions(lambda: harvest_findings.actions() | recovery.actions() | config_authority.actions())
+# Wrapped, nothing new: ckanext-harvest's job report, job show, source status and object show (findings in the
+# reader's language), its harvest_jobs_run (no object left mid-stage; each finished job announced), and
+# package_update (a source's options judged on its effective config).
+@tk.blanket.actions(lambda: chained(harvest_findings.chained_actions(), recovery.chained_actions(),
+                                    config_authority.chained_actions()))
 @tk.blanket.auth_functions(object_access.auth_functions())
 @tk.blanket.helpers(source_form.helpers())
 class PassportHarvesterPlugin(PassportTranslation, PassportHarvester):
@@ -33,8 +38,9 @@ class PassportHarvesterPlugin(PassportTranslation, PassportHarvester):
     p.implements(p.IPackageController, inherit=True)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
+        require(config, "passport_harvester", ("harvest", "passport"))
         # ckanext-harvest's source form, with organizations by title and the config box's keys (source_form).
-        source_form.override_source_form(config)
+        templates_first(config, source_form.TEMPLATES)
 
     # A passport source saved from its form: its registry read once, and what blocks it said (source_check).
     def after_dataset_create(self, context: dict, pkg_dict: dict) -> None:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import ckan.plugins as p
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport.lkod import catalog_stream, views
+from ckanext.passport.lkod import catalog_stream, context, views
 from ckanext.passport.lkod.links import actions as link_actions
 from ckanext.passport.lkod.links import job as link_job
 from ckanext.passport.lkod.links import views as link_views
 
-from .shared import PassportTranslation, declaration_file
+from .shared import PassportTranslation, declaration_file, require
 
 
 @tk.blanket.config_declarations(declaration_file("lkod"))
@@ -25,9 +25,11 @@ class PassportLkodPlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
     p.implements(p.IPackageController, inherit=True)
-    p.implements(p.IClick)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
+        require(config, "passport_lkod", ("dcat", "passport"))
+        # No JSON-LD read in this process, ckanext-dcat's included, reaches for a remote context.
+        context.guard_rdflib()
         tk.add_template_directory(config, "../templates/lkod")
 
     def before_dataset_index(self, pkg_dict: dict) -> dict:
@@ -39,11 +41,3 @@ class PassportLkodPlugin(PassportTranslation, p.SingletonPlugin):
 
     def after_dataset_update(self, context: dict, pkg_dict: dict) -> None:
         link_job.after_write(pkg_dict)
-
-    def get_commands(self) -> list:
-        # `ckan passport lkod check-links` joins the base plugin's `ckan passport lkod` group.
-        from ckanext.passport.cli import lkod_group, passport
-        from ckanext.passport.lkod.links.cli import check_links
-
-        lkod_group.add_command(check_links)
-        return [passport]

@@ -9,7 +9,7 @@ import ckan.plugins.toolkit as tk
 
 from ckanext.passport.publish import rdfa, search, views
 
-from .shared import PassportTranslation, declaration_file
+from .shared import PassportTranslation, declaration_file, require
 
 
 @tk.blanket.config_declarations(declaration_file("publish"))
@@ -21,6 +21,7 @@ class PassportPublishPlugin(PassportTranslation, p.SingletonPlugin):
     p.implements(p.IPackageController, inherit=True)
 
     def update_config(self, config: "tk.CKANConfig") -> None:
+        require(config, "passport_publish", ("passport",))
         tk.add_template_directory(config, "../templates/publish")
 
     def before_dataset_index(self, pkg_dict: dict) -> dict:

@@ -36,7 +36,8 @@ PAGE_SIZE = 100
 # Findings of one code shown in full in a passport's row; the rest fold under a <details>.
 SHOWN_PLACES = 3
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-# Templates that must come before ckanext-harvest's own (see override_harvest_templates).
+# ckanext-harvest's source and job pages with the Conformance tab: passport_conformance puts them before
+# ckanext-harvest's own templates.
 HARVEST_OVERRIDES = Path(__file__).resolve().parents[2] / "templates" / "conformance_harvest"
 
 
@@ -256,18 +257,6 @@ def dataset_conformance(pkg_dict: dict[str, Any]) -> Optional[dict[str, Any]]:
     return passport_row(entry, reader_translate())
 
 
-def override_harvest_templates(config: Any) -> None:
-    """Put the Conformance tab on ckanext-harvest's source pages.
-
-    Plugins' template folders are searched in the order the plugins are listed, and ckanext-harvest is listed
-    before ours, so its ``source/read_base.html`` would hide an override among our templates: the override goes
-    with a site's own ``extra_template_paths``, which come before every plugin's (after the site's, so a site's
-    theme still overrides it and may extend it).
-    """
-    folder = str(HARVEST_OVERRIDES)
-    paths = [p for p in (config.get("extra_template_paths") or "").split(",") if p]
-    if folder not in paths:
-        config["extra_template_paths"] = ",".join(paths + [folder])
 
 
 def blueprints() -> list[Any]:
