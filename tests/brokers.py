@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 BROKERS: dict[str, dict[str, str]] = {
@@ -17,10 +18,10 @@ BROKERS: dict[str, dict[str, str]] = {
 }
 
 
-def consumer_ini(broker: str, folder: Path) -> Path:
-    """test.ini with the broker's options over it: the file a portal's consumers would be started with. CKAN reads
-    the logging sections from the file it is given, so they come along."""
-    options = BROKERS[broker]
+def consumer_ini(broker: str, folder: Path, more: Optional[dict[str, str]] = None) -> Path:
+    """test.ini with the broker's options (and ``more``) over it: the file a portal's consumers would be started
+    with. CKAN reads the logging sections from the file it is given, so they come along."""
+    options = {**BROKERS[broker], **(more or {})}
     base = ROOT / "test.ini"
     if not options:
         return base
