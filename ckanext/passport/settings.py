@@ -36,6 +36,7 @@ OPENNESS_RATE_WINDOW = "ckanext.passport.openness_rate_window"
 TRUSTED_PROXIES = "ckanext.passport.trusted_proxies"
 VOCAB_DIR = "ckanext.passport.vocab_dir"
 IDENTIFIER_FIELD = "ckanext.passport.identifier_field"
+DOCS_URL = "ckanext.passport.docs_url"
 ALLOW_PRIVATE_ADDRESSES = "ckanext.passport.allow_private_addresses"
 USER_AGENT = "ckanext.passport.user_agent"
 TIMEOUT = "ckanext.passport.timeout"
@@ -198,6 +199,13 @@ def locale_default() -> str:
 def identifier_field() -> str:
     """The dataset field holding a record's MR identifier: harvests write it, publishing and uniqueness read it."""
     return tk.config.get(IDENTIFIER_FIELD)
+
+
+def docs_page_url(page: str) -> str:
+    """The address of a page of the extension's documentation site (``page``: its path there, ``harvest-source/``),
+    or ``""`` while the site's address is not configured."""
+    base = (tk.config.get(DOCS_URL) or "").strip()
+    return f"{base.rstrip('/')}/{page}" if base else ""
 
 
 def editors_organization() -> str:

@@ -141,3 +141,23 @@ def test_the_resource_form_names_the_datasets_condition_as_the_blank_choice(app,
     assert '<option value="" selected>Stejně jako datová sada: Neobsahuje osobní údaje</option>' in page[personal:]
     right = page.index('id="field-use_database_right"')
     assert "Stejně jako datová sada (neuvedeno)" in page[right:page.index("</select>", right)]
+
+
+def _organization_chosen(app, organizations: int) -> tuple[str, str]:
+    user = factories.User()
+    for number in range(organizations):
+        factories.Organization(name=f"urad-{number}", title=f"Úřad {number}",
+                               users=[{"name": user["name"], "capacity": "editor"}])
+    headers = {"Authorization": factories.APIToken(user=user["name"])["token"]}
+    select = BeautifulSoup(app.get("/cs/dataset/new", headers=headers).body, "html.parser").select_one(
+        "#field-organizations")
+    chosen = select.select_one("option[selected]")
+    return chosen["value"] if chosen else None, chosen.get_text(strip=True) if chosen else None
+
+
+def test_a_curator_of_several_organizations_starts_the_record_at_choosing_one(app):
+    assert _organization_chosen(app, 2) == ("", "Vyberte organizaci")
+
+
+def test_a_curator_of_one_organization_has_it_preselected(app):
+    assert _organization_chosen(app, 1)[1] == "Úřad 0"

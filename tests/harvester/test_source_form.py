@@ -14,14 +14,21 @@ from ckanext.passport.lkod import harvest_config as lkod_config
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 
 
-@pytest.fixture
-def form(app) -> BeautifulSoup:
+def _source_form(app, organizations: int = 1) -> BeautifulSoup:
+    """The new source form of an admin of ``organizations`` organizations (the first, Brno)."""
     admin = factories.User()
     factories.Organization(name="mesto-brno", title="Statutární město Brno",
                            users=[{"name": admin["name"], "capacity": "admin"}])
+    for number in range(1, organizations):
+        factories.Organization(name=f"obec-{number}", users=[{"name": admin["name"], "capacity": "admin"}])
     token = call_action("api_token_create", user=admin["name"], name="web")["token"]
     body = app.get("/cs/harvest/new", headers={"Authorization": token}).get_data(as_text=True)
     return BeautifulSoup(body, "html.parser")
+
+
+@pytest.fixture
+def form(app) -> BeautifulSoup:
+    return _source_form(app)
 
 
 def test_the_organization_picker_shows_titles(form):
@@ -35,8 +42,7 @@ def test_the_config_box_shows_an_example_and_each_types_keys(form):
     assert box["placeholder"].endswith(source_form.config_help("passport")["example"])
     help_block = form.select_one("#passport-config-help")
     assert box["aria-describedby"] == "passport-config-help"
-    assert "docs/harvest-source.md" in help_block.get_text()
-    assert "v dokumentaci rozšíření" in help_block.get_text()  # in the reader's language
+    assert "dokumentace rozšíření" in help_block.get_text()  # in the reader's language
     assert "Typ zdroje" in form.select_one(".harvest-types label").get_text()
     listed = {item["data-source-type"]: [code.get_text() for code in item.select("code")][:-1]
               for item in help_block.select("li[data-source-type]")}
@@ -51,3 +57,30 @@ def test_each_example_is_a_valid_config(source_type, check):
 
 def test_a_type_of_another_extension_gets_no_help():
     assert source_form.config_help("dcat_rdf") == {}
+
+
+def _selected(select) -> tuple[str, str]:
+    chosen = select.select_one("option[selected]")
+    return chosen["value"], chosen.get_text(strip=True)
+
+
+def test_an_admin_of_several_organizations_starts_at_choosing_one(app):
+    assert _selected(_source_form(app, organizations=2).select_one("#field-organizations")) == (
+        "", "Vyberte organizaci")
+
+
+def test_an_admin_of_one_organization_has_it_preselected(form):
+    assert _selected(form.select_one("#field-organizations"))[1] == "Statutární město Brno"
+
+
+def test_the_config_help_names_the_docs_page_and_no_repository_path(form):
+    help_text = form.select_one("#passport-config-help").get_text(" ", strip=True)
+    assert "stránka Konfigurace zdroje sklizně dokumentace rozšíření" in help_text
+    assert "docs/" not in help_text and ".md" not in help_text
+
+
+@pytest.mark.ckan_config("ckanext.passport.docs_url", "https://docs.example.org/ckanext-passport/")
+def test_the_config_help_links_the_docs_page_where_the_site_publishes_the_docs(app):
+    link = _source_form(app).select_one("#passport-config-help a.passport-config-docs")
+    assert link["href"] == "https://docs.example.org/ckanext-passport/harvest-source/"
+    assert link.get_text(strip=True) == "Konfigurace zdroje sklizně"
