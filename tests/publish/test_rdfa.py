@@ -159,3 +159,13 @@ def test_the_passport_and_registry_keep_the_page_s_language_for_their_words_and_
     block = page.select_one(".passport-publication, .opendata-registry")
     assert block.get("xml:lang") == "" and "lang" not in block.attrs
     assert not page.select("[lang='']")
+
+
+def test_the_passport_s_texts_carry_the_record_s_language_and_stay_plain_rdfa_literals(app, publish):
+    """A Russian record's passport on a Czech page: a screen reader reads its title in Russian."""
+    dataset = publish("harvested")
+    page = BeautifulSoup(app.get(f"/cs/dataset/{dataset['name']}").body, "html.parser")
+
+    title = page.select_one(".passport-publication [property='dc:title']")
+    assert title["lang"] == dataset["record_language"] == "ru" and title["xml:lang"] == ""
+    assert page.select_one(".passport-publication th").find_parent(attrs={"lang": True}).name == "html"
