@@ -189,6 +189,11 @@ def is_editor() -> bool:
     return workflow.is_editor(tk.g.user)
 
 
+def queue_count() -> int:
+    """How many records wait for review (passport_workflow_queue), for the header's link to the queue."""
+    return tk.get_action("passport_workflow_queue")(_context(), {"rows": 0})["count"]
+
+
 def refusal_heading(target: str) -> str:
     """What the block of a refused transition says first."""
     if target == workflow.SUBMITTED:
@@ -202,6 +207,7 @@ def helpers() -> dict[str, Callable]:
         "passport_workflow_panel": workflow_panel,
         "passport_state_label": workflow.state_label,
         "passport_is_editor": is_editor,
+        "passport_queue_count": queue_count,
         "passport_return_notice": return_notice,
         "passport_my_records": records_awaiting,
     }
