@@ -92,10 +92,11 @@ def contrast(one: Colour, other: Colour) -> float:
 
 def _class_variants(attribute: str) -> list[list[str]]:
     """The class lists a template's class attribute can give: its fixed classes with each string literal of its
-    Jinja expressions in turn (``{{ 'bg-danger' if ... else 'bg-warning text-dark' }}``)."""
+    Jinja expressions in turn (``{{ 'bg-danger' if ... else 'bg-warning text-dark' }}``): a class is written whole
+    in a template, never built from a variable (``bg-{{ kind }}``), so that this test sees it."""
     fixed = re.sub(r"\{\{.*?\}\}", " ", attribute).split()
     literals = [literal for expression in re.findall(r"\{\{(.*?)\}\}", attribute)
-                for literal in re.findall(r"'([^']*)'", expression) if re.match(r"(bg|text)-", literal)]
+                for literal in re.findall(r"'([^']*)'", expression) if re.match(r"(bg|text|alert)-", literal)]
     return [fixed + literal.split() for literal in literals] or [fixed]
 
 
@@ -131,7 +132,8 @@ def test_every_alert_text_and_its_links_read_against_the_alert(classes: list[str
     assert contrast(link_colour, background) >= NORMAL_TEXT, (link_colour, background)
 
 
-@pytest.mark.parametrize("links", [".passport-portal-links a", ".passport-field-problems a"])
+@pytest.mark.parametrize("links", [
+    ".passport-portal-links a", ".passport-field-problems a", ".passport-publication td a", ".lkod-reason-fix"])
 def test_links_in_running_text_are_told_from_it_by_more_than_colour(links: str):
     underlined = RULES.get(links, {}).get("text-decoration", "").startswith("underline")
     text, link = _colour(RULES["body"]["color"]), _colour(RULES["a"]["color"])

@@ -12,9 +12,9 @@ from typing import Iterator
 import plugin_state
 import pytest
 import requests
-from browser_walk import EDITORS_ORG
+from browser_walk import EDITORS_ORG, axe_violations
 from ini_logging import LOGGING
-from playwright.sync_api import Browser, BrowserContext, Route
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 from playwright.sync_api import Error as PlaywrightError
 from ckan.lib.redis import connect_to_redis
 from resets import ensure_tables
@@ -75,10 +75,50 @@ def browser(browser: Browser) -> Browser:
     def new_context_with_static_files(**options) -> BrowserContext:
         context = new_context(**options)
         context.route(STATIC, serve)
+        context.on("page", _checked_for_accessibility)
         return context
 
+    def new_page(**options) -> Page:
+        # Browser.new_page makes its context without new_context: the same context, so the same files and checks.
+        return new_context_with_static_files(**options).new_page()
+
     browser.new_context = new_context_with_static_files
+    browser.new_page = new_page
     return browser
+
+
+# The violations axe found in the extension's parts of the pages the running walk visited (browser_walk.axe_violations),
+# each once.
+_violations: dict[str, None] = {}
+
+
+def _check(page: Page) -> None:
+    try:
+        _violations.update(dict.fromkeys(axe_violations(page)))
+    except PlaywrightError:
+        # The walk went on to another page (or closed this one) before axe finished: that page is checked on its load.
+        return
+
+
+def _checked_for_accessibility(page: Page) -> None:
+    """Every page a walk's contexts open is checked by axe each time it loads (after a click, a form sent, a goto)."""
+    page.on("load", lambda: _check(page))
+
+
+@pytest.fixture(autouse=True)
+def _accessible_pages(request: pytest.FixtureRequest, _contexts_closed: None) -> Iterator[None]:
+    """A walk fails on any WCAG 2.1 AA violation in the extension's parts of the pages it visited, their last state
+    included (checked here, before _contexts_closed closes the walk's contexts)."""
+    _violations.clear()
+    yield
+    if "browser" not in request.fixturenames:
+        return
+    for context in request.getfixturevalue("browser").contexts:
+        for page in context.pages:
+            _check(page)
+    found = list(_violations)
+    _violations.clear()
+    assert not found, "axe (WCAG 2.1 AA) in the extension's templates:\n" + "\n".join(found)
 
 
 @pytest.fixture(autouse=True)
