@@ -59,3 +59,27 @@ def test_a_visitor_sorts_the_scoreboard_by_change_and_opens_a_publisher_in_russi
     expect(page.locator(".passport-chart-history svg polyline")).to_have_count(1)
     # The code's meaning in Russian (the catalogue's own translation).
     expect(page.locator('.passport-scoreboard-publisher-codes tr[data-code="csv.empty"]')).to_contain_text("Файл пуст")
+
+
+@pytest.fixture
+def long_rows(publishers) -> None:
+    """The demo's widest row: a long name, the most frequent findings with long codes and meanings, the last job
+    failed with its coded reason."""
+    source = add_source("ministry-of-regional-development")
+    add_summary(source, "66002222", 3, 35.0, name="Ministerstvo pro místní rozvoj České republiky",
+                codes={"passport.standard_version_variant": 7, "csv.html_instead_of_csv": 4, "csv.row_too_wide": 2})
+    add_summary(source, "66002222", 1, None, name="Ministerstvo pro místní rozvoj České republiky",
+                status="failed", failure_code="harvest.gather_unexpected")
+
+
+@pytest.mark.parametrize("language", ["cs", "ru"])
+def test_the_scoreboard_table_fits_1280_pixels_without_scrolling(browser: Browser, live_ckan: str, long_rows,
+                                                                language):
+    page = browser.new_page(base_url=live_ckan, locale=language, viewport={"width": 1280, "height": 900})
+    page.goto(f"/{language}/passport/scoreboard")
+    expect(page.locator("tr.passport-scoreboard-row")).to_have_count(4)
+
+    scroller = page.locator(".passport-scoreboard-table").locator("xpath=..")
+    assert scroller.evaluate("box => box.scrollWidth <= box.clientWidth"), scroller.evaluate(
+        "box => [box.scrollWidth, box.clientWidth]")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
