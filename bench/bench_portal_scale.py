@@ -46,10 +46,11 @@ import bench_harvest as harvest
 ROOT = harvest.ROOT
 QUICK = os.environ.get("BENCH_SCALE_QUICK") == "1"
 SOLR_URL = os.environ.get("BENCH_SOLR_URL", "http://127.0.0.1:8983/solr/ckan-bench")
-SITE_SIZE = 30 if QUICK else 1000
-JOB_SIZE = 60 if QUICK else 5000
+SITE_SIZE = int(os.environ.get("BENCH_SCALE_SITE", 30 if QUICK else 1000))
+JOB_SIZE = int(os.environ.get("BENCH_SCALE_JOB", 60 if QUICK else 5000))  # 0: no job run
 PLAN_SITE_SIZE = 12
-PORTALS = (0, 300, 600) if QUICK else (0, 20000, 50000)
+PORTALS = tuple(int(size) for size in os.environ.get("BENCH_SCALE_PORTALS", "0 300 600" if QUICK else
+                                                     "0 20000 50000").split())
 # Only the largest portal's fill and its plans (no timed harvest): the plans before and after an index is added.
 PLANS_ONLY = os.environ.get("BENCH_SCALE_PLANS_ONLY") == "1"
 PLANS = Path(os.environ.get("BENCH_SCALE_PLANS", ROOT / "test-output" / "portal-scale-plans.txt"))
@@ -477,14 +478,14 @@ def main() -> int:
     plans: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as folder:
         root = Path(folder)
-        for name, size, series in (("site", SITE_SIZE, "scale"), ("job", PLAN_SITE_SIZE if PLANS_ONLY else JOB_SIZE, "job"),
+        for name, size, series in (("site", SITE_SIZE, "scale"), ("job", JOB_SIZE if JOB_SIZE and not PLANS_ONLY else PLAN_SITE_SIZE, "job"),
                                    ("plans", PLAN_SITE_SIZE, "plans")):
             harvest.build_site(root / name, size, series)
         # The plans' re-harvest reads a listing one entry short: the deletion guard weighs deleting it.
         listed = root / "plans" / "opendata"
         (listed / "short.csv").write_bytes(b"\n".join(shortened((listed / "list.csv").read_bytes().splitlines())))
         servers = {name: HttpSite(root / name).start() for name in ("site", "job", "plans")}
-        baseline = f"{SITE_SIZE} site, portal of 0"
+        baseline = f"{SITE_SIZE} site, portal of {PORTALS[0]}"
 
         def harvested(name: str, listing: str, source: str) -> None:
             # Each run's row as it lands: a run cut short still shows the runs before it.
@@ -504,9 +505,9 @@ def main() -> int:
                 if size == PORTALS[-1]:
                     plans_url = f"{servers['plans'].url}/opendata"
                     plans = run("--plans", f"{plans_url}/list.csv", f"{plans_url}/short.csv", str(PLANS))["plans"]
-                if size == 0 and not PLANS_ONLY:  # the job's run in the empty portal, before the portal fills
-                    empty_portal()
-                    harvested(f"{JOB_SIZE} job, portal of 0", f"{servers['job'].url}/opendata/list.csv", "job")
+            if JOB_SIZE and not PLANS_ONLY:
+                empty_portal()
+                harvested(f"{JOB_SIZE} job, portal of 0", f"{servers['job'].url}/opendata/list.csv", "job")
         finally:
             for server in servers.values():
                 server.stop()
