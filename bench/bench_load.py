@@ -2,8 +2,8 @@
 runs on the demo's own consumers, against the production-shaped server `make demo` serves.
 
 Visitors: ``BENCH_LOAD_VISITORS`` threads (8), each with its own HTTP session, requesting the pages in turn for
-``BENCH_LOAD_SECONDS`` (30) while idle; under the harvest, for as long as the job runs (at most
-``BENCH_LOAD_HARVEST_SECONDS``, 600). The pages: home, the dataset search, one record's page in cs, ru and en,
+``BENCH_LOAD_SECONDS`` (30) while idle, and on until each page was asked ``BENCH_LOAD_SAMPLES`` (20) times; under
+the harvest, for as long as the job runs (at most ``BENCH_LOAD_HARVEST_SECONDS``, 600). The pages: home, the dataset search, one record's page in cs, ru and en,
 ``/opendata/``, that record's ``meta.csv``, ``/lkod/catalog``, ``/lkod/``, the scoreboard and one publisher's page,
 and CKAN's own ``/dataset/``, the baseline. Printed in one run:
 
@@ -60,6 +60,7 @@ PIDFILE = Path(os.environ.get("BENCH_LOAD_PIDFILE", ROOT / "dev" / "run" / "ckan
 VISITORS = int(os.environ.get("BENCH_LOAD_VISITORS", "8"))
 SECONDS = float(os.environ.get("BENCH_LOAD_SECONDS", "30"))
 HARVEST_SECONDS = float(os.environ.get("BENCH_LOAD_HARVEST_SECONDS", "600"))
+SAMPLES = int(os.environ.get("BENCH_LOAD_SAMPLES", "20"))  # requests of each page idle, at least
 PASSPORTS = int(os.environ.get("BENCH_LOAD_PASSPORTS", "500"))
 SOURCE = "bench-load"
 TIMEOUT = 30  # seconds a request may take before it counts as an error
@@ -160,6 +161,10 @@ class Load:
     def requests(self) -> int:
         return sum(len(times) for times in self.seconds.values())
 
+    def fewest(self, pages: dict[str, str]) -> int:
+        with self.lock:
+            return min(len(self.seconds.get(page, [])) for page in pages)
+
 
 def visit(paths: dict[str, str], load: Load, stop: threading.Event, offset: int) -> None:
     session = requests.Session()
@@ -180,13 +185,18 @@ def visit(paths: dict[str, str], load: Load, stop: threading.Event, offset: int)
         load.record(page, time.perf_counter() - started, failure, server_error)
 
 
-def visitors(paths: dict[str, str], until: threading.Event, most: float) -> Load:
-    """K visitors until ``until`` is set or ``most`` seconds passed."""
+def visitors(paths: dict[str, str], until: threading.Event, most: float, samples: int = 0) -> Load:
+    """K visitors until ``until`` is set or ``most`` seconds passed, then (idle) on until each page was asked
+    ``samples`` times, at most HARVEST_SECONDS more: on a loaded machine 30 s gave nine requests a page, whose
+    p95 is their slowest."""
     load = Load()
     threads = [threading.Thread(target=visit, args=(paths, load, until, k * 3), daemon=True) for k in range(VISITORS)]
     for thread in threads:
         thread.start()
     until.wait(most)
+    longest = time.monotonic() + HARVEST_SECONDS
+    while not until.is_set() and load.fewest(paths) < samples and time.monotonic() < longest:
+        until.wait(1)
     until.set()
     for thread in threads:
         thread.join(TIMEOUT + 5)
@@ -387,7 +397,7 @@ def main() -> int:
         servers = [serve_site(site) for site in sites]
         try:
             before = server_processes()
-            idle = visitors(paths, threading.Event(), SECONDS)
+            idle = visitors(paths, threading.Event(), SECONDS, SAMPLES)
             alone = harvest(engine, servers[0][1], HARVEST_SECONDS)
             running, done = threading.Event(), threading.Event()
             results: dict[str, Any] = {}
