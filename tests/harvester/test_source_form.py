@@ -84,3 +84,20 @@ def test_the_config_help_links_the_docs_page_where_the_site_publishes_the_docs(a
     link = _source_form(app).select_one("#passport-config-help a.passport-config-docs")
     assert link["href"] == "https://docs.example.org/ckanext-passport/harvest-source/"
     assert link.get_text(strip=True) == "Konfigurace zdroje sklizně"
+
+
+def test_config_errors_are_listed_one_per_option(app):
+    from signed_in import SignedIn
+
+    browser = SignedIn(app, factories.Sysadmin())
+    organization = factories.Organization()
+    page = browser.post("/cs/harvest/new", data={
+        "url": "http://example.org/opendata/", "title": "Chybná", "name": "chybna", "source_type": "passport",
+        "config": '{"timeout": "x", "max_file_size": "y"}', "frequency": "MANUAL",
+        "owner_org": organization["id"], "save": "",
+    }).get_data(as_text=True)
+    items = [item.get_text(" ", strip=True)
+             for item in BeautifulSoup(page, "html.parser").select("ul.passport-config-errors li")]
+    assert len(items) == 2
+    assert sorted("'timeout'" in item for item in items) == [False, True]
+    assert sorted("'max_file_size'" in item for item in items) == [False, True]

@@ -87,8 +87,9 @@ def chained_actions() -> dict[str, Any]:
 
 
 def _text(refusals: list[Problem]) -> str:
+    """Each refusal on its own line: the source form lists them (templates/harvest_source), one per option."""
     translate = reader_translate()
-    return " ".join(f"[{found.code}] {found.message(translate)}" for found in refusals)
+    return "\n".join(f"[{found.code}] {found.message(translate)}" for found in refusals)
 
 
 def _options(config: Optional[str]) -> dict[str, Any]:
