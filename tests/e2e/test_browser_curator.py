@@ -10,6 +10,7 @@ structure resource in the forms keeps the MR passport whole: the export still li
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from browser_walk import EDITORS_ORG, PASSWORD, choose_in_vocabulary, save_dataset_form, sign_in
@@ -169,3 +170,27 @@ def test_editing_a_harvested_record_and_its_structure_in_the_forms_keeps_its_mr_
     assert f"data-{LATEST_DATA_VERSION}-structure-{STRUCTURE_VERSION}.csv" in data_links
     assert structure_links == [f"structure-{STRUCTURE_VERSION}.csv"]
     assert len(data_links) == len([r for r in record["resources"] if r["resource_type"] == "data"])
+
+
+ANSWERS = {"complete": "yes", "accessible": "no", "machine_readable": "yes", "open_format": "yes", "open_terms": "no",
+           "free": "yes"}
+KEPT_ANSWERS_SCREENSHOT = Path(__file__).resolve().parents[2] / "test-output" / "curator-answers-kept-cs.png"
+
+
+def test_a_curator_s_openness_answers_survive_a_wrong_ico_in_czech(browser: Browser, live_ckan: str, cast):
+    record = cast["record"]
+    curator = sign_in(browser, live_ckan, cast["curator"], locale="cs")
+    curator.goto(f"/cs/dataset/edit/{record['name']}")
+    for condition, answer in ANSWERS.items():
+        curator.select_option(f"#field-openness_conditions-{condition}", answer)
+    curator.select_option("#field-publisher_id_scheme", "ico")
+    curator.fill("#field-publisher_id", "00025594")  # wrong check digit
+    save_dataset_form(curator)
+
+    expect(field_error(curator, "publisher_id")).to_be_visible()
+    for condition, answer in ANSWERS.items():
+        expect(curator.locator(f"#field-openness_conditions-{condition}")).to_have_value(answer)
+    curator.locator("#field-openness_conditions").scroll_into_view_if_needed()
+    KEPT_ANSWERS_SCREENSHOT.parent.mkdir(exist_ok=True)
+    curator.screenshot(path=str(KEPT_ANSWERS_SCREENSHOT))
+    print(f"\nThe form after a wrong IČO: {KEPT_ANSWERS_SCREENSHOT}")
