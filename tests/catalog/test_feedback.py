@@ -74,10 +74,10 @@ def test_the_thanks_is_shown_and_focused_in_the_feedback_block_the_page_lands_on
     page = visitor.get(f"/cs/dataset/{published['name']}")
     sent = visitor.post(f"/cs/dataset/{published['name']}/passport/feedback", follow_redirects=False,
                         data={"text": "Chybí rok 2023", "_csrf_token": csrf_token(page.body)})
-    assert sent.headers["Location"].endswith("#passport-feedback")
+    assert sent.headers["Location"].endswith("#passport-confirmation")  # the browser focuses it (tabindex -1)
     landed = BeautifulSoup(visitor.get(sent.headers["Location"]).body, "html.parser")
     [thanks] = landed.select("#passport-feedback .passport-confirmation")
-    assert (thanks["role"], thanks["tabindex"], thanks.has_attr("autofocus")) == ("status", "-1", True)
+    assert (thanks["id"], thanks["role"], thanks["tabindex"]) == ("passport-confirmation", "status", "-1")
     assert thanks.get_text(strip=True) == "Děkujeme za zpětnou vazbu"
     assert not landed.select(".flash-messages .alert")
 

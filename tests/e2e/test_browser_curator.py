@@ -96,11 +96,12 @@ def test_a_curator_submitting_an_incomplete_record_is_told_what_to_fill_in_where
     curator = sign_in(browser, live_ckan, cast["curator"], locale="cs")
     curator.goto(f"/cs/dataset/{record['name']}")
     curator.locator("form.passport-transition[data-target=submitted] button[type=submit]").click()
-    curator.wait_for_url(f"**/cs/dataset/{record['name']}#passport-workflow")
+    curator.wait_for_url(f"**/cs/dataset/{record['name']}#passport-refusal")
 
     refusal = curator.locator("#passport-workflow .passport-refusal")
     expect(refusal).to_be_visible()
     expect(refusal).to_be_in_viewport()  # where the page lands, not at its top out of sight
+    expect(refusal).to_be_focused()  # and said by a screen reader (role alert)
     expect(refusal).to_contain_text("Záznam zatím nelze odeslat ke kontrole")
     expect(curator.locator(".flash-messages .alert")).to_have_count(0)
     expect(refusal.locator("li[data-field=publisher_email] a")).to_have_text("Kontaktní e-mail poskytovatele")

@@ -7,6 +7,7 @@ reviewed that way, a visitor reads in Czech its state and since when, but not wh
 """
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import re
@@ -27,6 +28,7 @@ pytestmark = [
 ]
 
 RETURN_COMMENT = "Doplňte odkaz na licenci"
+CONFIRMATION_SCREENSHOT = Path(__file__).resolve().parents[2] / "test-output" / "feedback-confirmed.png"
 
 @pytest.fixture
 def cast() -> dict:
@@ -71,6 +73,16 @@ def take_transition(page: Page, target: str, comment: str = "") -> None:
     page.wait_for_load_state()
 
 
+def expect_confirmed_in_sight(page: Page, block: str, text: str) -> None:
+    """The page landed on ``block`` with the action's confirmation in it, in the viewport, focused and said."""
+    confirmation = page.locator(f"#passport-{block} .passport-confirmation")
+    expect(confirmation).to_contain_text(text)
+    expect(confirmation).to_have_attribute("role", "status")
+    expect(confirmation).to_be_in_viewport()
+    expect(confirmation).to_be_focused()
+    expect(page.locator(".flash-messages .alert")).to_have_count(0)
+
+
 def expect_state(page: Page, state: str) -> None:
     expect(page.locator(".passport-state .badge").first).to_have_attribute("data-state", state)
 
@@ -81,6 +93,7 @@ def test_a_record_goes_from_draft_to_published_and_gets_public_feedback(browser:
     expect_state(curator, "draft")
     take_transition(curator, "submitted", "Prosím o kontrolu")
     expect_state(curator, "submitted")
+    expect_confirmed_in_sight(curator, "workflow", "The record is now: Submitted for review")
 
     editor = sign_in(browser, live_ckan, cast["editor"])
     editor.goto("/passport/queue")
@@ -116,7 +129,10 @@ def test_a_record_goes_from_draft_to_published_and_gets_public_feedback(browser:
     visitor.select_option("#passport-feedback-kind", "error")
     visitor.fill("#passport-feedback-text", "Ve sloupci 3 chybí hlavička")
     visitor.click(".passport-feedback-form button[type=submit]")
-    expect(visitor.locator(".flash-messages, .alert").first).to_contain_text("Thank you for your feedback")
+    expect_confirmed_in_sight(visitor, "feedback", "Thank you for your feedback")
+    CONFIRMATION_SCREENSHOT.parent.mkdir(exist_ok=True)
+    visitor.screenshot(path=str(CONFIRMATION_SCREENSHOT))
+    print(f"\nThe feedback sent: {CONFIRMATION_SCREENSHOT}")
     expect(visitor.locator(".passport-feedback-list")).to_have_count(0)
 
     curator.goto(record)

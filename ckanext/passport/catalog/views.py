@@ -41,10 +41,11 @@ def _require_csrf() -> None:
 
 
 def _confirm(package: str, block: str, messages: list[str], kind: str = "success") -> Response:
-    """Land on the page's ``block`` with the message shown there and focused: a flash message at the top of the
-    page would be out of sight of a visitor sent down to the block."""
+    """Land on the message, shown in the page's ``block``: a flash message at the top of the page would be out of
+    sight of a visitor sent down to the block. The browser focuses the element its fragment names (tabindex -1),
+    so a screen reader says it."""
     session[CONFIRMATION_KEY] = {"id": package, "block": block, "kind": kind, "messages": messages}
-    return _dataset_page(package, f"#passport-{block}")
+    return _dataset_page(package, "#passport-confirmation")
 
 
 def take_confirmation(pkg_dict: dict[str, Any], block: str) -> Optional[dict[str, Any]]:
@@ -101,7 +102,7 @@ def transition(id: str) -> Response:
         # Shown in the workflow block the page lands on, each field named and linked (completeness), not as
         # flash messages at the top of the page, out of sight.
         completeness.remember_refusal(id, form.get("to", ""), error.error_dict)
-        return _dataset_page(id, "#passport-workflow")
+        return _dataset_page(id, "#passport-refusal")
     return _confirm(
         id, WORKFLOW_BLOCK, [tk._("The record is now: %(state)s") % {"state": workflow.state_label(form["to"])}]
     )
