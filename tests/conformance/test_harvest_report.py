@@ -14,6 +14,7 @@ from typing import Iterator
 
 import pytest
 import sqlalchemy as sa
+from bs4 import BeautifulSoup
 from ckan import model
 from ckan.lib.redis import connect_to_redis
 from ckan.tests.helpers import call_action
@@ -266,6 +267,15 @@ def test_a_registry_entry_whose_passport_is_missing_is_reported_unread(predgor):
     assert read["form"] == "meta.json" and read["refused"] and read["score"] is None
     summary = report["summary"]
     assert summary["read"] == 0 and summary["refused"] == 1 and summary["passports"] == 2
+
+
+def test_a_chart_with_nothing_scored_says_so_instead_of_drawing_empty_axes(predgor, app):
+    """No passport of the Predgorny job has a score (one unread, one refused): no job of the source has a mean."""
+    page = BeautifulSoup(app.get(f"/cs/harvest/{predgor['name']}/conformance").body, "html.parser")
+    history = page.select_one("figure.passport-chart-history")
+    assert history.select_one("svg") is None
+    assert history.select_one(".passport-chart-empty").get_text(strip=True) == (
+        "Zatím nic nehodnoceno: žádná dokončená úloha sklizně nemá průměrné hodnocení.")
 
 
 def test_the_table_is_paged_and_the_downloads_hold_every_passport(harvested, app, monkeypatch):
