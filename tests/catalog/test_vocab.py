@@ -6,6 +6,7 @@ import json
 
 import hypothesis
 import pytest
+from bs4 import BeautifulSoup
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from hypothesis import strategies as st
@@ -59,11 +60,15 @@ def classified_records() -> None:
 def test_vocabulary_facets_count_concepts_with_their_broader_concepts():
     found = call_action(
         "package_search", {"ignore_auth": True}, include_private=True, include_drafts=True,
-        **{"facet.field": json.dumps(["vocab_eurovoc", "vocab_cz_nace", "vocab_spatial_area"])},
+        **{"facet.field": json.dumps(["vocab_eurovoc", "vocab_eurovoc_domain", "vocab_cz_nace", "vocab_spatial_area"])},
     )
     facets = found["search_facets"]
     eurovoc = {item["name"]: item["count"] for item in facets["vocab_eurovoc"]["items"]}
-    assert eurovoc[EUROVOC_DEMOGRAPHY] == 2 and eurovoc[SOCIAL_QUESTIONS] == 2
+    assert eurovoc[EUROVOC_DEMOGRAPHY] == 2 and SOCIAL_QUESTIONS not in eurovoc
+    domains = {item["name"]: item["count"] for item in facets["vocab_eurovoc_domain"]["items"]}
+    assert domains[SOCIAL_QUESTIONS] == 2
+    assert {vocab.vocabulary(vocab.EUROVOC).get(key).kind for key in domains} == {"domain"}
+    assert "domain" not in {vocab.vocabulary(vocab.EUROVOC).get(key).kind for key in eurovoc}
     nace = {item["name"]: item["count"] for item in facets["vocab_cz_nace"]["items"]}
     assert (nace["84"], nace["O"], nace["85"], nace["P"]) == (1, 1, 1, 1)
     areas = {item["name"]: item["count"] for item in facets["vocab_spatial_area"]["items"]}
@@ -84,6 +89,20 @@ def test_search_page_labels_vocabulary_facets_in_the_reader_language(app, langua
     page = app.get(f"/{language}/dataset/", headers=_token()).body
     for label in labels:
         assert label in page
+
+
+@pytest.mark.stack
+@pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index", "classified_records")
+def test_the_eurovoc_facet_lists_concepts_and_the_domains_apart_written_as_names(app):
+    page = BeautifulSoup(app.get("/cs/dataset/", headers=_token()).body, "html.parser")
+
+    def facet(heading: str) -> list[str]:
+        section = next(s for s in page.select("section.module-narrow")
+                       if s.select_one("h2") and s.select_one("h2").get_text(strip=True) == heading)
+        return [" ".join(a.get_text(" ").split()) for a in section.select(".nav-facet li a")]
+
+    assert [text for text in facet("EUROVOC") if "SOCIÁLNÍ" in text.upper()] == []
+    assert facet("EUROVOC – oblast") and facet("EUROVOC – oblast")[0].startswith("Sociální otázky")
 
 
 @pytest.mark.stack

@@ -32,6 +32,10 @@ LOADED_EUROVOC_FILE = "eurovoc-loaded.json"
 # Dataset field -> Solr field. CKAN's schema.xml makes ``vocab_*`` multi-valued strings copied into ``text``:
 # facetable and searchable without touching Solr's schema.
 FACET_FIELDS = {EUROVOC: "vocab_eurovoc", CZ_NACE: "vocab_cz_nace", SPATIAL_AREA: "vocab_spatial_area"}
+# EUROVOC's 21 domains ("28 SOCIÁLNÍ OTÁZKY") have a facet of their own: mixed with the microthesauri and concepts
+# a record names, their capitals read as a list of something else.
+EUROVOC_DOMAIN_FACET = "vocab_eurovoc_domain"
+EUROVOC_DOMAIN = "domain"
 LABEL_FIELD_SUFFIX = "_labels"
 
 
@@ -243,7 +247,8 @@ def _harvest_facet_titles(name: str) -> Optional[dict[str, str]]:
 def facet_items(name: str, search_facets: Mapping[str, Any]) -> Optional[list[dict[str, Any]]]:
     """Facet items of our vocabulary facets with labels in the reader's language, and of a harvest source's type
     and frequency with their titles; ``None`` for other facets."""
-    vocab_name = next((vocab for vocab, solr in FACET_FIELDS.items() if solr == name), None)
+    vocab_name = EUROVOC if name == EUROVOC_DOMAIN_FACET else next(
+        (vocab for vocab, solr in FACET_FIELDS.items() if solr == name), None)
     if vocab_name is None:
         titles = _harvest_facet_titles(name)
         if titles is None:
@@ -252,6 +257,9 @@ def facet_items(name: str, search_facets: Mapping[str, Any]) -> Optional[list[di
         return [dict(item, display_name=titles.get(item["name"], item["display_name"])) for item in items]
     language = current_language()
     items = tk.h.get_facet_items_dict(name, search_facets)
+    if name == EUROVOC_DOMAIN_FACET:
+        # A domain's label is in capitals, EUROVOC's typography: in a list of choices, written as a name.
+        return [dict(item, display_name=label(vocab_name, item["name"], language).capitalize()) for item in items]
     return [dict(item, display_name=label(vocab_name, item["name"], language)) for item in items]
 
 
@@ -267,6 +275,7 @@ def dataset_facets(facets: dict, package_type: str) -> dict:
     """The vocabulary facets, on the search of catalog records only (not of harvest sources, which have none)."""
     if package_type != "dataset":
         return facets
+    facets[EUROVOC_DOMAIN_FACET] = tk._("EUROVOC domain")
     facets[FACET_FIELDS[EUROVOC]] = tk._("EUROVOC")
     facets[FACET_FIELDS[CZ_NACE]] = tk._("CZ-NACE")
     facets[FACET_FIELDS[SPATIAL_AREA]] = tk._("Territory")
@@ -289,6 +298,10 @@ def before_dataset_index(pkg_dict: dict) -> dict:
         if not keys:
             continue
         pkg_dict[solr_field] = keys
+        if name == EUROVOC:
+            kinds = {key: getattr(vocab.get(key), "kind", "") for key in keys}
+            pkg_dict[solr_field] = [key for key in keys if kinds[key] != EUROVOC_DOMAIN]
+            pkg_dict[EUROVOC_DOMAIN_FACET] = [key for key in keys if kinds[key] == EUROVOC_DOMAIN]
         pkg_dict[solr_field + LABEL_FIELD_SUFFIX] = sorted(
             {text for key in keys if (concept := vocab.get(key)) for text in concept.labels.values()}
         )
