@@ -28,74 +28,92 @@ from .problems import N_, define, problem
 MISSING_FIELD = define(
     "check.missing_field", Severity.ERROR,
     N_("required passport field '{field}' is empty"),
+    meaning=N_("A required passport field is empty"),
 )
 IDENTIFIER_FORM = define(
     "check.identifier_form", Severity.ERROR,
     N_("identifier '{identifier}' is not of the form <INN>-<name>"),
+    meaning=N_("The identifier is not of the form <INN>-<name>"),
 )
 IDENTIFIER_INN = define(
     "check.identifier_inn", Severity.ERROR,
     N_("organisation code '{inn}' in the identifier is not a valid INN (10 or 12 digits with check digits)"),
+    meaning=N_("The organisation code in the identifier is not a valid INN"),
 )
 IDENTIFIER_NAME = define(
     "check.identifier_name", Severity.ERROR,
     N_("name '{name}' in the identifier must be one word of latin letters and digits"),
+    meaning=N_("The name in the identifier is not one word of latin letters and digits"),
 )
 DATE_INVALID = define(
     "check.date_invalid", Severity.ERROR,
     N_("'{text}' in field '{field}' is not a date with day precision"),
+    meaning=N_("A date field holds no date with day precision"),
 )
 DATE_FORM = define(
     "check.date_form", Severity.WARNING,
     N_("date '{text}' in field '{field}' is not written as {expected}"),
+    meaning=N_("A date is not written in the form the recommendations ask for"),
 )
 MODIFIED_BEFORE_CREATED = define(
     "check.modified_before_created", Severity.WARNING,
     N_("modification date {modified} is earlier than first publication {created}"),
+    meaning=N_("The modification date is earlier than the first publication"),
 )
 FORMAT_CASE = define(
     "check.format_case", Severity.WARNING,
     N_("format '{format}' must be written in lower case"),
+    meaning=N_("A format is not written in lower case"),
 )
 VERSIONS_ORDER = define(
     "check.versions_order", Severity.WARNING,
     N_("versions ({kind}) are not sorted newest first"),
+    meaning=N_("Versions are not sorted newest first"),
 )
 STRUCTURE_MISSING = define(
     "check.structure_missing", Severity.ERROR,
     N_("data version {version} refers to structure version {structure}, which is not published"),
+    meaning=N_("A data version refers to a structure version that is not published"),
 )
 DATA_LINK_TEMPLATE = define(
     "check.data_link_template", Severity.WARNING,
     N_("link {link} does not follow <site>/opendata/{identifier}/data-<version>-structure-<version>.<format>"),
+    meaning=N_("A data file link does not follow the MR form of the address"),
 )
 STRUCTURE_LINK_TEMPLATE = define(
     "check.structure_link_template", Severity.WARNING,
     N_("link {link} does not follow <site>/opendata/{identifier}/structure-<version>.<format>"),
+    meaning=N_("A structure file link does not follow the MR form of the address"),
 )
 EMAIL_FORM = define(
     "check.email_form", Severity.ERROR,
     N_("'{text}' is not an e-mail address"),
+    meaning=N_("A value is not an e-mail address"),
 )
 PHONE_FORM = define(
     "check.phone_form", Severity.ERROR,
     N_("'{text}' is not a phone number"),
+    meaning=N_("A value is not a phone number"),
 )
 STANDARD_UNKNOWN = define(
     "check.standard_version_unknown", Severity.WARNING,
     N_("'{text}' does not name a known version of the recommendations"),
+    meaning=N_("The standard version names no known version of the recommendations"),
 )
 REGISTRY_IDENTIFIER_MISMATCH = define(
     "check.registry_identifier_mismatch", Severity.ERROR,
     N_("the registry's identifier '{registry}' differs from the passport's '{passport}'"),
+    meaning=N_("The registry's identifier differs from the passport's"),
 )
 REGISTRY_TITLE_MISMATCH = define(
     "check.registry_title_mismatch", Severity.WARNING,
     N_("the registry's title '{registry}' differs from the passport's '{passport}'"),
+    meaning=N_("The registry's title differs from the passport's"),
 )
 FOLDER_MISMATCH = define(
     "check.identifier_folder_mismatch", Severity.WARNING,
     N_("the passport is published in folder '{folder}' but its identifier is '{identifier}'"),
+    meaning=N_("The passport's identifier differs from the folder it is published in"),
 )
 
 SEVERITY_COST = {Severity.ERROR: 20, Severity.WARNING: 5, Severity.INFO: 0}

@@ -30,45 +30,57 @@ from .writers.passport import write_passport
 FIX_STANDARD = define(
     "fix.standard_version", Severity.INFO,
     N_("standardversion set to {new} (was '{old}')"),
+    meaning=N_("The corrected files name the standard version in its canonical form"),
 )
 FIX_DATE = define(
     "fix.date", Severity.INFO,
     N_("date '{old}' in field '{field}' written as {new}"),
+    meaning=N_("The corrected files write a date in the form the recommendations ask for"),
 )
 FIX_VERSION_NAME = define(
     "fix.version_name", Severity.INFO,
     N_("version name '{old}' ({kind}) written as {new}"),
+    meaning=N_("The corrected files write a version name in the MR form"),
 )
 FIX_ORDER = define(
     "fix.versions_order", Severity.INFO,
     N_("versions ({kind}) put in order, newest first"),
+    meaning=N_("The corrected files list versions newest first"),
 )
 FIX_FORMAT = define(
     "fix.format", Severity.INFO,
     N_("format '{old}' written in lower case: '{new}'"),
+    meaning=N_("The corrected files write a format in lower case"),
 )
 FIX_IDENTIFIER = define(
     "fix.identifier", Severity.INFO,
     N_("identifier '{old}' written as '{new}'"),
+    meaning=N_("The corrected files write the identifier in the MR form"),
 )
 KEPT_IDENTIFIER = define(
     "fix.identifier_kept", Severity.INFO,
     N_("identifier '{identifier}' differs from its folder '{folder}'; it was left as published, since only the "
        "publisher knows which one is right"),
+    meaning=N_("The identifier differs from its folder and was left as published"),
 )
 FIX_DATA_LINK = define(
     "fix.data_link", Severity.INFO,
     N_("data file link {old} written in the MR form {new}; publish the file at that address"),
+    meaning=N_("The corrected files write a data file link in the MR form, where the file is to be published"),
 )
 FIX_STRUCTURE_LINK = define(
     "fix.structure_link", Severity.INFO,
     N_("structure file link {old} written in the MR form {new}; publish the file at that address"),
+    meaning=N_("The corrected files write a structure file link in the MR form, where the file is to be "
+               "published"),
 )
 
 NO_VERSION = define(
     "fix.no_version", Severity.INFO,
     N_("the passport lists no {kind} version and none can be derived: the corrected files are not valid against "
        "the MR 3.0 schemas until one is published"),
+    meaning=N_("The passport lists no version of a kind, so the corrected files are not valid until one "
+               "is published"),
 )
 
 FIXED_FILES = forms(fixed_file=True)

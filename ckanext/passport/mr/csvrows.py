@@ -34,18 +34,21 @@ NOT_CSV = define(
 MALFORMED_ROW = define(
     "csv.malformed_row", Severity.WARNING,
     N_("The CSV record breaks RFC 4180 ({reason}); it was read as well as possible"),
+    meaning=N_("A CSV record breaks RFC 4180 and was read as well as possible"),
 )
 
 ROW_TOO_WIDE = define(
     "csv.row_too_wide", Severity.WARNING,
     Nn_("The CSV record has {cells} cell; only the first {limit} were read",
         "The CSV record has {cells} cells; only the first {limit} were read", count="cells"),
+    meaning=N_("A CSV record has more cells than are read"),
 )
 
 TOO_MANY_ROWS = define(
     "csv.too_many_rows", Severity.ERROR,
     Nn_("The CSV file has more than {limit} record; the records after that were not read",
         "The CSV file has more than {limit} records; the records after that were not read", count="limit"),
+    meaning=N_("A CSV file has more records than are read"),
 )
 
 DELIMITERS = (",", ";", "\t")

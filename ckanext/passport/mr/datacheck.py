@@ -35,14 +35,17 @@ from .structure import read_structure_fields
 FIELD_MISSING = define(
     "data.field_missing", Severity.ERROR,
     N_("field '{field}' of the structure is not in the data file's header"),
+    meaning=N_("A field of the structure is not in the data file's header"),
 )
 FIELD_EXTRA = define(
     "data.field_extra", Severity.WARNING,
     N_("column {column} '{header}' of the data file is not a field of the structure"),
+    meaning=N_("A column of the data file is not a field of the structure"),
 )
 FIELD_RENAMED = define(
     "data.field_renamed", Severity.WARNING,
     N_("column {column} is headed '{header}' where the structure names the field '{field}'"),
+    meaning=N_("A column of the data file is headed with another name than the structure's field"),
 )
 HEADER_UNMATCHED = define(
     "data.header_unmatched", Severity.ERROR,
@@ -50,15 +53,18 @@ HEADER_UNMATCHED = define(
         "row, or its header uses another name",
         "the first row of the data file names none of the structure's {count} fields: the file has no header "
         "row, or its header uses other names"),
+    meaning=N_("The data file's first row names none of the structure's fields"),
 )
 UNREADABLE = define(
     "data.unreadable", Severity.ERROR,
     N_("the data file could not be compared with its structure: the check stopped on an unexpected {error}"),
+    meaning=N_("A data file could not be compared with its structure"),
 )
 HEADER_UNREAD = define(
     "data.header_unread", Severity.INFO,
     Nn_("no header could be read from the first {size} byte of the data file",
         "no header could be read from the first {size} bytes of the data file", count="size"),
+    meaning=N_("No header could be read from the start of the data file"),
 )
 
 # Reads one file: ``fetch_one(url)`` whole (within the fetch policy's cap), ``fetch_one(url, head_bytes=N)``

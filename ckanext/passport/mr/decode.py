@@ -29,23 +29,28 @@ MIXED_ENCODING = define(
     "decode.mixed_encoding", Severity.WARNING,
     Nn_("The file mixes encodings: {utf8} line in UTF-8, {cp1251} in Windows-1251",
         "The file mixes encodings: {utf8} lines in UTF-8, {cp1251} in Windows-1251", count="utf8"),
+    meaning=N_("A file mixes the UTF-8 and Windows-1251 encodings"),
 )
 MOJIBAKE_REPAIRED = define(
     "decode.mojibake_repaired", Severity.WARNING,
     Nn_("Repaired mojibake (UTF-8 once read as Windows-1251) on {count} line",
         "Repaired mojibake (UTF-8 once read as Windows-1251) on {count} lines"),
+    meaning=N_("Text once misread as Windows-1251 was repaired"),
 )
 UTF16_USED = define(
     "decode.utf16", Severity.WARNING,
     N_("The text is {encoding}, not UTF-8"),
+    meaning=N_("A text is in UTF-16, not UTF-8"),
 )
 UNKNOWN_ENCODING = define(
     "decode.unknown_encoding", Severity.WARNING,
     N_("Unknown configured encoding '{encoding}'; the encoding was detected instead"),
+    meaning=N_("The configured encoding is unknown, so the encoding was detected"),
 )
 UNDECODABLE_BYTES = define(
     "decode.undecodable_bytes", Severity.WARNING,
     N_("Some bytes are not valid {encoding} and were replaced by �"),
+    meaning=N_("Some bytes are not valid in the text's encoding and were replaced"),
 )
 BINARY_CONTENT = define(
     "decode.binary_content", Severity.ERROR,

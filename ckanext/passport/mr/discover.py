@@ -30,14 +30,17 @@ from .sniff import sniff
 NOT_DISCOVERED = define(
     "registry.not_discovered", Severity.ERROR,
     N_("no open data registry found on {site} ({tried} addresses tried)"),
+    meaning=N_("No open data registry was found on the site"),
 )
 NOT_A_REGISTRY = define(
     "registry.address_not_registry", Severity.ERROR,
     N_("{address} holds no open data registry; it names a file, so no other address was tried"),
+    meaning=N_("The address given names a file that holds no open data registry"),
 )
 CANDIDATE_NOT_REGISTRY = define(
     "registry.candidate_not_registry", Severity.ERROR,
     N_("this address holds no registry of form {form}: {reason}"),
+    meaning=N_("An address tried holds no registry of one form"),
 )
 # Why a candidate is no registry, when no parse error says it: each the ``reason`` of the finding above.
 REASON_HTML_PAGE = define("registry.reason_html_page", Severity.INFO, N_("it is an HTML page"))

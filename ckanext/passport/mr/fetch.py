@@ -56,63 +56,77 @@ from .urls import join, split
 NOT_FOUND = define(
     "fetch.not_found", Severity.ERROR,
     N_("file not found (HTTP {status})"),
+    meaning=N_("A file was not found"),
 )
 HTTP_ERROR = define(
     "fetch.http_error", Severity.ERROR,
     N_("the server refused the request (HTTP {status})"),
+    meaning=N_("A server refused the request"),
 )
 SERVER_ERROR = define(
     "fetch.server_error", Severity.ERROR,
     Nn_("server error (HTTP {status}) after {attempts} attempt",
         "server error (HTTP {status}) after {attempts} attempts", count="attempts"),
+    meaning=N_("A server failed to answer after every attempt"),
 )
 TIMEOUT = define(
     "fetch.timeout", Severity.ERROR,
     N_("{host} did not answer within {seconds} s"),
+    meaning=N_("A server did not answer in time"),
 )
 TOO_LARGE = define(
     "fetch.too_large", Severity.ERROR,
     Nn_("the response is larger than the {limit} byte allowed",
         "the response is larger than the {limit} bytes allowed", count="limit"),
+    meaning=N_("A response is larger than the portal reads"),
 )
 REFUSED_ADDRESS = define(
     "fetch.refused_address", Severity.ERROR,
     N_("fetching from {host} is refused: it is not a public address (a private, local or special-purpose "
        "network)"),
+    meaning=N_("A file is on a non-public address, which the portal does not fetch"),
 )
 BAD_SCHEME = define(
     "fetch.bad_scheme", Severity.ERROR,
     N_("URL scheme '{scheme}' is not supported, use http or https"),
+    meaning=N_("An address uses a scheme other than http or https"),
 )
 TOO_MANY_REDIRECTS = define(
     "fetch.too_many_redirects", Severity.ERROR,
     N_("too many redirects (more than {limit})"),
+    meaning=N_("A server redirected too many times"),
 )
 REDIRECT_LOOP = define(
     "fetch.redirect_loop", Severity.ERROR,
     N_("redirects loop back to {target}"),
+    meaning=N_("A server's redirects loop back"),
 )
 # A failed connection is told by what failed, in words; the exception itself goes to no reader (only its class, for
 # the rare failure none of these names).
 CONNECTION_ERROR = define(
     "fetch.connection_error", Severity.ERROR,
     N_("could not connect to {host} ({error})"),
+    meaning=N_("A server could not be connected to"),
 )
 NAME_NOT_RESOLVED = define(
     "fetch.name_not_resolved", Severity.ERROR,
     N_("the name {host} does not resolve: no such host is known"),
+    meaning=N_("A host name does not resolve"),
 )
 CONNECTION_REFUSED = define(
     "fetch.connection_refused", Severity.ERROR,
     N_("{host} refused the connection: nothing answers on that port"),
+    meaning=N_("A server refused the connection"),
 )
 CONNECTION_RESET = define(
     "fetch.connection_reset", Severity.ERROR,
     N_("{host} closed the connection before its answer was complete"),
+    meaning=N_("A server closed the connection before its answer was complete"),
 )
 TLS_FAILED = define(
     "fetch.tls_failed", Severity.ERROR,
     N_("the secure connection to {host} failed: its certificate or encryption could not be verified"),
+    meaning=N_("The secure connection to a server failed"),
 )
 INVALID_URL = define(
     "fetch.invalid_url", Severity.ERROR,

@@ -28,11 +28,13 @@ PASSPORT_STANDARD_VARIANT = define(
     "passport.standard_version_variant",
     Severity.WARNING,
     N_("The standard version link is written in a non-canonical form: '{text}' (expected '{canonical}')"),
+    meaning=N_("The passport writes the standard version link in a non-canonical form"),
 )
 REGISTRY_STANDARD_VARIANT = define(
     "registry.standard_version_variant",
     Severity.WARNING,
     N_("The registry's standard version link is written in a non-canonical form: '{text}' (expected '{canonical}')"),
+    meaning=N_("The registry writes the standard version link in a non-canonical form"),
 )
 VERSION_WITHOUT_SOURCE = define(
     "passport.version_without_source",

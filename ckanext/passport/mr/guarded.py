@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Callable, Iterable, Iterator, TypeVar, Union
 
 from .model import ParseResult, Problem, Severity
-from .problems import Nn_, define, problem
+from .problems import N_, Nn_, define, problem
 from .storable import replaced_finding, storable_value
 
 log = logging.getLogger(__name__)
@@ -30,6 +30,7 @@ MAX_PER_CODE = 20
 MORE = define(
     "findings.more", Severity.INFO,
     Nn_("… and {count} more finding '{kind}'", "… and {count} more findings '{kind}'"),
+    meaning=N_("More findings of one code were left out"),
 )
 
 T = TypeVar("T")

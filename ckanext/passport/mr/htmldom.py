@@ -25,7 +25,7 @@ from lxml import etree
 
 from . import urls
 from .model import Problem, Severity
-from .problems import Nn_, define, problem
+from .problems import N_, Nn_, define, problem
 
 MAX_DEPTH = 200
 """The deepest element nesting read. Real pages nest a few dozen deep; pyRdfa recurses once per level (and
@@ -46,18 +46,21 @@ TOO_DEEP = define(
     Severity.ERROR,
     Nn_("The page nests its elements more than {limit} level deep; it was not read",
         "The page nests its elements more than {limit} levels deep; it was not read", count="limit"),
+    meaning=N_("A page nests its elements too deep to be read"),
 )
 TOO_MANY_ATTRIBUTES = define(
     "html.too_many_attributes",
     Severity.ERROR,
     Nn_("An element of the page has more than {limit} attribute; the page was not read",
         "An element of the page has more than {limit} attributes; the page was not read", count="limit"),
+    meaning=N_("An element of a page has too many attributes for the page to be read"),
 )
 TOO_MANY_NODES = define(
     "html.too_many_nodes",
     Severity.ERROR,
     Nn_("The page has more than {limit} element or attribute; it was not read",
         "The page has more than {limit} elements and attributes; it was not read", count="limit"),
+    meaning=N_("A page has too many elements and attributes to be read"),
 )
 REFUSALS = frozenset({TOO_DEEP, TOO_MANY_ATTRIBUTES, TOO_MANY_NODES})
 

@@ -14,7 +14,7 @@ from itertools import accumulate
 from typing import Any
 
 from .model import Problem, Severity
-from .problems import Nn_, define, problem
+from .problems import N_, Nn_, define, problem
 from .storable import replaced_finding, storable_json
 
 MAX_DEPTH = 64
@@ -23,6 +23,7 @@ TOO_DEEP = define(
     "json.too_deep", Severity.ERROR,
     Nn_("The JSON is nested more than {limit} level deep; it was not read",
         "The JSON is nested more than {limit} levels deep; it was not read", count="limit"),
+    meaning=N_("A JSON document is nested too deep to be read"),
 )
 
 # A JSON string: its quote, runs of plain characters and escapes, its quote, each run taken whole (possessive),

@@ -34,6 +34,8 @@ class ProblemKind:
     code: str
     severity: Severity
     message: Message
+    # What the code means in general, for a message with placeholders: the reports' "Meaning" column names it.
+    meaning: Optional[str] = None
 
 
 _KINDS: dict[str, ProblemKind] = {}
@@ -41,10 +43,11 @@ _KINDS: dict[str, ProblemKind] = {}
 SEVERITY_LABELS = {Severity.ERROR: N_("error"), Severity.WARNING: N_("warning"), Severity.INFO: N_("info")}
 
 
-def define(code: str, severity: Severity, message: Message) -> str:
+def define(code: str, severity: Severity, message: Message, *, meaning: Optional[str] = None) -> str:
     """Register a code; the message (:func:`N_`, or :func:`Nn_` when it counts) may hold ``{name}``
-    placeholders filled by :func:`problem`."""
-    kind = ProblemKind(code, severity, message)
+    placeholders filled by :func:`problem`. A message with placeholders has a ``meaning`` (:func:`N_`): what
+    any finding of the code means, in a sentence with none."""
+    kind = ProblemKind(code, severity, message, meaning)
     existing = _KINDS.get(code)
     if existing is not None and existing != kind:
         raise ValueError(f"problem code {code!r} defined twice with different texts")

@@ -31,11 +31,13 @@ PARSE_FAILED = define(
     "rdfa.parse_failed",
     Severity.ERROR,
     N_("The RDFa parser failed on the page: {detail}"),
+    meaning=N_("The RDFa parser failed on a page"),
 )
 UNREADABLE_LINK = define(
     "rdfa.unreadable_link",
     Severity.WARNING,
     N_("The page links to '{link}' ({attribute}), which is not a valid URL; the link was left out"),
+    meaning=N_("A page links to something that is not a valid URL; the link was left out"),
 )
 
 Node = Union[URIRef, BNode]

@@ -35,6 +35,7 @@ from .serialize import to_jsonable
 PASSPORT_UNREACHABLE = define(
     "passport.unreachable", Severity.ERROR,
     N_("the passport of '{identifier}' could not be read at any address ({tried} tried)"),
+    meaning=N_("A passport could not be read at any address"),
 )
 
 # ``fetch_one(url)`` reads a file whole, ``fetch_one(url, head_bytes=N)`` its first N bytes.

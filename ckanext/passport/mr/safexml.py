@@ -23,6 +23,7 @@ NOT_WELL_FORMED = define(
     "xml.not_well_formed",
     Severity.ERROR,
     N_("The XML document is not well-formed: {detail}"),
+    meaning=N_("An XML document is not well-formed"),
 )
 
 _HARDENING = dict(

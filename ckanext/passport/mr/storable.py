@@ -12,7 +12,7 @@ from dataclasses import fields, is_dataclass, replace
 from typing import Any, TypeVar
 
 from .model import Problem, Severity
-from .problems import Nn_, define, problem
+from .problems import N_, Nn_, define, problem
 
 CONTROL_CHARACTERS = define(
     "text.control_characters", Severity.WARNING,
@@ -20,6 +20,7 @@ CONTROL_CHARACTERS = define(
         "by �",
         "{count} characters that cannot be stored (NUL, control characters, lone surrogates) were replaced "
         "by �"),
+    meaning=N_("Characters that cannot be stored were replaced"),
 )
 
 REPLACEMENT = "\ufffd"

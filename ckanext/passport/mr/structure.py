@@ -27,6 +27,7 @@ UNREADABLE = define(
     "structure.unreadable",
     Severity.ERROR,
     N_("The structure file cannot be read: {reason}"),
+    meaning=N_("A structure file cannot be read"),
 )
 
 _HEADER_WORDS = re.compile(r"^(field|name|наименование|название|поле|имя|№|n|no)", re.I)

@@ -7,7 +7,6 @@ the actions, so the actions' authorization is the pages' too.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Optional
 
@@ -35,7 +34,6 @@ conformance = Blueprint(BLUEPRINT, __name__)
 PAGE_SIZE = 100
 # Findings of one code shown in full in a passport's row; the rest fold under a <details>.
 SHOWN_PLACES = 3
-_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 # ckanext-harvest's source and job pages with the Conformance tab: passport_conformance puts them before
 # ckanext-harvest's own templates.
 HARVEST_OVERRIDES = Path(__file__).resolve().parents[2] / "templates" / "conformance_harvest"
@@ -187,9 +185,11 @@ def _allowed(action: str, id_: str) -> bool:
 
 
 def meaning(code: str, translate: Translate) -> str:
-    """What a code means: its message in the reader's language, the particulars of each finding left out."""
+    """What a code means, in the reader's language: its meaning, or its message when that has no particulars."""
     kind = catalogue().get(code)
-    return _PLACEHOLDER.sub("…", translate.template(kind.message)) if kind else ""
+    if kind is None:
+        return ""
+    return translate(kind.meaning) if kind.meaning else translate.template(kind.message)
 
 
 def severity_of(code: str) -> str:

@@ -65,6 +65,7 @@ UNREADABLE = define(
     "passport.unreadable",
     Severity.ERROR,
     N_("The passport could not be read: its reader stopped on an unexpected {error}"),
+    meaning=N_("A passport's reader stopped on an unexpected error"),
 )
 LINK_IS_DATA_FILE = define(
     "passport.link_is_data_file",

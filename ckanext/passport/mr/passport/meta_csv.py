@@ -42,6 +42,7 @@ MISSING_HEADER = define(
 MISSING_PROPERTY = define(
     "passport.csv_missing_property", Severity.WARNING,
     N_("The required passport field '{name}' is missing or empty"),
+    meaning=N_("A required passport field is missing or empty"),
 )
 MISSING_IDENTIFIER = define(
     "passport.csv_missing_identifier", Severity.ERROR,
@@ -50,22 +51,27 @@ MISSING_IDENTIFIER = define(
 UNKNOWN_PROPERTY = define(
     "passport.csv_unknown_property", Severity.WARNING,
     N_("Unknown passport field '{name}'"),
+    meaning=N_("The passport has a field the recommendations do not name"),
 )
 PROPERTY_TYPO = define(
     "passport.csv_property_typo", Severity.WARNING,
     N_("Field '{name}' was read as '{meant}'"),
+    meaning=N_("A passport field's name was misspelt and read as the field meant"),
 )
 DUPLICATE_PROPERTY = define(
     "passport.csv_duplicate_property", Severity.WARNING,
     N_("Field '{name}' is repeated; the first value is used"),
+    meaning=N_("A passport field is repeated; its first value is used"),
 )
 UNREADABLE_DATE = define(
     "passport.csv_unreadable_date", Severity.WARNING,
     N_("The date '{text}' in field '{name}' could not be read"),
+    meaning=N_("A date in the passport could not be read"),
 )
 UNREADABLE_VERSION_KEY = define(
     "passport.csv_unreadable_version_key", Severity.WARNING,
     N_("The version name '{name}' does not follow data-<version>-structure-<structure version>"),
+    meaning=N_("A version name does not follow the MR form data-<version>-structure-<structure version>"),
 )
 NO_DATA_VERSIONS = define(
     "passport.csv_no_data_versions", Severity.WARNING,
@@ -78,6 +84,7 @@ NO_STRUCTURE_VERSIONS = define(
 UNQUOTED_VALUE = define(
     "passport.csv_unquoted_value", Severity.WARNING,
     N_("The value of field '{name}' holds an unquoted delimiter; the cells were joined"),
+    meaning=N_("A passport value holds an unquoted delimiter, so its cells were joined"),
 )
 NOT_A_PASSPORT = define(
     "passport.csv_not_a_passport", Severity.ERROR,

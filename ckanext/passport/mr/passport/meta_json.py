@@ -43,11 +43,13 @@ SCHEMA_VIOLATION = define(
     "schema.json_violation",
     Severity.WARNING,
     N_("meta.json does not match meta-schema.json: {detail}"),
+    meaning=N_("meta.json does not match meta-schema.json"),
 )
 DAMAGED_JSON = define(
     "passport.json_damaged",
     Severity.ERROR,
     N_("meta.json is not valid JSON ({detail}); what could be read was read"),
+    meaning=N_("meta.json is not valid JSON; what could be read was read"),
 )
 NOT_AN_OBJECT = define(
     "passport.json_not_object",

@@ -36,11 +36,13 @@ SCHEMA_VIOLATION = define(
     "schema.xsd_violation",
     Severity.WARNING,
     N_("meta.xml does not match meta-schema.xsd: {detail}"),
+    meaning=N_("meta.xml does not match meta-schema.xsd"),
 )
 UNEXPECTED_ROOT = define(
     "passport.unexpected_root",
     Severity.ERROR,
     N_("The passport's root element is <{root}>, expected <meta>"),
+    meaning=N_("The passport's root element is not <meta>"),
 )
 
 

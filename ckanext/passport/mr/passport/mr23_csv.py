@@ -38,10 +38,12 @@ FORM = Form.MR23_CSV
 ROW_NUMBER_MISMATCH = define(
     "passport.csv_row_number_mismatch", Severity.INFO,
     N_("Row {number} '{name}' is row {meant} by its characteristic name"),
+    meaning=N_("A row's number differs from the one its characteristic name has"),
 )
 UNREADABLE_LINK = define(
     "passport.csv_unreadable_link", Severity.WARNING,
     N_("'{text}' in row '{name}' does not look like a link"),
+    meaning=N_("A passport value that should be a link does not look like one"),
 )
 
 _REQUIRED = tuple(n for n in APPENDIX_1 if n not in (PREVIOUS_DATA, PREVIOUS_STRUCTURES))

@@ -51,6 +51,8 @@ STRUCTURE_NOT_FOUND = define(
     Severity.WARNING,
     N_("The structure {structure} of data version {version} is not described on the page; "
        "its version was taken from the file name"),
+    meaning=N_("A data version's structure is not described on the page; its version was taken from the "
+               "file name"),
 )
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:

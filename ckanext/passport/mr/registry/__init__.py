@@ -37,6 +37,7 @@ UNREADABLE = define(
     "registry.unreadable",
     Severity.ERROR,
     N_("The registry could not be read: its reader stopped on an unexpected {error}"),
+    meaning=N_("A registry's reader stopped on an unexpected error"),
 )
 UNKNOWN_FORM = define(
     "registry.unknown_form",
@@ -47,6 +48,7 @@ INCOMPLETE = define(
     "registry.incomplete",
     Severity.ERROR,
     N_("The registry could not be read whole ({cause}): entries after the damage may be lost"),
+    meaning=N_("The registry could not be read whole; entries after the damage may be lost"),
 )
 # Findings a passport can live with but a registry cannot: a record whose broken quoting swallowed the lines
 # after it, lines that are not in the file's encoding (a file cut mid-character, bytes appended to it), or more

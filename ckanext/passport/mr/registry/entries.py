@@ -17,6 +17,7 @@ MISSING_LINK = define(
     "registry.entry_missing_link",
     Severity.WARNING,
     N_("Registry entry '{name}' has no passport link; it was skipped"),
+    meaning=N_("A registry entry has no passport link and was skipped"),
 )
 # An error, not a warning: the entry is not read, so the registry is not read whole and a harvest must not take
 # that entry's record as withdrawn (the deletion guard counts the errors met reading a registry).
@@ -24,11 +25,13 @@ UNREADABLE_LINK = define(
     "registry.entry_unreadable_link",
     Severity.ERROR,
     N_("Registry entry '{name}' links to '{link}', which is not a valid URL; it was skipped"),
+    meaning=N_("A registry entry links to something that is not a valid URL and was skipped"),
 )
 MISSING_IDENTIFIER = define(
     "registry.entry_missing_identifier",
     Severity.WARNING,
     N_("A registry entry has no identifier; it was taken from the link: {identifier}"),
+    meaning=N_("A registry entry has no identifier; it was taken from the link"),
 )
 EMPTY = define(
     "registry.empty",
@@ -39,6 +42,7 @@ DUPLICATE_IDENTIFIER = define(
     "registry.duplicate_identifier",
     Severity.WARNING,
     N_("Identifier '{identifier}' appears again in the registry; the repeat was skipped"),
+    meaning=N_("An identifier appears again in the registry; the repeat was skipped"),
 )
 
 

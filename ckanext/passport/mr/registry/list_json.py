@@ -15,6 +15,7 @@ DAMAGED_JSON = define(
     "registry.json_damaged",
     Severity.ERROR,
     N_("list.json is not valid JSON ({detail}); what could be read was read"),
+    meaning=N_("list.json is not valid JSON; what could be read was read"),
 )
 UNEXPECTED_SHAPE = define(
     "registry.json_unexpected_shape",
