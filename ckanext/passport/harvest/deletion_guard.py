@@ -37,23 +37,26 @@ def queue_deletions(
 
 
 def _largest_listing(source_id: str) -> int:
-    """The most entries the source's listing named in its last finished jobs (gathered non-delete objects).
+    """The most entries the source's listing named in its last finished jobs (gathered objects, delete objects left
+    out: every object of ours has its gather's status).
 
     Deletions are measured against this rather than against the last harvest alone, so that a registry cut a
     little more each time cannot delete the catalog step by step.
     """
-    recent = (
-        model.Session.query(HarvestJob.id)
-        .filter(HarvestJob.source_id == source_id, HarvestJob.status == "Finished")
-        .order_by(HarvestJob.created.desc())
-        .limit(_RECENT_JOBS)
-        .subquery()
-    )
+    # The job ids are read first: given them as values, not as a subquery the planner cannot size, it reads the
+    # jobs' objects by their index, and the rare delete extras by theirs, whatever the portal holds (issue 42).
+    recent = [job_id for (job_id,) in
+              model.Session.query(HarvestJob.id)
+              .filter(HarvestJob.source_id == source_id, HarvestJob.status == "Finished")
+              .order_by(HarvestJob.created.desc())
+              .limit(_RECENT_JOBS)]
+    if not recent:
+        return 0
+    deletes = sa.exists().where(HarvestObjectExtra.harvest_object_id == HarvestObject.id,
+                                HarvestObjectExtra.key == stored.STATUS, HarvestObjectExtra.value == stored.DELETE)
     sizes = (
         model.Session.query(sa.func.count(sa.distinct(HarvestObject.guid)))
-        .join(HarvestObjectExtra, HarvestObjectExtra.harvest_object_id == HarvestObject.id)
-        .filter(HarvestObject.harvest_job_id.in_(sa.select(recent.c.id)))
-        .filter(HarvestObjectExtra.key == stored.STATUS, HarvestObjectExtra.value != stored.DELETE)
+        .filter(HarvestObject.harvest_job_id.in_(recent), ~deletes)
         .group_by(HarvestObject.harvest_job_id)
     )
     return max((size for (size,) in sizes), default=0)

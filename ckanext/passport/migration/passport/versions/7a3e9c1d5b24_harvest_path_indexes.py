@@ -5,8 +5,11 @@ prints the plans):
 - the identity claim (catalog.identity.holders), an identifier among every record's extras: CKAN 2.11 keeps them as
   ``package_extra`` rows, 2.12 in the ``package.extras`` JSONB column (indexed for the two identity fields of ours);
   hash indexes, which any value's length fits;
-- the deletion guard's recent jobs of a source (harvest.deletion_guard), and the job summary's previous job, by
-  source and time; ckanext-harvest indexes no ``harvest_job`` column but the id.
+- the deletion guard's recent jobs of a source (harvest.deletion_guard), by source and time, and the recovery's
+  running jobs (harvest.recovery), by status: ckanext-harvest indexes no ``harvest_job`` column but the id;
+- a job's outcomes (harvest.records.outcomes) and its deletions left out of its report (conformance.harvest.report),
+  rare extras of its objects: the planner reads those extras by key rather than the job's objects, so the keys of
+  short values are indexed with them (a partial index: ``etag`` or a URL may outgrow a b-tree entry).
 
 Revision ID: 7a3e9c1d5b24
 Revises: 6f1b3d5a7c9e
@@ -24,6 +27,8 @@ depends_on = None
 
 # The identity fields of ours kept as extras: the site's MR identifier field by default and an LKOD record's IRI.
 IDENTITY_EXTRAS = ("mr_identifier", "lkod_iri")
+# Harvest object extras whose values are short words (harvest.stored.STATUS, RECORD_OUTCOME, RECORD_GONE).
+WORD_EXTRAS = ("status", "record_outcome", "record_gone")
 
 
 def _indexes() -> list[tuple[str, str, str]]:
@@ -38,6 +43,12 @@ def _indexes() -> list[tuple[str, str, str]]:
                   for field in IDENTITY_EXTRAS]
     if "harvest_job" in tables:
         found.append(("ix_passport_harvest_job_source_created", "harvest_job", "(source_id, created)"))
+        found.append(("ix_passport_harvest_job_unfinished", "harvest_job",
+                      "(status) WHERE status IN ('New', 'Running')"))
+    if "harvest_object_extra" in tables:
+        words = ", ".join(f"'{key}'" for key in WORD_EXTRAS)
+        found.append(("ix_passport_harvest_object_extra_word", "harvest_object_extra",
+                      f"(key, value, harvest_object_id) WHERE key IN ({words})"))
     return found
 
 
