@@ -48,6 +48,7 @@ _NUMBER_OR_DATE = re.compile(r"^[\s+\-]?[\d\s.,:/\-]+$")
 RATE_USER = define(
     "openness.rate_user", Severity.ERROR,
     N_("You have used up your openness checks (at most {limit} in {minutes} min); please try again later."),
+    meaning=N_("A user ran more openness checks than the portal allows in a while"),
 )
 RATE_RECORD = define(
     "openness.rate_record", Severity.ERROR,
@@ -55,6 +56,7 @@ RATE_RECORD = define(
         "min); please try again later.",
         "This record's data sources have been checked as often as allowed (at most {limit} checks in {minutes} "
         "min); please try again later.", count="limit"),
+    meaning=N_("A record's data sources were checked for openness more often than the portal allows in a while"),
 )
 
 

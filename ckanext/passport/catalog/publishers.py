@@ -45,10 +45,12 @@ INNS_SYSADMIN_ONLY = define(
 ICO_TAKEN = define(
     "organization.ico_taken", Severity.ERROR,
     N_("The IČO {ico} is already held by the organization {organization}."),
+    meaning=N_("Another organization already holds this IČO"),
 )
 INN_TAKEN = define(
     "organization.inn_taken", Severity.ERROR,
     N_("The INN {inn} is already held by the organization {organization}."),
+    meaning=N_("Another organization already holds this INN"),
 )
 
 

@@ -16,7 +16,10 @@ from ckanext.passport.mr.model import Problem, Severity
 from ckanext.passport.mr.problems import N_, define, problem
 from ckanext.passport.mr.safexml import hardened_iterparse, syntax_problem
 
-UNREADABLE = define("vocab.unreadable", Severity.ERROR, N_("The SKOS file could not be read ({error})"))
+UNREADABLE = define(
+    "vocab.unreadable", Severity.ERROR, N_("The SKOS file could not be read ({error})"),
+    meaning=N_("A SKOS vocabulary file could not be read"),
+)
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
