@@ -102,6 +102,21 @@ def test_a_counting_code_names_a_placeholder_of_its_message():
                   if f"{{{message.count}}}" not in message.singular or f"{{{message.count}}}" not in message.plural) == []
 
 
+def test_a_code_whose_message_has_particulars_has_a_meaning_without_them():
+    """The reports' "Meaning" column names what a code means; a code's message, its particulars filled in, cannot."""
+    with_particulars = {code: kind for code, kind in KINDS.items() if placeholders(msgid(kind.message))}
+    assert len(with_particulars) > 150
+    assert sorted(code for code, kind in with_particulars.items() if not kind.meaning or "{" in kind.meaning) == []
+
+
+@pytest.mark.parametrize("lang", ["cs", "ru"])
+def test_every_meaning_is_translated(lang):
+    entries = {e.msgid: e for e in po(lang) if not e.obsolete}
+    meanings = {kind.meaning for kind in KINDS.values() if kind.meaning}
+    assert sorted(m for m in meanings if m not in entries or not entries[m].msgstr or entries[m].fuzzy
+                  or "{" in entries[m].msgstr) == []
+
+
 def test_no_message_works_around_plurals():
     """"line(s)" was how a count was written before plural forms."""
     assert [e.msgid for e in po("cs") if not e.obsolete and "(s)" in e.msgid] == []

@@ -93,6 +93,20 @@ def test_passports_by_problem_gives_each_code_its_meaning_in_the_readers_languag
         assert wanted and row.select_one(".passport-code-meaning").text.strip() == wanted, row["data-code"]
 
 
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+def test_passports_by_problem_names_what_a_code_with_particulars_means_with_no_holes(
+        app, checked, sysadmin, language):
+    """data.field_renamed's message names a column and two headings; its meaning names none, and leaves no gap."""
+    prefix = "" if language == "en" else f"/{language}"
+    page = report_page(app, checked, sysadmin, prefix)
+    said = page.select_one(f".passport-site-check-codes tbody tr[data-code='{FIELD_RENAMED}'] .passport-code-meaning")
+    assert said is not None and said.text.strip() == translator(language)(
+        "A column of the data file is headed with another name than the structure's field")
+    assert [row["data-code"] for row in page.select(".passport-site-check-codes tbody tr")
+            if "{" in row.select_one(".passport-code-meaning").text
+            or "…" in row.select_one(".passport-code-meaning").text] == []
+
+
 def test_passports_by_problem_links_each_passport_to_its_section_in_the_report(app, checked, sysadmin):
     page = report_page(app, checked, sysadmin)
     for row in page.select(".passport-site-check-codes tbody tr"):
