@@ -169,3 +169,10 @@ def test_the_passport_s_texts_carry_the_record_s_language_and_stay_plain_rdfa_li
     title = page.select_one(".passport-publication [property='dc:title']")
     assert title["lang"] == dataset["record_language"] == "ru" and title["xml:lang"] == ""
     assert page.select_one(".passport-publication th").find_parent(attrs={"lang": True}).name == "html"
+
+
+def test_a_russian_record_s_title_is_marked_russian_on_its_czech_page(app, publish):
+    dataset = publish("harvested")
+    page = BeautifulSoup(app.get(f"/cs/dataset/{dataset['name']}").body, "html.parser")
+
+    assert page.select_one("h1 span[lang=ru]").get_text() == dataset["title"]
