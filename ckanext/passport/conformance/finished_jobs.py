@@ -14,10 +14,10 @@ from typing import Any
 
 import ckan.model as model
 
+from ckanext.passport import source_types
 from ckanext.passport.harvest import recovery
 
 from . import notices
-from .harvest.actions import PASSPORT_SOURCE_TYPE
 from .scoreboard import summary
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 def on_job_finished(job_id: str, source_type: str, **_: Any) -> None:
     """A finished job of our source types, as ``recovery.job_finished`` announces it: a passport job's summary and
     notices."""
-    if source_type == PASSPORT_SOURCE_TYPE:
+    if source_type == source_types.PASSPORT:
         job_finished(job_id)
 
 

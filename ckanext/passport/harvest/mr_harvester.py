@@ -17,7 +17,7 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckanext.harvest.harvesters.base import HarvesterBase
 
-from ckanext.passport import settings
+from ckanext.passport import settings, source_types
 from ckanext.passport.catalog import mapping
 from ckanext.passport.harvest import form_memory, index_check, objects, publishers, records, stage_guard, stored
 from ckanext.passport.harvest import problems as codes
@@ -74,7 +74,7 @@ def normalise_guid(identifier: str) -> str:
 class PassportHarvester(HarvesterBase):
     """Harvests sites publishing under the Russian Methodological Recommendations (MR 2.3 and 3.0)."""
 
-    SOURCE_TYPE = "passport"
+    SOURCE_TYPE = source_types.PASSPORT
 
     def info(self) -> dict[str, str]:
         return source_type_info(

@@ -15,7 +15,7 @@ from sqlalchemy import func
 
 import ckan.model as model
 
-from ckanext.passport import settings
+from ckanext.passport import settings, source_types
 from ckanext.passport.catalog.publishers import organization_holding_inn
 from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest import records
@@ -74,7 +74,7 @@ def would_refuse() -> list[WouldRefuse]:
     rows = (model.Session.query(HarvestSource, model.Package.name, HarvestObject.guid)
             .join(HarvestObject, HarvestObject.harvest_source_id == HarvestSource.id)
             .join(model.Package, model.Package.id == HarvestSource.id)
-            .filter(HarvestSource.active.is_(True), HarvestSource.type == "passport", model.Package.state == "active",
+            .filter(HarvestSource.active.is_(True), HarvestSource.type == source_types.PASSPORT, model.Package.state == "active",
                     (HarvestObject.current.is_(True)) | HarvestObject.harvest_job_id.in_(newest_jobs))
             .distinct())
     counts: dict[tuple[str, str, str], int] = {}

@@ -21,6 +21,7 @@ import ckan.plugins.toolkit as tk
 import sqlalchemy as sa
 from ckanext.harvest.model import HarvestObject, HarvestSource
 
+from ckanext.passport import source_types
 from ckanext.passport.catalog import identity
 from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest import stored
@@ -31,10 +32,6 @@ from ckanext.passport.mr.problems import problem
 
 # What ckanext-harvest's index adds to a harvested dataset (see existing_dataset).
 HARVEST_INDEX_KEYS = frozenset({"harvest_object_id", "harvest_source_id", "harvest_source_title"})
-
-
-# The source types whose objects this module writes records for (check-index repairs no other type's).
-SOURCE_TYPES = ("passport", "lkod")
 
 
 @dataclass(frozen=True)
@@ -58,7 +55,7 @@ def drift(source_id: Optional[str] = None) -> list[Drift]:
         .join(HarvestSource, HarvestSource.id == HarvestObject.harvest_source_id)
         .outerjoin(model.Package, model.Package.id == HarvestObject.package_id)
         .filter(HarvestObject.current == True)  # noqa: E712 (SQLAlchemy needs ==)
-        .filter(HarvestSource.type.in_(SOURCE_TYPES), HarvestSource.active == True)  # noqa: E712
+        .filter(HarvestSource.type.in_(source_types.OURS), HarvestSource.active == True)  # noqa: E712
         .filter(sa.or_(model.Package.id.is_(None), model.Package.state == model.State.DELETED))
     )
     if source_id:

@@ -32,17 +32,15 @@ from ckan import model
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 
 from ckanext.passport.harvest import problems as codes
-from ckanext.passport import settings
+from ckanext.passport import settings, source_types
 from ckanext.passport.harvest.findings import save_gather_error, save_object_error
 from ckanext.passport.mr.problems import problem
 
 log = logging.getLogger(__name__)
 
-# The source types whose stages run under the object budget: this extension's harvesters.
-SOURCE_TYPES = ("passport", "lkod")
 _STAGES = {"FETCH": "Fetch", "IMPORT": "Import"}
-# Sent once per job of SOURCE_TYPES that a harvest_jobs_run finished (sender: the job's id; source_type: its
-# source's type). A receiver's failure is its own to log: it would otherwise fail the run.
+# Sent once per job of our source types (source_types.OURS) that a harvest_jobs_run finished (sender: the job's id;
+# source_type: its source's type). A receiver's failure is its own to log: it would otherwise fail the run.
 job_finished = tk.signals.ckanext.signal("ckanext.passport.harvest_job_finished")
 
 
@@ -61,7 +59,7 @@ def release_stalled_objects(source_id: Optional[str] = None, now: Optional[datet
         model.Session.query(HarvestObject)
         .join(HarvestJob, HarvestObject.harvest_job_id == HarvestJob.id)
         .join(HarvestSource, HarvestJob.source_id == HarvestSource.id)
-        .filter(HarvestJob.status == "Running", HarvestSource.type.in_(SOURCE_TYPES),
+        .filter(HarvestJob.status == "Running", HarvestSource.type.in_(source_types.OURS),
                 HarvestObject.state.in_(list(_STAGES)), started < cutoff)
     )
     if source_id:
@@ -101,7 +99,7 @@ def end_timed_out_jobs(source_id: Optional[str] = None, now: Optional[datetime.d
     running = (
         model.Session.query(HarvestJob)
         .join(HarvestSource, HarvestJob.source_id == HarvestSource.id)
-        .filter(HarvestJob.status == "Running", HarvestSource.type.in_(SOURCE_TYPES))
+        .filter(HarvestJob.status == "Running", HarvestSource.type.in_(source_types.OURS))
     )
     if source_id:
         running = running.filter(HarvestJob.source_id == source_id)
@@ -130,7 +128,7 @@ def running_jobs(source_id: Optional[str] = None) -> list[str]:
     query = (
         model.Session.query(HarvestJob.id)
         .join(HarvestSource, HarvestSource.id == HarvestJob.source_id)
-        .filter(HarvestJob.status == "Running", HarvestSource.type.in_(SOURCE_TYPES))
+        .filter(HarvestJob.status == "Running", HarvestSource.type.in_(source_types.OURS))
     )
     if source_id:
         query = query.filter(HarvestJob.source_id == source_id)

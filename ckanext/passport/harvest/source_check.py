@@ -12,7 +12,7 @@ from typing import Any, Optional
 import ckan.plugins.toolkit as tk
 from flask import has_request_context, request
 
-from ckanext.passport import settings
+from ckanext.passport import settings, source_types
 from ckanext.passport.harvest.config import load_config
 from ckanext.passport.harvest.findings import line
 from ckanext.passport.harvest.mr_harvester import open_registry
@@ -35,7 +35,7 @@ def registry_problem(source: dict[str, Any]) -> Optional[Problem]:
 
 def after_source_saved(source: dict[str, Any]) -> None:
     """Flash what reading a passport source's registry found, when it was saved from a page (not the API)."""
-    if source.get("type") != "harvest" or source.get("source_type") != "passport":
+    if source.get("type") != "harvest" or source.get("source_type") != source_types.PASSPORT:
         return
     if not has_request_context() or request.path.startswith("/api/"):
         return

@@ -17,7 +17,7 @@ from typing import Any, Optional
 from ckan.plugins import PluginImplementations
 from ckanext.harvest.interfaces import IHarvester
 
-from ckanext.passport import settings
+from ckanext.passport import settings, source_types
 
 # Our copy of ckanext-harvest's form, which passport_harvester puts before ckanext-harvest's templates.
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "harvest_source"
@@ -48,5 +48,10 @@ def config_help(source_type: str) -> dict[str, Any]:
     }
 
 
+def placeholder_example() -> str:
+    """The Configuration box's example: the MR type's, whatever order the plugins list the types in."""
+    return config_help(source_types.PASSPORT).get("example", "")
+
+
 def helpers() -> dict[str, Any]:
-    return {"passport_source_config_help": config_help}
+    return {"passport_source_config_help": config_help, "passport_source_config_example": placeholder_example}

@@ -31,7 +31,7 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckanext.dcat.harvesters.rdf import DCATRDFHarvester
 
-from ckanext.passport import settings
+from ckanext.passport import settings, source_types
 from ckanext.passport.catalog import mapping
 from ckanext.passport.harvest import index_check, objects, records, stage_guard, stored
 from ckanext.passport.harvest import problems as codes
@@ -57,7 +57,7 @@ _ = tk._
 class LkodHarvester(DCATRDFHarvester):
     """Harvests another LKOD's catalog (DCAT-AP-CZ documents) into Czech catalog records."""
 
-    SOURCE_TYPE = "lkod"
+    SOURCE_TYPE = source_types.LKOD
 
     def info(self) -> dict[str, str]:
         return source_type_info(

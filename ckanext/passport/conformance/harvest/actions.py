@@ -13,6 +13,7 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra, HarvestSource
 
+from ckanext.passport import source_types
 from ckanext.passport.catalog import workflow
 from ckanext.passport.harvest import stored as stored_object
 from ckanext.passport.language import reader_translate
@@ -20,10 +21,6 @@ from ckanext.passport.language import reader_translate
 from ..shape import is_conformant, passport_entry
 from . import fixed as harvest_fixed
 from . import report as harvest_report
-
-# The harvest source type whose objects hold passports (the lkod type's objects hold LKOD documents).
-PASSPORT_SOURCE_TYPE = "passport"
-
 
 def source_of(id_or_name: str) -> tuple[HarvestSource, model.Package]:
     """The passport harvest source named or identified by ``id_or_name``, and its dataset (name, title…).
@@ -34,7 +31,7 @@ def source_of(id_or_name: str) -> tuple[HarvestSource, model.Package]:
     source = HarvestSource.get(package.id) if package is not None and package.type == "harvest" else None
     if source is None or package.state == "deleted":
         raise tk.ObjectNotFound(tk._("Harvest source not found"))
-    if source.type != PASSPORT_SOURCE_TYPE:
+    if source.type != source_types.PASSPORT:
         raise tk.ObjectNotFound(tk._("Only MR passport sources have a conformance report"))
     return source, package
 
@@ -138,7 +135,7 @@ def latest_object(package_id: str) -> Optional[HarvestObject]:
     linked = (
         model.Session.query(HarvestObject)
         .join(HarvestSource, HarvestSource.id == HarvestObject.harvest_source_id)
-        .filter(HarvestObject.package_id == package_id, HarvestSource.type == PASSPORT_SOURCE_TYPE)
+        .filter(HarvestObject.package_id == package_id, HarvestSource.type == source_types.PASSPORT)
         .order_by(HarvestObject.current.desc(), HarvestObject.gathered.desc())
         .first()
     )

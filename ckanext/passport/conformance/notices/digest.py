@@ -13,10 +13,10 @@ from typing import Any, Optional
 import ckan.model as model
 from ckanext.harvest.model import HarvestSource
 
+from ckanext.passport import source_types
 from ckanext.passport.language import site_translate
 from ckanext.passport.mr.model import Translate
 
-from ..harvest.actions import PASSPORT_SOURCE_TYPE
 from ..scoreboard.model import JobSummary
 from . import compose, send
 from .jobs import choices, source_dict
@@ -33,7 +33,7 @@ def notified_sources() -> dict[str, list[dict[str, Any]]]:
     """organization id → its active passport sources that are notified (their config over the site's option)."""
     found: dict[str, list[dict[str, Any]]] = defaultdict(list)
     query = model.Session.query(HarvestSource).filter(
-        HarvestSource.type == PASSPORT_SOURCE_TYPE, HarvestSource.active.is_(True))
+        HarvestSource.type == source_types.PASSPORT, HarvestSource.active.is_(True))
     for source in query.order_by(HarvestSource.title, HarvestSource.id):
         shown = source_dict(source.id)
         if shown and shown["organization_id"] and choices(source).notify:

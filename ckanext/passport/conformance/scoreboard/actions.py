@@ -16,7 +16,8 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 import sqlalchemy as sa
 
-from ..harvest.actions import PASSPORT_SOURCE_TYPE
+from ckanext.passport import source_types
+
 
 PERIODS = {"week": dt.timedelta(days=7), "month": dt.timedelta(days=30)}
 DEFAULT_PERIOD = "month"
@@ -35,7 +36,7 @@ ALL_CODES = 10_000  # one publisher's row (its page) lists every code its findin
 # The sources whose summaries the caller may count: active passport sources, public ones unless a sysadmin asks.
 _VISIBLE = f"""
     SELECT s.id, p.name, p.title FROM harvest_source s JOIN package p ON p.id = s.id
-    WHERE s.type = '{PASSPORT_SOURCE_TYPE}' AND p.state = 'active' AND (:all OR NOT p.private)
+    WHERE s.type = '{source_types.PASSPORT}' AND p.state = 'active' AND (:all OR NOT p.private)
 """
 
 _SCOREBOARD = """

@@ -26,9 +26,9 @@ import ckan.plugins.toolkit as tk
 import sqlalchemy as sa
 from ckan import model
 
-from ckanext.passport import settings
+from ckanext.passport import settings, source_types
 from ckanext.passport.harvest import problems as codes
-from ckanext.passport.harvest.recovery import SOURCE_TYPES, last_action_text
+from ckanext.passport.harvest.recovery import last_action_text
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.model import Problem, Translate
 from ckanext.passport.mr.problems import from_dict, problem
@@ -91,7 +91,7 @@ def harvest_health(now: Optional[dt.datetime] = None, translate: Optional[Transl
     translate = translate or reader_translate()
     stalled_minutes, grace = settings.health_stalled_after(), settings.health_grace()
     found = model.Session.execute(_HEALTH, {
-        "types": list(SOURCE_TYPES),
+        "types": list(source_types.OURS),
         "failure_codes": sorted(FAILURE_CODES),
         "periods": json.dumps(PERIOD_DAYS),
         "stalled_before": now - dt.timedelta(minutes=stalled_minutes),

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from ckanext.harvest.model import HarvestJob, HarvestSource
 from sqlalchemy.dialects.postgresql import insert
 
-from ckanext.passport import settings
+from ckanext.passport import settings, source_types
 from ckanext.passport.catalog.publishers import organization_holding_inn
 from ckanext.passport.harvest.config import HarvestConfig, load_config
 from ckanext.passport.catalog.mapping import inn_of
@@ -25,7 +25,6 @@ from ckanext.passport.harvest.publishers import harvests_for
 from ckanext.passport.mr.model import Severity
 
 from ..harvest import report as harvest_report
-from ..harvest.actions import PASSPORT_SOURCE_TYPE
 from .. import shape
 from .model import FAILED, FINISHED, JobSummary
 
@@ -54,7 +53,7 @@ def summarize(job_id: str) -> Optional[JobSummary]:
     if job is None or job.status != "Finished":
         return None
     source = HarvestSource.get(job.source_id)
-    if source is None or source.type != PASSPORT_SOURCE_TYPE:
+    if source is None or source.type != source_types.PASSPORT:
         return None
     row = values(job, source)
     statement = insert(JobSummary.__table__).values(**row)
@@ -84,7 +83,7 @@ def unsummarized(limit: int) -> list[str]:
         model.Session.query(HarvestJob.id)
         .join(HarvestSource, HarvestSource.id == HarvestJob.source_id)
         .outerjoin(JobSummary, JobSummary.job_id == HarvestJob.id)
-        .filter(HarvestJob.status == "Finished", HarvestSource.type == PASSPORT_SOURCE_TYPE,
+        .filter(HarvestJob.status == "Finished", HarvestSource.type == source_types.PASSPORT,
                 JobSummary.job_id.is_(None))
         .order_by(HarvestJob.finished.nulls_first(), HarvestJob.created)
         .limit(limit)
