@@ -168,7 +168,7 @@ def test_a_finished_check_shows_its_report(app, user, finished):
     for passport in passports:
         assert passport.select_one(".passport-score")["data-score"].isdigit()
         links = [a["href"] for a in passport.select(".passport-site-check-fixed-files a")]
-        assert [link.rsplit("/", 1)[1] for link in links] == ["meta.json", "meta.csv", "meta.xml"]
+        assert [link.rsplit("/", 1)[1] for link in links] == ["meta.json", "meta.xml", "meta.csv"]
     findings = page.select(".passport-finding")
     assert findings and all(f["data-code"] for f in findings)
 
