@@ -173,7 +173,7 @@ def chained_actions() -> dict[str, Callable[..., Any]]:
     }
 
 
-def auth_functions() -> dict[str, Callable[..., Any]]:
+def chained_auth_functions() -> dict[str, Callable[..., Any]]:
     return {
         "user_show": user_show,
         "user_list": user_list,

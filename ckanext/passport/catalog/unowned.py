@@ -37,5 +37,5 @@ def package_update(next_auth: Callable[..., Any], context: dict[str, Any], data_
     return {"success": False, "msg": tk._("Only whoever created a record of no organization may change it")}
 
 
-def auth_functions() -> dict[str, Callable[..., Any]]:
+def chained_auth_functions() -> dict[str, Callable[..., Any]]:
     return {"package_update": package_update}

@@ -43,5 +43,5 @@ def harvest_object_show(next_auth: Callable[..., Any], context: dict[str, Any],
     return next_auth(context, data_dict)
 
 
-def auth_functions() -> dict[str, Callable[..., Any]]:
+def chained_auth_functions() -> dict[str, Callable[..., Any]]:
     return {"harvest_object_show": harvest_object_show}

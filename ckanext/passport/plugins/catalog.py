@@ -35,7 +35,7 @@ from ckanext.passport.catalog import (
 
 from ckanext.passport import language, rate_limits, script_translations
 
-from .shared import SCHEMING_SETTINGS, PassportTranslation, chained, declaration_file, require
+from .shared import SCHEMING_SETTINGS, PassportTranslation, chained, chained_auth, declaration_file, require
 
 
 @tk.blanket.config_declarations(declaration_file("catalog"))
@@ -48,8 +48,9 @@ from .shared import SCHEMING_SETTINGS, PassportTranslation, chained, declaration
     auth.auth_functions()
     | openness.auth_functions()
     | vocab_search.auth_functions()
-    | people.auth_functions()
-    | unowned.auth_functions()
+    # Wrapped: user_show, user_list, member_list, organization_list_for_user and package_collaborator_list (a
+    # visitor lists no users); package_update (a record of no organization changed only by whoever made it).
+    | chained_auth(people.chained_auth_functions(), unowned.chained_auth_functions())
 )
 @tk.blanket.validators(
     validators.validators()

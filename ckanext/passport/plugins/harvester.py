@@ -20,7 +20,7 @@ from ckanext.passport.harvest import config_authority, findings as harvest_findi
 from ckanext.passport.harvest import object_access, source_type
 from ckanext.passport.harvest.mr_harvester import PassportHarvester
 
-from .shared import PassportTranslation, chained, require, templates_first
+from .shared import PassportTranslation, chained, chained_auth, require, templates_first
 
 
 # Wrapped, nothing new: ckanext-harvest's job report, job show, source status and object show (findings in the
@@ -28,7 +28,8 @@ from .shared import PassportTranslation, chained, require, templates_first
 # package_update (a source's options judged on its effective config).
 @tk.blanket.actions(lambda: chained(harvest_findings.chained_actions(), recovery.chained_actions(),
                                     config_authority.chained_actions()))
-@tk.blanket.auth_functions(object_access.auth_functions())
+# Wrapped: ckanext-harvest's harvest_object_show auth (an object shown only to whoever may see its source).
+@tk.blanket.auth_functions(chained_auth(object_access.chained_auth_functions()))
 @tk.blanket.helpers(source_form.helpers())
 class PassportHarvesterPlugin(PassportTranslation, PassportHarvester):
     """ckanext-harvest finds harvesters as plugins implementing IHarvester: the plugin is the harvester."""

@@ -1,5 +1,6 @@
 """What every passport plugin has in common: one translation domain and its config file, the check of what a
-plugin needs at load, the actions it wraps, and the one way a template folder goes before ckanext-harvest's."""
+plugin needs at load, the actions and auth functions it wraps, and the one way a template folder goes before
+ckanext-harvest's."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,16 +38,27 @@ def require(config: Mapping[str, Any], plugin: str, plugins: tuple[str, ...],
         raise CkanConfigurationException(f"The plugin {plugin} needs {', '.join(missing)} (docs/install.md).")
 
 
+def _wrappers(marker: str, maps: tuple[Mapping[str, Callable[..., Any]], ...]) -> dict[str, Callable[..., Any]]:
+    """The functions of ``maps`` merged, each marked by CKAN's decorator as a wrapper (``marker``), no name twice."""
+    merged: dict[str, Callable[..., Any]] = {}
+    for functions in maps:
+        for name, function in functions.items():
+            if not getattr(function, marker, False) or name in merged:
+                raise ValueError(f"{name}: not a tk.{marker}, or chained twice by one plugin")
+            merged[name] = function
+    return merged
+
+
 def chained(*maps: Mapping[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
     """The actions a plugin wraps, from its rooms' ``chained_actions()``: each must be a ``tk.chained_action`` (or
     CKAN would replace the action it names instead of wrapping it), and one plugin wraps a name once."""
-    merged: dict[str, Callable[..., Any]] = {}
-    for actions in maps:
-        for name, action in actions.items():
-            if not getattr(action, "chained_action", False) or name in merged:
-                raise ValueError(f"{name}: not a tk.chained_action, or chained twice by one plugin")
-            merged[name] = action
-    return merged
+    return _wrappers("chained_action", maps)
+
+
+def chained_auth(*maps: Mapping[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
+    """The auth functions a plugin wraps, from its rooms' ``chained_auth_functions()``: each must be a
+    ``tk.chained_auth_function`` (or CKAN would replace the check it names), and one plugin wraps a name once."""
+    return _wrappers("chained_auth_function", maps)
 
 
 def templates_first(config: Any, folder: Path) -> None:
