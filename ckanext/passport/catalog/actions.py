@@ -101,6 +101,15 @@ def workflow_history(context: dict, data_dict: dict[str, Any]) -> list[dict[str,
     return [event.as_dict() for event in passport_model.history(_package(data_dict).id)]
 
 
+def _page(data_dict: dict[str, Any], default_rows: int) -> tuple[int, int]:
+    """A listing's ``rows`` (at most 1000) and ``start``, as the caller sent them; a refusal names a bad one."""
+    try:
+        return (min(max(int(data_dict.get("rows", default_rows)), 0), 1000),
+                max(int(data_dict.get("start", 0)), 0))
+    except (TypeError, ValueError):
+        raise tk.ValidationError({"rows": [tk._("Invalid integer")]})
+
+
 @tk.side_effect_free
 def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     """Records waiting for review, longest waiting first. Editors only.
@@ -112,11 +121,7 @@ def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
         record's; ``None`` otherwise)
     """
     tk.check_access("passport_workflow_queue", context, data_dict)
-    try:
-        rows = min(max(int(data_dict.get("rows", 50)), 0), 1000)
-        start = max(int(data_dict.get("start", 0)), 0)
-    except (TypeError, ValueError):
-        raise tk.ValidationError({"rows": [tk._("Invalid integer")]})
+    rows, start = _page(data_dict, 50)
     found = tk.get_action("package_search")(
         {"user": context.get("user"), "auth_user_obj": context.get("auth_user_obj")},
         {
@@ -154,10 +159,7 @@ def workflow_my_records(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     :param rows: how many of each (default 100, at most 1000)
     """
     tk.check_access("passport_workflow_my_records", context, data_dict)
-    try:
-        rows = min(max(int(data_dict.get("rows", 100)), 0), 1000)
-    except (TypeError, ValueError):
-        raise tk.ValidationError({"rows": [tk._("Invalid integer")]})
+    rows, _start = _page(data_dict, 100)
     organizations = workflow.curated_organizations(context.get("user"))
     owners = " OR ".join(f'"{organization}"' for organization in organizations)
     lists: dict[str, Any] = {}
