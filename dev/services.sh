@@ -80,12 +80,14 @@ stop_postgres() {
   rm -f "$RUN/postgres.started" "$RUN/postgres.pid"
 }
 
-alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# A pid file names a live process of ours only while that process runs the program named (PIDs are reused: a
+# service that died long ago may leave its number to another process, which would then pass for the service).
+alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null && grep -qa -- "$2" "/proc/$(cat "$1")/cmdline" 2>/dev/null; }
 
 start_redis() {
   apt_install redis-server
   mkdir -p "$RUN/redis"
-  if ! alive "$RUN/redis.pid"; then
+  if ! alive "$RUN/redis.pid" redis-server; then
     redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes --pidfile "$RUN/redis.pid" \
       --dir "$RUN/redis" --save "" --appendonly no --logfile "$RUN/redis.log"
   fi
@@ -94,7 +96,7 @@ start_redis() {
 }
 
 stop_redis() {
-  alive "$RUN/redis.pid" && kill "$(cat "$RUN/redis.pid")"
+  alive "$RUN/redis.pid" redis-server && kill "$(cat "$RUN/redis.pid")"
   rm -f "$RUN/redis.pid"
 }
 
@@ -123,7 +125,7 @@ start_solr() {
   mkdir -p "$RUN/solr/home"
   cp "$ROOT/dev/solr/home/solr.xml" "$RUN/solr/home/"
   for core in $SOLR_CORES; do lay_out_core "$core" "$schema"; done
-  if ! alive "$RUN/solr.pid"; then
+  if ! alive "$RUN/solr.pid" SolrServer; then
     # Solr finds every core laid out so far when it starts.
     for core in $SOLR_CORES; do cp "$ROOT/dev/solr/home/ckan/core.properties" "$RUN/solr/home/$core/"; done
     (cd "$RUN/solr" || exit 1; exec nohup java -Xmx"$SOLR_HEAP" -Dsolr.log.dir="$RUN/solr" \
@@ -144,7 +146,7 @@ start_solr() {
 }
 
 stop_solr() {
-  if alive "$RUN/solr.pid"; then
+  if alive "$RUN/solr.pid" SolrServer; then
     local pid; pid=$(cat "$RUN/solr.pid")
     kill "$pid"
     for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
