@@ -43,6 +43,22 @@ BROUGHT_BACK, KEPT_DELETED = "brought_back", "kept_deleted"
 
 NEW, CHANGE, DELETE = "new", "change", "delete"
 
+# The keys of an MR object's content (MrContent's JSON), and of its conformance part. The readers that take the
+# content apart in SQL (conformance/harvest/queries.py) name them through these and mr_columns, so a key renamed
+# here is renamed there too.
+ENTRY, REGISTRY_URL, PASSPORT, FORM, ENCODING, PROBLEMS, CONFORMANCE = (
+    "entry", "registry_url", "passport", "form", "encoding", "problems", "conformance")
+CONFORMANCE_SCORE, CONFORMANCE_PROBLEMS = "score", "problems"
+# PostgreSQL's type of each key's value, as json_to_record takes them.
+MR_CONTENT_TYPES = {ENTRY: "json", REGISTRY_URL: "text", PASSPORT: "json", FORM: "text", ENCODING: "text",
+                    PROBLEMS: "json", CONFORMANCE: "json"}
+
+
+def mr_columns(*keys: str) -> str:
+    """The column definitions of ``json_to_record`` taking an MR object's content apart into ``keys``, each a
+    column of its key's name: ``mr_columns(ENTRY, FORM)`` is ``"entry json, form text"``."""
+    return ", ".join(f"{key} {MR_CONTENT_TYPES[key]}" for key in keys)
+
 
 def extras_of(harvest_object: Any) -> dict[str, str]:
     return {extra.key: extra.value for extra in harvest_object.extras}
@@ -76,27 +92,27 @@ class MrContent:
         return self.passport is not None
 
     def to_json(self) -> str:
-        content: dict[str, Any] = {"entry": self.entry, "registry_url": self.registry_url}
+        content: dict[str, Any] = {ENTRY: self.entry, REGISTRY_URL: self.registry_url}
         if self.read:
-            content.update(
-                passport=self.passport, form=self.form, encoding=self.encoding, problems=self.problems,
-                conformance={"score": self.score, "problems": self.conformance_problems},
-            )
+            content.update({
+                PASSPORT: self.passport, FORM: self.form, ENCODING: self.encoding, PROBLEMS: self.problems,
+                CONFORMANCE: {CONFORMANCE_SCORE: self.score, CONFORMANCE_PROBLEMS: self.conformance_problems},
+            })
         return json.dumps(content, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> "MrContent":
         content = json.loads(text)
-        conformance = content.get("conformance") or {}
+        conformance = content.get(CONFORMANCE) or {}
         return cls(
-            entry=content.get("entry") or {},
-            registry_url=content.get("registry_url") or "",
-            passport=content.get("passport"),
-            form=content.get("form") or "",
-            encoding=content.get("encoding") or "",
-            problems=content.get("problems") or [],
-            score=conformance.get("score"),
-            conformance_problems=conformance.get("problems") or [],
+            entry=content.get(ENTRY) or {},
+            registry_url=content.get(REGISTRY_URL) or "",
+            passport=content.get(PASSPORT),
+            form=content.get(FORM) or "",
+            encoding=content.get(ENCODING) or "",
+            problems=content.get(PROBLEMS) or [],
+            score=conformance.get(CONFORMANCE_SCORE),
+            conformance_problems=conformance.get(CONFORMANCE_PROBLEMS) or [],
         )
 
 

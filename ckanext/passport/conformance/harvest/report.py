@@ -8,7 +8,7 @@ unchanged keeps only the gather content, so its passport and findings are those 
 the same guid and source that has them. A passport read whose import was refused (an import-stage error other than
 those that keep the record, ``harvest.problems.RECORD_KEPT``) has no score: the portal holds nothing of it, so it
 counts in neither the mean nor the conformant. The report is built in a fixed number of queries whatever the job's
-size.
+size. Its statements are queries.py's; this module assembles their rows.
 
 A report may be one page of its passports (:class:`Selection`: a code, a severity, an order, an offset and a
 limit). Its summary, filter and order need only each passport's identifier, score and findings' codes and
@@ -28,21 +28,18 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional, Sequ
 from urllib.parse import urljoin
 
 import ckan.model as model
-import sqlalchemy as sa
-from sqlalchemy.orm import aliased
-from ckanext.harvest.model import HarvestGatherError, HarvestJob, HarvestObject, HarvestObjectError, HarvestObjectExtra
+from ckanext.harvest.model import HarvestJob, HarvestObject
 
 from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest import stored as stored_object
-from ckanext.passport.harvest.findings import HarvestFinding
 from ckanext.passport.mr import serialize
 from ckanext.passport.mr.model import Passport, Problem, Severity, Translate, english
 from ckanext.passport.mr.problems import stored_problem
 
 from ..shape import PassportConformance, document, summary
+from . import queries
 
 # How many finished jobs the score history shows: enough for a trend, few enough to read in one query.
-IMPORT_STAGE = "Import"  # ckanext-harvest's stage name on an import's error rows
 HISTORY_JOBS = 30
 SEVERITIES = tuple(s.value for s in Severity)
 
@@ -85,13 +82,13 @@ def entries(object_ids: Sequence[str], source_id: str) -> list[StoredPassport]:
     if not object_ids:
         return []
     by_id = {entry.object_id: entry
-             for entry in _resolved(_objects(HarvestObject.id.in_(list(object_ids))), source_id)}
+             for entry in _resolved(_rows(queries.object_rows(HarvestObject.id.in_(list(object_ids)))), source_id)}
     return [by_id[object_id] for object_id in object_ids if object_id in by_id]
 
 
 def object_passport(harvest_object: HarvestObject) -> StoredPassport:
     """One object's passport, resolved as in a job's report."""
-    rows = _objects(HarvestObject.id == harvest_object.id)
+    rows = _rows(queries.object_rows(HarvestObject.id == harvest_object.id))
     return with_passports(_resolved(rows, harvest_object.harvest_source_id))[0]
 
 
@@ -100,8 +97,7 @@ def with_passports(entries: Sequence[StoredPassport]) -> list[StoredPassport]:
     readers = {entry.read_by for entry in entries if entry.read_by}
     if not readers:
         return list(entries)
-    contents = model.Session.query(HarvestObject.id, HarvestObject.content).filter(HarvestObject.id.in_(readers))
-    read = {id_: stored_object.MrContent.from_json(content).passport for id_, content in contents}
+    read = {id_: stored_object.MrContent.from_json(content).passport for id_, content in queries.contents(readers)}
     return [replace(entry, passport=read.get(entry.read_by)) if entry.read_by else entry for entry in entries]
 
 
@@ -125,14 +121,7 @@ def counted_entries(job: HarvestJob) -> Iterator[Counted]:
     """The job's registry entries in registry order, each as :class:`Counted`, resolved as :func:`job_entries`
     resolves them (an unchanged passport's read is the latest earlier object of its guid that scored it; an
     import refused leaves no score); PostgreSQL takes each content apart and the rows are streamed."""
-    # The planner's cost of the JSON functions over thousands of rows passes jit_above_cost, and compiling the
-    # query took 1.2 s of its 1.4 s on a 6,692-passport job: it is run without JIT (for this transaction only).
-    model.Session.execute(sa.text("SET LOCAL jit = off"))
-    rows = model.Session.execute(_COUNTED, {
-        "job": job.id, "status": stored_object.STATUS, "delete": stored_object.DELETE,
-        "score": stored_object.SCORE, "import": IMPORT_STAGE, "kept": sorted(codes.RECORD_KEPT),
-    }, execution_options={"stream_results": True, "yield_per": _STREAMED_ROWS})
-    for object_id, identifier, refused, score, found in rows:
+    for object_id, identifier, refused, score, found in queries.counted_rows(job.id):
         # Codes and severities are a few strings repeated over thousands of entries: interned, each is held once.
         findings = tuple((sys.intern(code), sys.intern(severity))
                          for part in json.loads(found) for code, severity in part)
@@ -227,64 +216,7 @@ def conformance(stored: StoredPassport, fixer: Optional[Fixer] = None) -> Passpo
 
 def gather_problems(job_id: str) -> list[Problem]:
     """The job's gather errors (registry unreadable, deletions refused…) as findings about the site itself."""
-    rows = (
-        model.Session.query(HarvestFinding.finding)
-        .join(HarvestGatherError, HarvestGatherError.id == HarvestFinding.error_id)
-        .filter(HarvestGatherError.harvest_job_id == job_id)
-        .order_by(HarvestGatherError.created, HarvestGatherError.id)
-    )
-    return [stored_problem(json.loads(text)) for (text,) in rows]
-
-
-_STREAMED_ROWS = 500
-# One row per registry entry of the job (its objects but deletions), in registry order: the object's identifier
-# (its gather entry's), whether its import was refused, and from the object that read its passport (itself, or
-# for an unchanged one the latest earlier object of its guid with a score) the score and each
-# finding's code and severity (the read's problems, then the conformance check's, then the object's error rows').
-_COUNTED = sa.text(
-    """
-    SELECT o.id, COALESCE(NULLIF(own.entry->>'identifier', ''), o.guid),
-           EXISTS (SELECT 1 FROM harvest_object_error r
-                   LEFT JOIN passport_harvest_finding f ON f.error_id = r.id
-                   WHERE r.harvest_object_id = o.id AND r.stage = :import
-                   AND (f.code IS NULL OR f.code <> ALL (:kept))),
-           (reader.conformance->>'score')::int,
-           json_build_array(
-               (SELECT COALESCE(json_agg(json_build_array(p->>'code', COALESCE(p->>'severity', ''))), '[]')
-                FROM json_array_elements(found.read) AS p),
-               (SELECT COALESCE(json_agg(json_build_array(p->>'code', COALESCE(p->>'severity', ''))), '[]')
-                FROM json_array_elements(found.checked) AS p),
-               -- An error row repeating a finding of the read (hostile input is saved as both) counts once.
-               (SELECT COALESCE(json_agg(json_build_array(f.code, COALESCE(f.finding::json->>'severity', ''))
-                                         ORDER BY r.created, r.id), '[]')
-                FROM harvest_object_error r JOIN passport_harvest_finding f ON f.error_id = r.id
-                WHERE r.harvest_object_id = o.id AND NOT EXISTS (
-                    SELECT 1 FROM json_array_elements(found.read) AS p WHERE p->>'code' = f.code
-                    AND COALESCE((p->'location')::jsonb, '{}') = COALESCE(f.finding::jsonb->'location', '{}')
-                    UNION ALL
-                    SELECT 1 FROM json_array_elements(found.checked) AS p WHERE p->>'code' = f.code
-                    AND COALESCE((p->'location')::jsonb, '{}') = COALESCE(f.finding::jsonb->'location', '{}')))
-           )::text
-    FROM harvest_object o
-    CROSS JOIN LATERAL json_to_record(o.content::json) AS own(entry json, passport json)
-    LEFT JOIN LATERAL (
-        SELECT p.content FROM harvest_object p
-        JOIN harvest_object_extra s ON s.harvest_object_id = p.id AND s.key = :score
-        WHERE own.passport IS NULL AND o.report_status = 'not modified'
-        AND p.harvest_source_id = o.harvest_source_id AND p.guid = o.guid AND p.gathered < o.gathered
-        ORDER BY p.gathered DESC LIMIT 1
-    ) AS earlier ON true
-    LEFT JOIN LATERAL json_to_record(
-        CASE WHEN own.passport IS NOT NULL THEN o.content ELSE earlier.content END::json
-    ) AS reader(passport json, problems json, conformance json) ON reader.passport IS NOT NULL
-    CROSS JOIN LATERAL (SELECT COALESCE(reader.problems, '[]') AS read,
-                               COALESCE(reader.conformance->'problems', '[]') AS checked) AS found
-    WHERE o.harvest_job_id = :job AND o.content IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM harvest_object_extra e WHERE e.harvest_object_id = o.id
-                    AND e.key = :status AND e.value = :delete)
-    ORDER BY o.gathered, o.id
-    """
-)
+    return [stored_problem(json.loads(text)) for (text,) in queries.gather_findings(job_id)]
 
 
 def score_history(source_id: str, limit: int = HISTORY_JOBS) -> list[dict[str, Any]]:
@@ -294,42 +226,10 @@ def score_history(source_id: str, limit: int = HISTORY_JOBS) -> list[dict[str, A
     earlier score), computed by PostgreSQL from the stored contents: reading every job's report would parse every
     object again.
     """
-    statement = sa.text(
-        """
-        WITH jobs AS (
-            SELECT id, finished FROM harvest_job
-            WHERE source_id = :source AND status = 'Finished'
-            ORDER BY finished DESC NULLS LAST LIMIT :limit
-        ), entries AS (
-            SELECT o.harvest_job_id, o.guid, o.gathered, o.report_status, own.value::int AS own_score,
-                   EXISTS (SELECT 1 FROM harvest_object_error r
-                           LEFT JOIN passport_harvest_finding f ON f.error_id = r.id
-                           WHERE r.harvest_object_id = o.id AND r.stage = :import
-                           AND (f.code IS NULL OR f.code <> ALL (:kept))) AS refused
-            FROM harvest_object o JOIN jobs ON jobs.id = o.harvest_job_id
-            LEFT JOIN harvest_object_extra own ON own.harvest_object_id = o.id AND own.key = :score
-            WHERE NOT EXISTS (SELECT 1 FROM harvest_object_extra e WHERE e.harvest_object_id = o.id
-                              AND e.key = :status AND e.value = :delete)
-        )
-        SELECT jobs.id, jobs.finished, count(entries.guid),
-               avg(CASE WHEN NOT entries.refused THEN COALESCE(entries.own_score,
-                   CASE WHEN entries.report_status = 'not modified' THEN (
-                   SELECT earlier.value::int FROM harvest_object p
-                   JOIN harvest_object_extra earlier ON earlier.harvest_object_id = p.id AND earlier.key = :score
-                   WHERE p.harvest_source_id = :source AND p.guid = entries.guid AND p.gathered < entries.gathered
-                   ORDER BY p.gathered DESC LIMIT 1) END) END)
-        FROM jobs LEFT JOIN entries ON entries.harvest_job_id = jobs.id
-        GROUP BY jobs.id, jobs.finished
-        ORDER BY jobs.finished NULLS FIRST
-        """
-    )
-    rows = model.Session.execute(statement, {"source": source_id, "limit": limit, "score": stored_object.SCORE,
-                                             "status": stored_object.STATUS, "delete": stored_object.DELETE,
-                                             "import": IMPORT_STAGE, "kept": sorted(codes.RECORD_KEPT)})
     return [
         {"job_id": job_id, "finished": _iso(finished), "passports": passports,
          "mean_score": None if mean is None else round(float(mean), 1)}
-        for job_id, finished, passports, mean in rows
+        for job_id, finished, passports, mean in queries.history_rows(source_id, limit)
     ]
 
 
@@ -369,47 +269,14 @@ class _Row:
     passport_url: Optional[str]
 
 
-def _stored_parts() -> Any:
-    """An object's content (MrContent's JSON) taken apart by PostgreSQL, each parsed once: the passport, the
-    largest part, is read for its title only and never sent."""
-    return sa.func.json_to_record(sa.cast(HarvestObject.content, sa.JSON)).table_valued(
-        sa.column("entry", sa.JSON), sa.column("registry_url", sa.Text), sa.column("form", sa.Text),
-        sa.column("problems", sa.JSON), sa.column("conformance", sa.JSON), sa.column("passport", sa.JSON),
-    ).render_derived(name="stored", with_types=True)
-
-
-def _row_columns(parts: Any, passport_url: Any) -> tuple:
-    light = sa.func.json_build_object("entry", parts.c.entry, "registry_url", parts.c.registry_url,
-                                      "form", parts.c.form, "problems", parts.c.problems,
-                                      "conformance", parts.c.conformance)
-    return (HarvestObject.id, HarvestObject.guid, HarvestObject.package_id, sa.cast(light, sa.Text),
-            parts.c.passport.isnot(None), parts.c.passport.op("->>")("title"), HarvestObject.report_status,
-            HarvestObject.gathered, passport_url.value)
+def _rows(rows: Iterable[Iterable[Any]]) -> list[_Row]:
+    return [_row(values) for values in rows]
 
 
 def _row(values: Iterable[Any]) -> _Row:
     id_, guid, package_id, content, read, title, status, gathered, url = values
     return _Row(id_, guid, package_id, stored_object.MrContent.from_json(content), read, title, status, gathered,
                 url)
-
-
-def _objects(condition: Any) -> list[_Row]:
-    status = aliased(HarvestObjectExtra)
-    passport_url = aliased(HarvestObjectExtra)
-    parts = _stored_parts()
-    query = (
-        model.Session.query(*_row_columns(parts, passport_url))
-        .select_from(HarvestObject)
-        .join(parts, sa.true())
-        .outerjoin(status, sa.and_(status.harvest_object_id == HarvestObject.id, status.key == stored_object.STATUS))
-        .outerjoin(passport_url, sa.and_(passport_url.harvest_object_id == HarvestObject.id,
-                                         passport_url.key == stored_object.PASSPORT_URL))
-        .filter(condition)
-        .filter(sa.or_(status.value.is_(None), status.value != stored_object.DELETE))
-        .filter(HarvestObject.content.isnot(None))
-        .order_by(HarvestObject.gathered, HarvestObject.id)
-    )
-    return [_row(values) for values in query]
 
 
 def _resolved(rows: list[_Row], source_id: str) -> list[StoredPassport]:
@@ -428,30 +295,8 @@ def _earlier_reads(source_id: str, unchanged: list[_Row]) -> dict[str, _Row]:
     if not unchanged:
         return {}
     before = min((row.gathered for row in unchanged if row.gathered), default=None)
-    score = aliased(HarvestObjectExtra)
-    latest = (
-        model.Session.query(HarvestObject.id)
-        # A passport read is an object with a score.
-        .join(score, sa.and_(score.harvest_object_id == HarvestObject.id, score.key == stored_object.SCORE))
-        .filter(HarvestObject.harvest_source_id == source_id)
-        .filter(HarvestObject.guid.in_({row.guid for row in unchanged}))
-        .distinct(HarvestObject.guid)
-        .order_by(HarvestObject.guid, HarvestObject.gathered.desc())
-    )
-    if before is not None:
-        latest = latest.filter(HarvestObject.gathered < before)
-    passport_url = aliased(HarvestObjectExtra)
-    parts = _stored_parts()
-    # Only the latest reads' contents are taken apart, not those of every earlier job.
-    query = (
-        model.Session.query(*_row_columns(parts, passport_url))
-        .select_from(HarvestObject)
-        .join(parts, sa.true())
-        .outerjoin(passport_url, sa.and_(passport_url.harvest_object_id == HarvestObject.id,
-                                         passport_url.key == stored_object.PASSPORT_URL))
-        .filter(HarvestObject.id.in_(latest))
-    )
-    return {row.guid: row for row in map(_row, query)}
+    rows = queries.earlier_read_rows(source_id, {row.guid for row in unchanged}, before)
+    return {row.guid: row for row in map(_row, rows)}
 
 
 def _object_findings(object_ids: list[str]) -> tuple[dict[str, list[Problem]], set[str]]:
@@ -459,17 +304,10 @@ def _object_findings(object_ids: list[str]) -> tuple[dict[str, list[Problem]], s
     objects whose import was refused (an import-stage error, save one that keeps the record)."""
     if not object_ids:
         return {}, set()
-    rows = (
-        model.Session.query(HarvestObjectError.harvest_object_id, HarvestObjectError.stage, HarvestFinding.code,
-                            HarvestFinding.finding)
-        .outerjoin(HarvestFinding, HarvestFinding.error_id == HarvestObjectError.id)
-        .filter(HarvestObjectError.harvest_object_id.in_(object_ids))
-        .order_by(HarvestObjectError.created, HarvestObjectError.id)
-    )
     found: dict[str, list[Problem]] = {}
     refused: set[str] = set()
-    for object_id, stage, code, text in rows:
-        if stage == IMPORT_STAGE and code not in codes.RECORD_KEPT:
+    for object_id, stage, code, text in queries.error_rows(object_ids):
+        if stage == queries.IMPORT_STAGE and code not in codes.RECORD_KEPT:
             refused.add(object_id)
         if text is not None:
             found.setdefault(object_id, []).append(stored_problem(json.loads(text)))
