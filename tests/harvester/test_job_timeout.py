@@ -103,7 +103,10 @@ def test_the_job_page_shows_the_finding_in_the_reader_s_language(app, timed_out,
     source, token = timed_out["source"], timed_out["sysadmin"]["token"]
     page = app.get(f"{prefix}/harvest/{source['name']}/job/{timed_out['job_id']}", headers={"Authorization": token})
     assert page.status_code == 200
-    assert f"{STILL} {severity}: " in page.body
+    # A sentence in the reader's language after its severity, its code apart in small type (issue 41).
+    assert f">{severity}</span>" in page.body
+    assert "<code>harvest.job_timeout</code>" in page.body
+    assert f"{STILL} {severity}: " not in page.body
 
 
 def test_the_job_report_api_speaks_russian_under_ru(app, timed_out):

@@ -72,5 +72,5 @@ def test_the_stalled_error_is_translated_for_the_reader(app, running_job):
     sysadmin = factories.SysadminWithToken()
     source = call_action("harvest_source_show", id=running_job.source_id)
     page = app.get(f"/cs/harvest/{source['name']}/job/{running_job.id}", headers={"Authorization": sysadmin["token"]})
-    assert "[harvest.object_stalled]" in page.body
+    assert "<code>harvest.object_stalled</code>" in page.body
     assert "nedokončila do 20 sekund" in page.body
