@@ -101,3 +101,17 @@ def test_config_errors_are_listed_one_per_option(app):
     assert len(items) == 2
     assert sorted("'timeout'" in item for item in items) == [False, True]
     assert sorted("'max_file_size'" in item for item in items) == [False, True]
+
+
+def test_config_errors_read_as_sentences_with_their_codes_apart(app):
+    from signed_in import SignedIn
+
+    browser = SignedIn(app, factories.Sysadmin())
+    organization = factories.Organization()
+    page = browser.post("/cs/harvest/new", data={
+        "url": "http://example.org/opendata/", "title": "Chybná", "name": "chybna", "source_type": "passport",
+        "config": '{"timeout": "x"}', "frequency": "MANUAL", "owner_org": organization["id"], "save": "",
+    }).get_data(as_text=True)
+    (item,) = BeautifulSoup(page, "html.parser").select("ul.passport-config-errors li")
+    assert item.select_one(".passport-finding-code code").get_text() == "config.invalid"
+    assert "[config." not in item.select_one(".passport-finding-text").get_text()
