@@ -112,8 +112,12 @@ def test_a_wheel_install_registers_every_plugin(venv):
 def test_every_message_is_translated(lang):
     import polib
 
+    from ckanext.passport.borrowed_messages import LEFT_TO_CORE
+
     catalog = polib.pofile(str(ROOT / f"ckanext/passport/i18n/{lang}/LC_MESSAGES/ckanext-passport.po"))
-    assert [e.msgid for e in catalog.untranslated_entries() + catalog.fuzzy_entries()] == []
+    left = [e.msgid for e in catalog.untranslated_entries() + catalog.fuzzy_entries() if not e.msgctxt]
+    assert [msgid for msgid in left if msgid not in LEFT_TO_CORE] == []
+    assert [e.msgid for e in catalog.untranslated_entries() if e.msgctxt] == []
 
 
 def _extracted(tmp_path: Path, folder: str) -> set[str]:

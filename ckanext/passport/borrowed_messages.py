@@ -30,3 +30,8 @@ CORE_GAPS = (
     N_("You might need to login to access this page."),
     N_("Click here to login"),
 )
+
+# Words a package we extract with ours also uses, which our catalogs must leave untranslated: the catalog merged over
+# CKAN's would otherwise rename CKAN's own use of them on every page. ckanext-harvest's source tab says "About", and
+# CKAN's main menu too; the tab's word is translated under its own message context instead.
+LEFT_TO_CORE = ("About",)
