@@ -171,6 +171,17 @@ def test_the_passport_s_texts_carry_the_record_s_language_and_stay_plain_rdfa_li
     assert page.select_one(".passport-publication th").find_parent(attrs={"lang": True}).name == "html"
 
 
+def test_the_passport_s_identifier_dates_formats_and_links_carry_no_language(app, publish):
+    """Only texts are in the record's language: a consumer reading lang (not xml:lang) keeps these plain."""
+    dataset = publish("harvested")
+    page = BeautifulSoup(app.get(f"/cs/dataset/{dataset['name']}").body, "html.parser")
+
+    texts = {"dc:title", "dc:description", "dc:creator", "foaf:name", "dc:provenance", "dc:subject"}
+    others = [e for e in page.select(".passport-publication [property]") if e["property"] not in texts]
+    assert {e["property"] for e in others} >= {"dc:identifier", "dc:created", "dc:format", "dc:source"}
+    assert [e["property"] for e in others if e.find_parent(attrs={"lang": True}).name != "html" or e.has_attr("lang")] == []
+
+
 def test_a_russian_record_s_title_is_marked_russian_on_its_czech_page(app, publish):
     dataset = publish("harvested")
     page = BeautifulSoup(app.get(f"/cs/dataset/{dataset['name']}").body, "html.parser")
