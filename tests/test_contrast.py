@@ -138,3 +138,17 @@ def test_links_in_running_text_are_told_from_it_by_more_than_colour(links: str):
     underlined = RULES.get(links, {}).get("text-decoration", "").startswith("underline")
     text, link = _colour(RULES["body"]["color"]), _colour(RULES["a"]["color"])
     assert underlined or contrast(link, text) >= LINK_AGAINST_TEXT
+
+
+def test_a_finding_s_code_reads_against_the_source_form_s_error_block():
+    """A config error's code (snippets/finding.html: small.passport-finding-code.text-muted > code) on the error
+    block's dark red: Bootstrap's grey and code's pink read there at 2:1 unless the code takes the block's colour."""
+    block = RULES[".error-block.passport-config-errors"]
+    colour = _colour(block["color"])
+    for element, theirs in ((".error-block .passport-finding-code", ".text-muted"),
+                            (".error-block .passport-finding-code code", "code")):
+        ours, base = RULES.get(element, {}).get("color"), RULES[theirs]["color"]
+        value = ours if ours and ("!important" in ours or "!important" not in base) else base
+        if not value.startswith("inherit"):
+            colour = _colour(value)
+    assert contrast(colour, _colour(block["background"])) >= NORMAL_TEXT, colour

@@ -51,6 +51,12 @@ def config_error(page: Page):
     return page.locator(".form-group:has(#field-config) .error-block")
 
 
+def finding(page: Page, code: str):
+    """The sentence of the config error whose code (in small type after it) is ``code``."""
+    line = config_error(page).locator("li", has=page.locator(".passport-finding-code code", has_text=code))
+    return line.locator(".passport-finding-text")
+
+
 def source_exists(page: Page) -> bool:
     """Whether the source was made, asked as the signed-in user (a source is shown to its organization)."""
     return page.request.get("/api/3/action/harvest_source_show?id=mestska-data").ok
@@ -62,8 +68,8 @@ def test_organization_admin_sees_the_refused_organization_as_a_config_field_erro
     page = sign_in(browser, live_ckan, cast["admin"])
     fill_source(page, "", {"organization": "ministerstvo"})
 
-    expect(config_error(page)).to_contain_text("[config.organization_not_allowed]")
-    expect(config_error(page)).to_contain_text("You may not create datasets in the organization 'ministerstvo'")
+    expect(finding(page, "config.organization_not_allowed")).to_contain_text(
+        "You may not create datasets in the organization 'ministerstvo'")
     expect(page.locator(".error-explanation")).to_contain_text("[config.organization_not_allowed]")
     expect(page.locator("#field-config")).to_have_value('{"organization": "ministerstvo"}')
     assert not source_exists(page)
@@ -73,10 +79,10 @@ def test_organization_admin_sees_the_refusals_in_czech(browser: Browser, live_ck
     page = sign_in(browser, live_ckan, cast["admin"], locale="cs")
     fill_source(page, "/cs", {"organization": "ministerstvo", "allow_private_addresses": True})
 
-    error = config_error(page)
-    expect(error).to_contain_text("[config.organization_not_allowed]")
-    expect(error).to_contain_text("[config.private_addresses_sysadmin_only]")
-    expect(error).to_contain_text("Sklízení privátních adres smí povolit jen správce systému.")
+    expect(finding(page, "config.organization_not_allowed")).to_contain_text(
+        "V organizaci 'ministerstvo' nesmíte vytvářet datové sady")
+    expect(finding(page, "config.private_addresses_sysadmin_only")).to_contain_text(
+        "Sklízení privátních adres smí povolit jen správce systému.")
     expect(page.locator("html")).to_have_attribute("lang", "cs")
     assert not source_exists(page)
 
