@@ -30,12 +30,24 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """In each module, the tests that run without the plugins first, then the others grouped by the configuration
     their marks ask for: the plugins are loaded (and the app made) once per group (plugin_state) instead of at every
-    change, which cost a second a change on a loaded machine. The modules keep their order, and the tests of a
-    group theirs, shuffled too when the run is (last, after any plugin that reorders)."""
+    change, which cost a second a change on a loaded machine. The long modules go first (LONG_MODULES), the others keep
+    their order, and the tests of a group theirs, shuffled too when the run is (last, after any plugin that reorders)."""
     by_module: dict[Any, list[pytest.Item]] = {}
     for item in items:
         by_module.setdefault(item.module if isinstance(item, pytest.Function) else item.path, []).append(item)
-    items[:] = [item for module in by_module.values() for item in sorted(module, key=_configuration_asked)]
+    modules = sorted(by_module.values(), key=lambda module: not _long(module[0]))
+    items[:] = [item for module in modules for item in sorted(module, key=_configuration_asked)]
+
+
+# Modules that take a worker a minute or more (browser walks with their live servers, the authorization matrix's
+# world): xdist hands whole modules out in collection order, so these go first, and the many short modules fill the
+# workers' ends evenly instead of one worker finishing a walk while the other waits (three minutes of a run).
+LONG_MODULES = ("e2e/", "test_every_action_and_route.py", "test_migrations.py", "harvester/test_fault_site.py")
+
+
+def _long(item: pytest.Item) -> bool:
+    path = item.path.relative_to(Path(__file__).parent).as_posix()
+    return any(path.startswith(long) for long in LONG_MODULES)
 
 
 def _configuration_asked(item: pytest.Item) -> tuple[bool, tuple[tuple[str, str], ...]]:

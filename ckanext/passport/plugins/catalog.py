@@ -35,7 +35,8 @@ from ckanext.passport.catalog import (
 
 from ckanext.passport import language, rate_limits, script_translations
 
-from .shared import SCHEMING_SETTINGS, PassportTranslation, chained, chained_auth, declaration_file, require
+from .shared import (SCHEMING_SETTINGS, PassportTranslation, add_assets, add_templates, chained, chained_auth,
+                     declaration_file, require)
 
 
 @tk.blanket.config_declarations(declaration_file("catalog"))
@@ -85,8 +86,8 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrganizat
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         require(config, "passport", ("scheming_datasets",), SCHEMING_SETTINGS)
-        tk.add_template_directory(config, "../templates/catalog")
-        tk.add_resource("../assets/catalog", "ckanext-passport")
+        add_templates(config, "catalog")
+        add_assets("catalog", "ckanext-passport")
         licences.use_shipped_list(config)
 
     def make_middleware(self, app: Any, config: Any) -> Any:

@@ -21,7 +21,7 @@ from ckanext.passport.conformance.scoreboard import views as scoreboard_views
 from ckanext.passport.conformance.site_check import actions as site_check_actions
 from ckanext.passport.conformance.site_check import views as site_check_views
 
-from .shared import PassportTranslation, declaration_file, require, templates_first
+from .shared import PassportTranslation, add_templates, declaration_file, require, templates_first
 
 
 @tk.blanket.config_declarations(declaration_file("conformance"))
@@ -39,7 +39,7 @@ class PassportConformancePlugin(PassportTranslation, p.SingletonPlugin):
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         require(config, "passport_conformance", ("harvest", "passport", "passport_harvester"))
-        tk.add_template_directory(config, "../templates/conformance")
+        add_templates(config, "conformance")
         # The Conformance tab on ckanext-harvest's source and job pages.
         templates_first(config, harvest_views.HARVEST_OVERRIDES)
 

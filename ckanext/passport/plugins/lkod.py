@@ -13,7 +13,7 @@ from ckanext.passport.lkod.links import actions as link_actions
 from ckanext.passport.lkod.links import job as link_job
 from ckanext.passport.lkod.links import views as link_views
 
-from .shared import PassportTranslation, declaration_file, require
+from .shared import PassportTranslation, add_templates, declaration_file, require
 
 
 @tk.blanket.config_declarations(declaration_file("lkod"))
@@ -30,7 +30,7 @@ class PassportLkodPlugin(PassportTranslation, p.SingletonPlugin):
         require(config, "passport_lkod", ("dcat", "passport"))
         # No JSON-LD read in this process, ckanext-dcat's included, reaches for a remote context.
         context.guard_rdflib()
-        tk.add_template_directory(config, "../templates/lkod")
+        add_templates(config, "lkod")
 
     def before_dataset_index(self, pkg_dict: dict) -> dict:
         return catalog_stream.index_eligibility(pkg_dict)

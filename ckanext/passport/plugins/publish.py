@@ -9,7 +9,7 @@ import ckan.plugins.toolkit as tk
 
 from ckanext.passport.publish import rdfa, search, views
 
-from .shared import PassportTranslation, declaration_file, require
+from .shared import PassportTranslation, add_templates, declaration_file, require
 
 
 @tk.blanket.config_declarations(declaration_file("publish"))
@@ -22,7 +22,7 @@ class PassportPublishPlugin(PassportTranslation, p.SingletonPlugin):
 
     def update_config(self, config: "tk.CKANConfig") -> None:
         require(config, "passport_publish", ("passport",))
-        tk.add_template_directory(config, "../templates/publish")
+        add_templates(config, "publish")
 
     def before_dataset_index(self, pkg_dict: dict) -> dict:
         return search.index_publication(pkg_dict)
