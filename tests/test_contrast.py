@@ -133,7 +133,8 @@ def test_every_alert_text_and_its_links_read_against_the_alert(classes: list[str
 
 
 @pytest.mark.parametrize("links", [
-    ".passport-portal-links a", ".passport-field-problems a", ".passport-publication td a", ".lkod-reason-fix"])
+    ".passport-portal-links a", ".passport-field-problems a", ".passport-publication td a", ".lkod-reason-fix",
+    ".lkod-organization-catalog-format"])
 def test_links_in_running_text_are_told_from_it_by_more_than_colour(links: str):
     underlined = RULES.get(links, {}).get("text-decoration", "").startswith("underline")
     text, link = _colour(RULES["body"]["color"]), _colour(RULES["a"]["color"])
