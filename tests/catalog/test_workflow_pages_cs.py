@@ -7,8 +7,10 @@ import pytest
 from bs4 import BeautifulSoup
 from ckan import model
 from ckan.lib.search import rebuild
+from catalog_records import complete_record
+from ckan.tests.helpers import call_action
 from harvested_records import create_harvested
-from workflow_support import CONFIG, People, make_people, record_in_state
+from workflow_support import CONFIG, People, act, make_people, record_in_state
 from signed_in import SignedIn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *CONFIG]
@@ -44,6 +46,22 @@ def test_a_harvested_records_page_shows_the_validity_the_form_fills_in(app, peop
     assert row.select_one("td").text.strip() == "Platný"
     edit = page(app, people.curator, f"/cs/dataset/edit/{record['name']}")
     assert edit.select_one("#field-record_validity option[selected]")["value"] == "valid"
+
+
+def test_a_record_lacking_only_its_validity_is_complete_for_the_page_the_queue_and_the_submission(app, people):
+    """A harvest states no validity; the page shows the default, so the queue counts nothing missing and the
+    submission stores that default rather than refusing: the curator submits what the page showed."""
+    fields = {key: value for key, value in complete_record(owner_org=people.publisher["id"]).items()
+              if key != "record_validity"}
+    record = call_action("package_create", {"user": people.sysadmin["name"], "passport_harvest": True}, **fields)
+    assert not call_action("package_show", id=record["id"]).get("record_validity")
+    shown = page(app, people.curator, f"/cs/dataset/{record['name']}")
+    assert shown.select_one(".passport-missing") is None
+
+    act(people.curator, "passport_workflow_transition", id=record["id"], to="submitted")
+    queue = page(app, people.editor, "/cs/passport/queue")
+    assert queue.select_one("tr.passport-queue-item .passport-queue-missing")["data-missing"] == "0"
+    assert call_action("package_show", id=record["id"])["record_validity"] == "valid"
 
 
 def test_the_record_page_shows_no_raw_ckan_state_to_its_curator(app, people):

@@ -6,6 +6,7 @@ for a curator, on a record that went through the workflow, with the catalog sche
 """
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -14,8 +15,13 @@ from catalog_records import complete_record, complete_resource
 from harvested_records import create_harvested
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
+from pyRdfa import pyRdfa
+from rdflib import Literal, Namespace
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+
+DC = Namespace("http://purl.org/dc/terms/")
+SITE = "http://test.ckan.net"
 
 
 @pytest.fixture
@@ -61,9 +67,12 @@ def test_dataset_page_shows_workflow_feedback_openness_and_passport(app, returne
     assert page.count('class="passport-condition passport-condition-') == 6
     assert page.count('class="passport-openness-results"') == 1
     assert page.index(' passport-conditions ') < page.index('class="passport-openness-results"')
-    # The publish plugin's passport table, stating the record's MR identifier in RDFa.
+    # The publish plugin's passport table, stating the record's MR identifier in RDFa: a plain literal, an
+    # identifier being in no language (rdflib's Literal equality includes the language tag).
     assert 'class="additional-info passport-publication"' in page
-    assert 'property="dc:identifier">7708234640-obyvatelstvo<' in page
+    graph = pyRdfa(base=f"{SITE}/en/dataset/{record['name']}", media_type="text/html").graph_from_source(
+        io.BytesIO(page.encode("utf-8")))
+    assert set(graph.objects(predicate=DC.identifier)) == {Literal("7708234640-obyvatelstvo")}
 
 
 def test_record_without_conditions_still_shows_the_openness_check_once(app):
@@ -84,10 +93,11 @@ def test_record_without_conditions_still_shows_the_openness_check_once(app):
 
 # --- the record's table: filled fields to visitors, missing required ones to whoever completes the record ------
 
-# What a harvested record lacks of the required fields (harvested_records.py): the curator's part.
-HARVEST_LACKS = ["record_validity", "publisher_email", "openness_conditions", "eurovoc"]
-# The notice names what the curator must fill in: the record's validity is not among them, the edit form fills in
-# its default.
+# What a harvested record lacks of the required fields (harvested_records.py): the curator's part. Its validity is
+# not among them: left empty, it holds its default, as the edit form fills it in and a submission stores it; the
+# page shows it so (VALIDITY, in the reader's language), to visitors and curators alike.
+HARVEST_LACKS = ["publisher_email", "openness_conditions", "eurovoc"]
+VALIDITY = {"en": "Valid", "cs": "Platný", "ru": "Действительна"}
 LABELS = {
     "en": ["Provider contact e-mail", "Openness conditions", "EUROVOC concepts"],
     "cs": ["Kontaktní e-mail poskytovatele", "Přehled splnění podmínek otevřenosti", "Koncepty EUROVOC"],
@@ -117,6 +127,7 @@ def test_a_visitor_sees_only_the_records_filled_fields(app, harvested):
     assert rows and all(text for _, text in rows)
     assert {"mr_identifier", "publisher_id", "publisher_name"} <= {name for name, _ in rows}
     assert not {"isvs_name", "cz_nace", "spatial_area", "record_kind", *HARVEST_LACKS} & {name for name, _ in rows}
+    assert ("record_validity", VALIDITY["en"]) in rows
     assert "passport-missing" not in page
 
 
@@ -131,6 +142,7 @@ def test_a_curator_is_shown_the_missing_required_fields_with_a_link_to_complete_
     links = [item.select_one("a")["href"] for item in notice.select("li")]
     assert all(link.split("#")[0].endswith(f"/dataset/edit/{record['name']}") and "#field-" in link for link in links)
     assert [row["data-field"] for row in soup.select("tr.passport-missing-field")] == HARVEST_LACKS
+    assert ("record_validity", VALIDITY[locale]) in record_table(page)
     assert all(text for name, text in record_table(page))
 
 
