@@ -55,10 +55,12 @@ def test_records_the_index_did_not_take_are_reported_in_czech_and_indexed_by_the
     # Six objects, and the gather's index check: each is an error of the job.
     expect_counts(page, error=7, added=0)
     page.goto(f"/cs/harvest/{source['name']}/job/last")
-    report = page.locator("body")
-    expect(report).to_contain_text("[harvest.index_failed]")
-    expect(report).to_contain_text("Záznam byl uložen, ale vyhledávací index ho nepřijal")
-    expect(report).to_contain_text("[harvest.index_check_failed]")
+    not_indexed = page.locator('.harvest-error-list .error[data-code="harvest.index_failed"]').first
+    expect(not_indexed.locator(".passport-finding-text")).to_contain_text(
+        "Záznam byl uložen, ale vyhledávací index ho nepřijal")
+    expect(not_indexed.locator(".passport-finding-code")).to_have_text("harvest.index_failed")
+    index_check = page.locator('.harvest-error-list .error[data-code="harvest.index_check_failed"]').first
+    expect(index_check.locator(".passport-finding-code")).to_have_text("harvest.index_check_failed")
     page.goto(f"/harvest/{source['name']}")
     expect(page.locator(".dataset-item")).to_have_count(0)
 
