@@ -64,7 +64,8 @@ def test_a_visitor_reads_a_record_with_many_versions_in_russian(browser: Browser
     short_html = len(requests.get(f"{live_ckan}/ru/dataset/{short['name']}", timeout=30).content)
     print(f"height={height} width={width} html={long_html} short={short_html} ratio={long_html / short_html:.2f}")
     assert width <= 1280, width
-    assert height <= 3000, height
+    # 43 versions in about three screens; the record's validity row (its default shown, issue 41) is 38 px of it.
+    assert height <= 3050, height
     # Every version stays in the page's RDFa (the passport page is this page): about 400 bytes each, folded.
     assert long_html <= 1.5 * short_html, (long_html, short_html)
 
