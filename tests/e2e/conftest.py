@@ -23,6 +23,9 @@ from workers import free_port
 from ckanext.passport import rate_limits
 
 ROOT = Path(__file__).resolve().parents[2]
+# The demo's own scripts (dev/demo_lkod.py, dev/demo_workflow.py): walks serve and check what make demo does.
+if str(ROOT / "dev") not in sys.path:
+    sys.path.insert(0, str(ROOT / "dev"))
 
 
 @pytest.fixture(scope="session")

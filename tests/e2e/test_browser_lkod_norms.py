@@ -10,59 +10,28 @@ lkod-norms-portal-cs.png (their paths printed).
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
 from ckan.tests import factories
+from demo_lkod import DOCUMENTS, title_of, write_catalog
 from harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
-from lkod_site import PUBLISHER, VLD
 from playwright.sync_api import Browser, expect
 
 from ckanext.passport.lkod import norms
 
 pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-EXAMPLES = {norms.NORM_2024: FIXTURES / "dcat-ap-cz" / "příklady" / "datová-sada.jsonld",
-            norms.NORM_2021: FIXTURES / "dcat-ap-cz-2021" / "příklady" / "datová-sada.jsonld"}
-TITLE = "Jízdní řády veřejné linkové dopravy"
-# Dataset document → the norm it is written in: most publishers moved to 2024-05-28, the catalog did not.
-DOCUMENTS = {
-    "jízdní-řády-praha.jsonld": norms.NORM_2024,
-    "jízdní-řády-brno.jsonld": norms.NORM_2024,
-    "jízdní-řády-plzeň.jsonld": norms.NORM_2024,
-    "jízdní-řády-liberec.jsonld": norms.NORM_2021,
-    "jízdní-řády-ústí.jsonld": norms.NORM_2021,
-}
 SCREENSHOT = Path(__file__).resolve().parents[2] / "test-output" / "lkod-norms-source-cs.png"
 PORTAL_SCREENSHOT = SCREENSHOT.with_name("lkod-norms-portal-cs.png")
-
-
-def title_of(name: str) -> str:
-    return f"{TITLE} – {name.removeprefix('jízdní-řády-').removesuffix('.jsonld')}"
-
-
-def serve_catalog(root: Path, url: str) -> str:
-    """The catalog and its dataset documents under ``root``; returns the catalog's URL."""
-    (root / "lkod").mkdir(parents=True)
-    for name, norm in DOCUMENTS.items():
-        text = EXAMPLES[norm].read_text("utf-8").replace(VLD, f"{url}/lkod/{name}")
-        (root / "lkod" / name).write_text(text.replace(f'"{TITLE}"', f'"{title_of(name)}"'), "utf-8")
-    catalog_url = f"{url}/lkod/katalog.jsonld"
-    catalog = {"@context": norms.CONTEXT_2021, "iri": catalog_url, "typ": "Katalog",
-               "název": {"cs": "Katalog otevřených dat kraje"}, "poskytovatel": PUBLISHER,
-               "datová_sada": [f"{url}/lkod/{name}" for name in DOCUMENTS]}
-    (root / "lkod" / "katalog.jsonld").write_text(json.dumps(catalog, ensure_ascii=False, indent=1), "utf-8")
-    return catalog_url
 
 
 def test_a_sysadmin_harvests_a_2021_catalog_of_2024_documents_and_reads_its_norms_on_the_source_page(
     browser: Browser, live_ckan: str, harvest_machinery: HarvestProcesses, tmp_path: Path, serve_site
 ):
     root = tmp_path / "kraj"
-    catalog_url = serve_catalog(root, serve_site(root).url)
+    catalog_url = write_catalog(root, serve_site(root).url)
     admin = factories.Sysadmin(password=PASSWORD)
     reader = factories.Organization(title="Kraj")
     page = sign_in(browser, live_ckan, admin, locale="cs")
