@@ -30,11 +30,16 @@ REGION_CONFIG='{"allow_private_addresses": true, "check_data": true}'
 REGION_PORT=8766
 REGION_ADMIN=spravce
 REGION_PASSWORD=${DEMO_REGION_ADMIN_PASSWORD:-demo-region-admin-password}
+# The third: a region's local catalog (LKOD) in the 2021-01-11 norm listing dataset documents mostly in 2024-05-28
+# (dev/demo_lkod.py), harvested once as an `lkod` source; its page says which norms it read.
+LKOD=demo-lkod-kraj
+LKOD_CONFIG='{"allow_private_addresses": true}'
+LKOD_PORT=8767
 MAIL_PORT=8025  # dev/ckan.ini's smtp.server
 HARVEST_RUN_EVERY=10  # seconds between two `ckan harvester run`, where a portal has cron
 # Stopped in this order: the harvest processes write to the database and Solr, the sites feed them, the sink
 # catches what they mail.
-PROCESSES=(harvest-cron gather-consumer fetch-consumer jobs-worker site-check-worker ckan demo-site region-site mail-sink)
+PROCESSES=(harvest-cron gather-consumer fetch-consumer jobs-worker site-check-worker ckan demo-site region-site lkod-site mail-sink)
 mkdir -p "$RUN"
 
 # True while the process named by a pid file lives (a zombie left for init is not running).
@@ -125,6 +130,19 @@ if ! "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$REGION" >/dev
     > "$RUN/demo-source.log" 2>&1 || { tail -n 20 "$RUN/demo-source.log"; exit 1; }
 fi
 
+# The region's local catalog, its organization and its `lkod` source.
+[ -f "$RUN/lkod-site/lkod/katalog.jsonld" ] || "$BIN/python" "$ROOT/dev/demo_lkod.py" "$RUN/lkod-site" \
+  "http://127.0.0.1:$LKOD_PORT" > /dev/null
+start lkod-site "$BIN/python" -m http.server "$LKOD_PORT" --bind 127.0.0.1 --directory "$RUN/lkod-site"
+if ! "$BIN/ckanapi" action organization_show -c "$CKAN_INI" id="$LKOD" >/dev/null 2>&1; then
+  "$BIN/ckanapi" action organization_create -c "$CKAN_INI" name="$LKOD" title="Demo region (LKOD)" >/dev/null
+fi
+if ! "$BIN/ckanapi" action harvest_source_show -c "$CKAN_INI" id="$LKOD" >/dev/null 2>&1; then
+  "$BIN/ckan" harvester source create "$LKOD" "http://127.0.0.1:$LKOD_PORT/lkod/katalog.jsonld" lkod \
+    "Demo region's local catalog (LKOD, 2021-01-11)" true "$LKOD" MANUAL "$LKOD_CONFIG" \
+    > "$RUN/demo-source.log" 2>&1 || { tail -n 20 "$RUN/demo-source.log"; exit 1; }
+fi
+
 # The harvest machinery: jobs created from the web (Reharvest) or the API start and finish by themselves.
 # The Czech publishers, each an organization with its IČO and so a catalog of its own
 # (/lkod/organization/<name>/catalog), and the Czech records the demo's local catalog (LKOD, /lkod/catalog) publishes,
@@ -196,7 +214,8 @@ wait_finished() {
 # runs leave the harvested catalog be.
 for round in 1 2; do
   started=()
-  for source in "$SOURCE" "$REGION"; do
+  # The local catalog once, in the first round.
+  for source in "$SOURCE" "$REGION" $([ "$round" = 1 ] && echo "$LKOD"); do
     read -r finished job datasets < <(wait_finished "$source")
     [ "$finished" -ge "$round" ] && continue
     [ "$source" = "$REGION" ] && region_edition "$finished"
@@ -206,6 +225,13 @@ for round in 1 2; do
   for source in "${started[@]}"; do wait_finished "$source" > /dev/null; done
 done
 read -r region_finished region_job _ < <(source_status "$REGION")
+read -r lkod_finished lkod_job lkod_datasets < <(source_status "$LKOD")
+lkod_documents=$(PYTHONPATH="$ROOT/dev" "$BIN/python" -c 'import demo_lkod; print(len(demo_lkod.DOCUMENTS))')
+if [ "$lkod_job" != Finished ] || [ "$lkod_datasets" != "$lkod_documents" ]; then
+  echo "The demo's local catalog did not land its $lkod_documents datasets (last job: $lkod_job, datasets: $lkod_datasets)"
+  for name in gather-consumer fetch-consumer; do echo "== dev/run/$name.log"; tail -n 20 "$RUN/$name.log"; done
+  exit 1
+fi
 read -r finished job datasets < <(source_status "$SOURCE")
 passports=$(find "$ROOT/dev/demo-site/opendata" -mindepth 1 -maxdepth 1 -type d | wc -l)
 if [ "$job" != Finished ] || [ "$datasets" != "$passports" ] || [ "$finished" -lt 2 ] \
@@ -233,6 +259,8 @@ CKAN demo is running at http://127.0.0.1:$PORT ($(if [ "${DEMO_SERVER:-uwsgi}" =
   sysadmin login: $ADMIN / $PASSWORD
 $(sed "s/^/  /" <<< "$workflow")
   scoreboard (both sources, two jobs each): http://127.0.0.1:$PORT/passport/scoreboard
+  a region's local catalog in the 2021-01-11 norm, its documents mostly in 2024-05-28, harvested as an lkod source
+    ($lkod_datasets datasets; the norms it read on its page): http://127.0.0.1:$PORT/harvest/$LKOD
   a district's MR site at http://127.0.0.1:$REGION_PORT/opendata/list.csv, harvested twice, its second edition worse:
     http://127.0.0.1:$PORT/harvest/$REGION/conformance    the district's admin (mailed): $REGION_ADMIN / $REGION_PASSWORD
   Mail sink: 127.0.0.1:$MAIL_PORT, mails in dev/run/mail/ ($(find "$RUN/mail" -name '*.eml' 2>/dev/null | wc -l) caught so far)
