@@ -38,9 +38,6 @@ def _rules(css: str) -> dict[str, dict[str, str]]:
         declarations = dict(
             (name.strip(), value.strip()) for name, _, value in
             (part.partition(":") for part in body.split(";") if ":" in part))
-        for name, value in declarations.items():  # a rule's own custom properties (--bs-bg-opacity) in place
-            declarations[name] = re.sub(r"var\((--[\w-]+)\)",
-                                        lambda m: declarations.get(m.group(1), m.group(0)), value)
         for selector in selectors.split(","):
             rules.setdefault(" ".join(selector.split()), {}).update(declarations)
     return rules
@@ -60,21 +57,36 @@ def _colour(value: str | None) -> Colour | None:
     if value is None:
         return None
     value = value.replace("!important", "").strip()
-    while "var(" in value:
-        value = re.sub(r"var\((--[\w-]+)\)", lambda m: RULES[":root"][m.group(1)], value)
+    # var(--name) or var(--name, fallback), resolved from :root until none is left (a value no substitution
+    # changes, or one nested too deep, is not a colour this test can read).
+    for _ in range(10):
+        if "var(" not in value:
+            break
+        value = re.sub(r"var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*))?\)",
+                       lambda m: RULES[":root"].get(m.group(1), m.group(2) or ""), value)
+    else:
+        return None
     if value.startswith("#"):
         digits = value[1:] if len(value) == 7 else "".join(c * 2 for c in value[1:4])
         return int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16)
-    numbers = re.match(r"rgba?\(\s*(\d+),\s*(\d+),\s*(\d+)", value)
-    return tuple(int(n) for n in numbers.groups()) if numbers else None  # type: ignore[return-value]
+    numbers = re.match(r"rgba?\(\s*([\d.]+),\s*([\d.]+),\s*([\d.]+)", value)
+    return tuple(round(float(n)) for n in numbers.groups()) if numbers else None  # type: ignore[return-value]
 
 
 def _property(classes: list[str], name: str) -> str | None:
-    """The value the classes give a property: an !important one wins, else the last class's."""
+    """The value the classes give a property: an !important one wins, else the last class's; custom properties the
+    classes set (Bootstrap 5.3's ``.alert-info { --bs-alert-color: … }`` that ``.alert``'s ``color`` reads) resolved
+    in it, the rest from :root by :func:`_colour`."""
     values = [RULES.get("." + c, {}).get(name) for c in classes]
     values = [v for v in values if v]
     important = [v for v in values if "!important" in v]
-    return (important or values or [None])[-1]
+    value = (important or values or [None])[-1]
+    own = {key: v for c in classes for key, v in RULES.get("." + c, {}).items() if key.startswith("--")}
+    for _ in range(10):
+        if value is None or not any(f"var({key})" in value for key in own):
+            break
+        value = re.sub(r"var\((--[\w-]+)\)", lambda m: own.get(m.group(1), m.group(0)), value)
+    return value
 
 
 def _luminance(colour: Colour) -> float:
