@@ -110,6 +110,15 @@ def _page(data_dict: dict[str, Any], default_rows: int) -> tuple[int, int]:
         raise tk.ValidationError({"rows": [tk._("Invalid integer")]})
 
 
+def _in_state(context: dict, state: str, narrower: str, sort: str, rows: int, start: int) -> dict[str, Any]:
+    """The records in the workflow ``state`` (and ``narrower``, a further filter query) the caller may read."""
+    return tk.get_action("package_search")(
+        {"user": context.get("user"), "auth_user_obj": context.get("auth_user_obj")},
+        {"fq": f"+{workflow.FIELD}:{state}{narrower}", "include_private": True, "sort": sort, "rows": rows,
+         "start": start},
+    )
+
+
 @tk.side_effect_free
 def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     """Records waiting for review, longest waiting first. Editors only.
@@ -122,16 +131,7 @@ def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     """
     tk.check_access("passport_workflow_queue", context, data_dict)
     rows, start = _page(data_dict, 50)
-    found = tk.get_action("package_search")(
-        {"user": context.get("user"), "auth_user_obj": context.get("auth_user_obj")},
-        {
-            "fq": f"+{workflow.FIELD}:{workflow.SUBMITTED}",
-            "include_private": True,
-            "sort": "metadata_modified asc",
-            "rows": rows,
-            "start": start,
-        },
-    )
+    found = _in_state(context, workflow.SUBMITTED, "", "metadata_modified asc", rows, start)
     submissions = passport_model.last_submissions([d["id"] for d in found["results"]])
     results = []
     for dataset in found["results"]:
@@ -164,15 +164,8 @@ def workflow_my_records(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     owners = " OR ".join(f'"{organization}"' for organization in organizations)
     lists: dict[str, Any] = {}
     for state in (workflow.RETURNED, workflow.DRAFT):
-        found = tk.get_action("package_search")(
-            {"user": context.get("user"), "auth_user_obj": context.get("auth_user_obj")},
-            {
-                "fq": f"+{workflow.FIELD}:{state} +owner_org:({owners})",
-                "include_private": True,
-                "sort": "metadata_modified desc",
-                "rows": rows,
-            },
-        ) if organizations else {"count": 0, "results": []}
+        found = (_in_state(context, state, f" +owner_org:({owners})", "metadata_modified desc", rows, 0)
+                 if organizations else {"count": 0, "results": []})
         returns = passport_model.last_events([d["id"] for d in found["results"]], workflow.RETURNED)
         lists[state] = {
             "count": found["count"],
