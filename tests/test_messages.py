@@ -1,8 +1,6 @@
 """Every problem code a harvest, a check or the catalog can write has its message in cs, ru and en."""
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import re
 import subprocess
 import sys
@@ -14,14 +12,6 @@ import ckan
 import polib
 import pytest
 
-import ckanext.passport.harvest.problems  # noqa: F401 (defines the harvest's codes)
-import ckanext.passport.lkod.problems  # noqa: F401 (defines the LKOD eligibility codes)
-import ckanext.passport.lkod.links.problems  # noqa: F401 (defines the link checks' codes)
-import ckanext.passport.conformance.site_check.problems  # noqa: F401 (defines the site check codes)
-import ckanext.passport.catalog.skos  # noqa: F401 (defines the SKOS reader's codes)
-import ckanext.passport.catalog.openness  # noqa: F401 (defines the openness check's refusals)
-import ckanext.passport.catalog.publishers  # noqa: F401 (defines the organization fields' codes)
-import ckanext.passport.mr
 from ckanext.passport.mr.model import Message, Plural
 from ckanext.passport.mr.problems import SEVERITY_LABELS, catalogue, problem
 from ckanext.passport.mr.translation import translator
@@ -30,10 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CATALOGS = ROOT / "ckanext" / "passport" / "i18n"
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
-# Importing every module of the MR library defines every code it may report.
-for module in pkgutil.walk_packages(ckanext.passport.mr.__path__, "ckanext.passport.mr."):
-    importlib.import_module(module.name)
-
+# Every room's table (mr.problems.ROOMS): nothing to import for a code to be known.
 KINDS = catalogue()
 
 
@@ -154,16 +141,30 @@ def test_a_count_shown_without_its_number_reads_as_many():
     assert translator("cs").template(KINDS["findings.more"].message) == "… a dalších {count} zjištění „{kind}“"
 
 
-def test_every_code_message_is_extracted_for_translators(tmp_path):
-    pot = tmp_path / "messages.pot"
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory) -> polib.POFile:
+    """What `make i18n` extracts from the code, the templates and the problem tables, into a catalog of its own."""
+    pot = tmp_path_factory.mktemp("extract") / "messages.pot"
     pybabel = Path(sys.executable).with_name("pybabel")
     # The keyword of counting messages, as `make i18n` passes it.
     subprocess.run([str(pybabel), "-q", "extract", "-F", "babel.cfg", "-k", "Nn_:1,2", "-o", str(pot), "ckanext"],
                    check=True, cwd=ROOT)
-    extracted = {(e.msgid, e.msgid_plural or None) for e in polib.pofile(str(pot))}
+    return polib.pofile(str(pot))
+
+
+def test_every_code_message_is_extracted_for_translators(extracted):
+    found = {(e.msgid, e.msgid_plural or None) for e in extracted}
     wanted = {(kind.message.singular, kind.message.plural) if isinstance(kind.message, Plural) else (kind.message, None)
               for kind in KINDS.values()}
-    assert sorted(wanted - extracted) == []
+    assert sorted(wanted - found) == []
+
+
+def test_a_codes_meaning_is_extracted_from_its_rooms_table_with_a_note_naming_the_code(extracted):
+    entry = extracted.find(KINDS["site_check.rate_user"].meaning)
+    assert entry is not None
+    assert "The meaning of the problem code site_check.rate_user" in entry.comment
+    assert any(place.endswith("site_check/problems.toml") for place, _line in entry.occurrences)
+    assert sorted(kind.meaning for kind in KINDS.values() if kind.meaning and extracted.find(kind.meaning) is None) == []
 
 
 @pytest.mark.parametrize("lang", ["cs", "ru"])

@@ -20,6 +20,7 @@ DATA_KINDS = {
     "vocabularies": "catalog/vocabularies/*",
     "i18n catalogs": "i18n/**/*.[mp]o",
     "config declarations": "config/*.yaml",
+    "problem tables": "**/problems.toml",
     "migrations": "migration/**/*",
 }
 

@@ -16,7 +16,6 @@ from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestJob, HarvestSource
 from ckanext.harvest.tests.factories import HarvestJobObj, HarvestObjectObj
 
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest.findings import save_gather_error
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.translation import translator
@@ -27,7 +26,7 @@ pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("stack_once", "with_plu
 
 NOW = dt.datetime.utcnow()
 NOT_DISCOVERED = problem("registry.not_discovered", site="http://127.0.0.1:9", tried=6)
-TIMED_OUT = problem(codes.JOB_TIMEOUT, minutes=120, last_action="2026-01-01 00:00 UTC")
+TIMED_OUT = problem("harvest.job_timeout", minutes=120, last_action="2026-01-01 00:00 UTC")
 LISTED = {"stalled-passport": "stalled", "unreadable-registry": "failed", "timed-out-lkod": "failed",
           "weekly-late": "overdue", "daily-never-harvested": "overdue"}
 

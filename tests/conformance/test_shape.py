@@ -5,7 +5,6 @@ import csv
 import io
 
 from ckanext.passport.conformance.shape import PassportConformance, document, to_csv
-from ckanext.passport.mr.check import MISSING_FIELD, PHONE_FORM
 from ckanext.passport.mr.problems import problem
 
 
@@ -16,8 +15,8 @@ def _rows(report: dict) -> list[dict]:
 def test_the_summary_counts_passports_read_conformant_and_each_code_once_per_passport():
     report = document([
         PassportConformance("1-a", score=100),
-        PassportConformance("2-b", score=60, problems=[problem(MISSING_FIELD, field="title"),
-                                                      problem(MISSING_FIELD, field="creator")]),
+        PassportConformance("2-b", score=60, problems=[problem("check.missing_field", field="title"),
+                                                      problem("check.missing_field", field="creator")]),
         PassportConformance("3-c", score=None),
     ])
 
@@ -28,7 +27,7 @@ def test_the_summary_counts_passports_read_conformant_and_each_code_once_per_pas
 def test_a_passport_refused_at_import_counts_in_neither_the_mean_nor_the_conformant():
     report = document([
         PassportConformance("1-a", score=100),
-        PassportConformance("2-b", score=None, refused=True, problems=[problem(MISSING_FIELD, field="title")]),
+        PassportConformance("2-b", score=None, refused=True, problems=[problem("check.missing_field", field="title")]),
     ])
 
     assert report["passports"][1]["refused"] is True
@@ -39,7 +38,7 @@ def test_a_passport_refused_at_import_counts_in_neither_the_mean_nor_the_conform
 def test_the_csv_has_a_row_per_finding_and_one_for_a_passport_without_findings():
     report = document([
         PassportConformance("1-a", url="http://site/1-a/meta.json", score=100),
-        PassportConformance("2-b", score=80, problems=[problem(MISSING_FIELD, field="title")]),
+        PassportConformance("2-b", score=80, problems=[problem("check.missing_field", field="title")]),
     ])
 
     assert [(r["identifier"], r["score"], r["code"]) for r in _rows(report)] == [
@@ -48,7 +47,7 @@ def test_the_csv_has_a_row_per_finding_and_one_for_a_passport_without_findings()
 
 def test_harvested_text_never_becomes_a_spreadsheet_formula():
     report = document([PassportConformance("=HYPERLINK(\"http://evil\")", url="=1+1", score=95,
-                                           problems=[problem(PHONE_FORM, url="@SUM(A1)", text="x")])])
+                                           problems=[problem("check.phone_form", url="@SUM(A1)", text="x")])])
 
     [row] = _rows(report)
     assert (row["identifier"], row["url"], row["found_at"]) == (

@@ -14,7 +14,6 @@ from site_check_support import clean_site_checks, shown  # noqa: F401 (fixtures)
 from ckanext.passport.conformance.site_check import job as site_check_job
 from ckanext.passport.conformance.site_check.model import SiteCheck, SiteCheckPassport, add
 from ckanext.passport.conformance.site_check.report import CUT_MARK, ENTRY_CHARS, TEXT_CHARS, kept
-from ckanext.passport.mr.fetch import CONNECTION_ERROR
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.report import PassportCheck, SiteReport
 
@@ -25,7 +24,7 @@ LONG_TITLE = "Набор " * 2000
 HUGE_DESCRIPTION = "x" * 1_300_000
 # A catalogued code with a free-text parameter: a code defined here would join the catalogue the message tests
 # check, in whichever worker imports this module.
-NOISY = CONNECTION_ERROR
+NOISY = "fetch.connection_error"
 
 
 def _entry_sizes(summary: dict) -> list[int]:

@@ -13,8 +13,6 @@ from site_check_support import clean_site_checks, home_site, shown  # noqa: F401
 from ckanext.passport.conformance.harvest.views import meaning
 from ckanext.passport.conformance.site_check import job as site_check_job
 from ckanext.passport.conformance.site_check.report import TEXT_CHARS, kept, restored
-from ckanext.passport.mr.datacheck import FIELD_RENAMED
-from ckanext.passport.mr.check import MISSING_FIELD
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.report import PassportCheck, SiteReport
 from ckanext.passport.mr.translation import translator
@@ -53,7 +51,7 @@ def test_the_report_tells_each_passports_data_file_findings_and_its_score_withou
     terorg = passport_of(report, TERORG)
     from_data = terorg["findings"][-terorg["data_findings"]:]
     codes = {found["code"] for found in from_data}
-    assert FIELD_RENAMED in codes and all(code.startswith("data.") for code in codes)
+    assert "data.field_renamed" in codes and all(code.startswith("data.") for code in codes)
     assert all(found["severity"] == "warning" for found in from_data)
     assert terorg["score_without_data"] == terorg["score"] + 5 * len(codes)  # each warning code costs 5
     assert passport_of(report, SCHOOLS)["data_findings"] == 0
@@ -66,7 +64,7 @@ def test_the_page_marks_the_findings_of_a_passports_data_file_and_says_its_score
     terorg = page.select_one(f".passport-site-check-passport[data-identifier='{TERORG}']")
     marked = {found["data-code"] for found in terorg.select(".passport-finding")
               if found.select_one(".passport-finding-data-file")}
-    assert FIELD_RENAMED in marked and all(code.startswith("data.") for code in marked)
+    assert "data.field_renamed" in marked and all(code.startswith("data.") for code in marked)
     without = passport_of(report, TERORG)["score_without_data"]
     assert f"Without them it would score {without}/100" in terorg.select_one(".passport-site-check-data-note").text
 
@@ -99,7 +97,7 @@ def test_passports_by_problem_names_what_a_code_with_particulars_means_with_no_h
     """data.field_renamed's message names a column and two headings; its meaning names none, and leaves no gap."""
     prefix = "" if language == "en" else f"/{language}"
     page = report_page(app, checked, sysadmin, prefix)
-    said = page.select_one(f".passport-site-check-codes tbody tr[data-code='{FIELD_RENAMED}'] .passport-code-meaning")
+    said = page.select_one(".passport-site-check-codes tbody tr[data-code='data.field_renamed'] .passport-code-meaning")
     assert said is not None and said.text.strip() == translator(language)(
         "A column of the data file is headed with another name than the structure's field")
     assert [row["data-code"] for row in page.select(".passport-site-check-codes tbody tr")
@@ -120,8 +118,8 @@ def test_passports_by_problem_links_each_passport_to_its_section_in_the_report(a
 
 def test_a_kept_report_keeps_the_data_file_findings_last_after_the_notes_of_what_was_cut():
     url = "https://opendata.example.ru/opendata/7701234560-x/meta.json"
-    own = problem(MISSING_FIELD, url=url, field="creator")
-    from_data = problem(FIELD_RENAMED, url=url, column=2, header="Name", field="name")
+    own = problem("check.missing_field", url=url, field="creator")
+    from_data = problem("data.field_renamed", url=url, column=2, header="Name", field="name")
     checked = PassportCheck(identifier="7701234560-x", title="x" * (TEXT_CHARS + 10), url=url, form="json",
                             problems=[own, from_data], score=75, data_findings=1, score_without_data=80)
 

@@ -22,7 +22,7 @@ from ckanext.passport.conformance.site_check.model import FINISHED, SiteCheck, a
 from ckanext.passport.conformance.site_check.report import kept
 from ckanext.passport.conformance.shape import CSV_COLUMNS
 from ckanext.passport.mr.problems import problem
-from ckanext.passport.mr.report import PASSPORT_UNREACHABLE, PassportCheck, SiteReport
+from ckanext.passport.mr.report import PassportCheck, SiteReport
 from ckanext.passport.mr.translation import translator
 
 pytestmark = [
@@ -263,7 +263,7 @@ def test_a_publisher_without_an_account_opens_the_shared_link_downloads_and_fixe
 def test_a_publishers_script_link_is_shown_as_text_never_as_a_link(app, user):
     hostile = "javascript:alert(1)"
     checked = PassportCheck(identifier="7701234560-x", link=hostile,
-                            problems=[problem(PASSPORT_UNREACHABLE, url=hostile, identifier="7701234560-x", tried=0)])
+                            problems=[problem("passport.unreachable", url=hostile, identifier="7701234560-x", tried=0)])
     check = add("https://opendata.example.ru/opendata/", "opendata.example.ru", None, False)
     check.status, check.result = FINISHED, json.dumps(kept(SiteReport(url=check.url, passports=[checked])).summary)
     model.Session.commit()

@@ -17,7 +17,6 @@ from playwright.sync_api import Browser, Page, expect
 from site_check_support import clean_site_checks, run_worker_burst  # noqa: F401
 
 from ckanext.passport.conformance.harvest.views import meaning
-from ckanext.passport.mr.datacheck import FIELD_RENAMED
 from ckanext.passport.mr.translation import translator
 
 pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
@@ -62,18 +61,18 @@ def test_a_publisher_finds_an_earlier_check_and_follows_a_problem_to_its_passpor
     others.locator(".passport-site-check-earlier-check a").click()
     publisher.wait_for_url(f"**{first}")
 
-    row = publisher.locator(f".passport-site-check-codes tr[data-code='{FIELD_RENAMED}']")
-    expect(row.locator(".passport-code-meaning")).to_have_text(meaning(FIELD_RENAMED, translator("en")))
+    row = publisher.locator(".passport-site-check-codes tr[data-code='data.field_renamed']")
+    expect(row.locator(".passport-code-meaning")).to_have_text(meaning("data.field_renamed", translator("en")))
     row.get_by_role("link", name=TERORG).click()
     section = publisher.locator(f".passport-site-check-passport[data-identifier='{TERORG}']")
     expect(section).to_be_in_viewport()
     assert re.search(r"#passport-\d+$", publisher.url)
-    expect(section.locator(f".passport-finding[data-code='{FIELD_RENAMED}'] .passport-finding-data-file").first).to_be_visible()
+    expect(section.locator(".passport-finding[data-code='data.field_renamed'] .passport-finding-data-file").first).to_be_visible()
     expect(section.locator(".passport-site-check-data-note")).to_contain_text("Without them it would score")
     OUTPUT.mkdir(exist_ok=True)
     publisher.locator(".passport-site-check-codes").screenshot(path=str(OUTPUT / "site-check-by-problem.png"))
     section.screenshot(path=str(OUTPUT / "site-check-data-file-findings.png"))
 
     publisher.goto(f"/ru{first}")
-    expect(publisher.locator(f".passport-site-check-codes tr[data-code='{FIELD_RENAMED}'] .passport-code-meaning")
-           ).to_have_text(meaning(FIELD_RENAMED, translator("ru")))
+    expect(publisher.locator(".passport-site-check-codes tr[data-code='data.field_renamed'] .passport-code-meaning")
+           ).to_have_text(meaning("data.field_renamed", translator("ru")))

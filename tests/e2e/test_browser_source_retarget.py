@@ -14,7 +14,6 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from playwright.sync_api import Browser, expect
 
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.translation import translator
 
@@ -45,7 +44,7 @@ def test_an_editor_is_told_in_czech_why_a_sysadmins_source_keeps_its_address(
     page.click("#save")
     page.wait_for_load_state()
 
-    refusal = problem(codes.RETARGET_SYSADMIN_ONLY, options="allow_private_addresses").message(translator("cs"))
+    refusal = problem("config.retarget_sysadmin_only", options="allow_private_addresses").message(translator("cs"))
     assert refusal.startswith("Adresu, typ nebo organizaci tohoto zdroje smí změnit jen správce systému")
     url_error = page.locator(".form-group:has(#field-url) .error-block")
     expect(url_error).to_have_text(f"[config.retarget_sysadmin_only] {refusal}")

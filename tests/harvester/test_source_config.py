@@ -80,12 +80,11 @@ def test_a_source_config_carries_the_sites_read_limits():
     ("ru", "Неверная конфигурация: неизвестный параметр 'colour'"),
 ])
 def test_a_config_error_reads_in_the_readers_language(lang, expected):
-    from ckanext.passport.harvest import problems as codes
     from ckanext.passport.mr.problems import problem
     from ckanext.passport.mr.translation import translator
 
     reason = config_errors('{"colour": "red"}')[0]
-    assert problem(codes.CONFIG_INVALID, errors=reason).message(translator(lang)) == expected
+    assert problem("config.invalid", errors=reason).message(translator(lang)) == expected
 
 
 def test_site_options_are_defaults_and_the_source_overrides_them():

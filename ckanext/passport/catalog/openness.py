@@ -32,8 +32,8 @@ from ckanext.passport.catalog.user_checks import private_addresses_allowed
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.decode import TextStream
 from ckanext.passport.mr.fetch import FetchPolicy, FetchResult, fetch
-from ckanext.passport.mr.model import Problem, Severity
-from ckanext.passport.mr.problems import N_, Nn_, define, problem
+from ckanext.passport.mr.model import Problem
+from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.tableshape import CsvShape, JsonShape, Shape, XmlShape
 
 log = logging.getLogger(__name__)
@@ -43,21 +43,6 @@ TABLE_KINDS = ("csv", "xml", "json")
 CHECKS = ("available", "utf8", "format", "one_table", "header", "consistent_rows")
 
 _NUMBER_OR_DATE = re.compile(r"^[\s+\-]?[\d\s.,:/\-]+$")
-
-# Refusals of a check asked for too often: a check reads files from other servers, and its job holds a worker.
-RATE_USER = define(
-    "openness.rate_user", Severity.ERROR,
-    N_("You have used up your openness checks (at most {limit} in {minutes} min); please try again later."),
-    meaning=N_("A user ran more openness checks than the portal allows in a while"),
-)
-RATE_RECORD = define(
-    "openness.rate_record", Severity.ERROR,
-    Nn_("This record's data sources have been checked as often as allowed (at most {limit} check in {minutes} "
-        "min); please try again later.",
-        "This record's data sources have been checked as often as allowed (at most {limit} checks in {minutes} "
-        "min); please try again later.", count="limit"),
-    meaning=N_("A record's data sources were checked for openness more often than the portal allows in a while"),
-)
 
 
 # --- pure assessment --------------------------------------------------------------------------------------
@@ -300,8 +285,8 @@ def _count_within_rate_limits(context: dict, package_id: str) -> None:
     """Count this check against the starter's and the record's limits; refuse it once either is used up."""
     window = settings.openness_rate_window()
     minutes = max(1, math.ceil(window / 60))
-    limits = [(("user", context.get("user") or ""), settings.openness_rate_per_user(), RATE_USER),
-              (("record", package_id), settings.openness_rate_per_record(), RATE_RECORD)]
+    limits = [(("user", context.get("user") or ""), settings.openness_rate_per_user(), "openness.rate_user"),
+              (("record", package_id), settings.openness_rate_per_record(), "openness.rate_record")]
     for parts, limit, code in limits:
         if rate_limits.count(rate_limits.key("openness", *parts), window) > limit:
             raise tk.ValidationError({"rate_limit": [_refusal(problem(code, limit=limit, minutes=minutes))]})

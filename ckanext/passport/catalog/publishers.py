@@ -26,32 +26,12 @@ from ckan.lib.navl.dictization_functions import missing
 from ckanext.passport.catalog.identity import claim_lock
 from ckanext.passport.catalog.validators import ico_error, inn_error
 from ckanext.passport.language import reader_translate
-from ckanext.passport.mr.model import Severity
-from ckanext.passport.mr.problems import N_, define, problem
+from ckanext.passport.mr.problems import problem
 
 INNS_FIELD = "inns"
 ICO_FIELD = "ico"
 # INNs are written one per line, or separated by spaces, commas or semicolons.
 _INN_SEPARATORS = re.compile(r"[\s,;]+")
-
-ICO_SYSADMIN_ONLY = define(
-    "organization.ico_sysadmin_only", Severity.ERROR,
-    N_("Only a sysadmin may set or change an organization's IČO."),
-)
-INNS_SYSADMIN_ONLY = define(
-    "organization.inns_sysadmin_only", Severity.ERROR,
-    N_("Only a sysadmin may set or change an organization's INNs."),
-)
-ICO_TAKEN = define(
-    "organization.ico_taken", Severity.ERROR,
-    N_("The IČO {ico} is already held by the organization {organization}."),
-    meaning=N_("Another organization already holds this IČO"),
-)
-INN_TAKEN = define(
-    "organization.inn_taken", Severity.ERROR,
-    N_("The INN {inn} is already held by the organization {organization}."),
-    meaning=N_("Another organization already holds this INN"),
-)
 
 
 def organization_holding_inn(inn: str) -> Optional[str]:
@@ -149,12 +129,12 @@ def ico_field(key: tuple, data: dict, errors: dict, context: dict) -> None:
     if value == (stored or ""):
         return
     if not may_set_publishers(context):
-        _refuse(key, errors, ICO_SYSADMIN_ONLY)
+        _refuse(key, errors, "organization.ico_sysadmin_only")
     if value:
         claim_lock("organization_ico", value)
         holder = organization_holding_ico(value)
         if holder is not None and holder != _group_id(context, data):
-            _refuse(key, errors, ICO_TAKEN, ico=value, organization=_holder_title(holder))
+            _refuse(key, errors, "organization.ico_taken", ico=value, organization=_holder_title(holder))
 
 
 def inns_field(key: tuple, data: dict, errors: dict, context: dict) -> None:
@@ -172,12 +152,12 @@ def inns_field(key: tuple, data: dict, errors: dict, context: dict) -> None:
     if set(inns) == kept:
         return
     if not may_set_publishers(context):
-        _refuse(key, errors, INNS_SYSADMIN_ONLY)
+        _refuse(key, errors, "organization.inns_sysadmin_only")
     for inn in sorted(set(inns) - kept):
         claim_lock("organization_inn", inn)
         holder = organization_holding_inn(inn)
         if holder is not None and holder != _group_id(context, data):
-            _refuse(key, errors, INN_TAKEN, inn=inn, organization=_holder_title(holder))
+            _refuse(key, errors, "organization.inn_taken", inn=inn, organization=_holder_title(holder))
 
 
 def _group_id(context: dict, data: dict) -> Optional[str]:

@@ -12,14 +12,10 @@ from typing import IO, Any, Iterator, Optional
 from lxml import etree
 
 from ckanext.passport.mr.guarded import is_deadline
-from ckanext.passport.mr.model import Problem, Severity
-from ckanext.passport.mr.problems import N_, define, problem
+from ckanext.passport.mr.model import Problem
+from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.safexml import hardened_iterparse, syntax_problem
 
-UNREADABLE = define(
-    "vocab.unreadable", Severity.ERROR, N_("The SKOS file could not be read ({error})"),
-    meaning=N_("A SKOS vocabulary file could not be read"),
-)
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
@@ -42,7 +38,7 @@ def read_file(source: IO[bytes]) -> tuple[list[dict[str, Any]], list[Problem]]:
     except Exception as error:  # noqa: BLE001 (a file from elsewhere: whatever it makes fail is its problem)
         if is_deadline(error):
             raise
-        return [], [problem(UNREADABLE, error=type(error).__name__)]
+        return [], [problem("vocab.unreadable", error=type(error).__name__)]
 
 
 def read_concepts(source: IO[bytes]) -> Iterator[dict[str, Any]]:

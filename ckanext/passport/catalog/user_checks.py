@@ -10,13 +10,8 @@ import ckan.authz as authz
 import ckan.plugins.toolkit as tk
 
 from ckanext.passport.language import reader_translate
-from ckanext.passport.mr.model import Problem, Severity
-from ckanext.passport.mr.problems import N_, define, problem
-
-PRIVATE_SYSADMIN_ONLY = define(
-    "site_check.private_sysadmin_only", Severity.ERROR,
-    N_("Only a sysadmin may check sites on private addresses."),
-)
+from ckanext.passport.mr.model import Problem
+from ckanext.passport.mr.problems import problem
 
 
 def refusal(found: Problem) -> str:
@@ -35,5 +30,5 @@ def private_addresses_allowed(context: dict, data_dict: dict[str, Any]) -> bool:
     """Whether a check someone starts may read private addresses: only when a sysadmin asks for it."""
     allow_private = tk.asbool(data_dict.get("allow_private_addresses") or False)
     if allow_private and not authz.is_sysadmin(context.get("user") or ""):
-        raise tk.NotAuthorized(refusal(problem(PRIVATE_SYSADMIN_ONLY)))
+        raise tk.NotAuthorized(refusal(problem("site_check.private_sysadmin_only")))
     return allow_private

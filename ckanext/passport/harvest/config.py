@@ -11,7 +11,6 @@ from typing import Any, Optional
 
 import jsonschema
 
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport import settings
 from ckanext.passport.catalog.workflow import STARTING_STATES
 from ckanext.passport.mr.decode import text_codec
@@ -80,13 +79,13 @@ def config_errors(text: str, validator: jsonschema.Draft202012Validator = _VALID
     try:
         data = json.loads(text)
     except ValueError as error:
-        return [problem(codes.REASON_NOT_JSON, row=getattr(error, "lineno", 1), column=getattr(error, "colno", 1))]
+        return [problem("config.reason_not_json", row=getattr(error, "lineno", 1), column=getattr(error, "colno", 1))]
     if not isinstance(data, dict):
-        return [problem(codes.REASON_NOT_OBJECT)]
+        return [problem("config.reason_not_object")]
     found = [_reason(error) for error in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))]
     # Only a text encoding: rot13, base64, zlib_codec and uu are codecs too, which bytes.decode refuses.
     if isinstance(data.get("encoding"), str) and text_codec(data["encoding"]) is None:
-        found.append(problem(codes.REASON_UNKNOWN_ENCODING, encoding=data["encoding"]))
+        found.append(problem("config.reason_unknown_encoding", encoding=data["encoding"]))
     return found
 
 
@@ -95,22 +94,22 @@ def _reason(error: jsonschema.ValidationError) -> Problem:
     rule = error.validator_value
     if not option:
         if error.validator == "not":
-            return problem(codes.REASON_ORGANIZATION_OR_CREATE)
+            return problem("config.reason_organization_or_create")
         unknown = sorted(set(error.instance) - set(error.schema["properties"]))
-        return problem(codes.REASON_UNKNOWN_OPTION, option=", ".join(unknown))
+        return problem("config.reason_unknown_option", option=", ".join(unknown))
     if error.validator == "enum":
-        return problem(codes.REASON_NOT_ONE_OF, option=option, choices=", ".join(map(str, rule)))
+        return problem("config.reason_not_one_of", option=option, choices=", ".join(map(str, rule)))
     if error.validator == "type":
-        return problem(codes.REASON_WRONG_TYPE, option=option, kind=rule)
+        return problem("config.reason_wrong_type", option=option, kind=rule)
     if error.validator == "minimum":
-        return problem(codes.REASON_TOO_SMALL, option=option, limit=rule)
+        return problem("config.reason_too_small", option=option, limit=rule)
     if error.validator == "exclusiveMinimum":
-        return problem(codes.REASON_NOT_ABOVE, option=option, limit=rule)
+        return problem("config.reason_not_above", option=option, limit=rule)
     if error.validator == "maximum":
-        return problem(codes.REASON_TOO_LARGE, option=option, limit=rule)
+        return problem("config.reason_too_large", option=option, limit=rule)
     if error.validator == "pattern":
-        return problem(codes.REASON_NOT_HTTP, option=option)
-    return problem(codes.REASON_NOT_ALLOWED, option=option)
+        return problem("config.reason_not_http", option=option)
+    return problem("config.reason_not_allowed", option=option)
 
 
 def above_site_limits(data: dict[str, Any], site: dict[str, Any]) -> list[tuple[str, float, str]]:

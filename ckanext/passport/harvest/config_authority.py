@@ -21,7 +21,6 @@ from ckanext.harvest.model import HarvestSource
 
 from ckanext.passport import settings
 from ckanext.passport.catalog import workflow
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest.config import above_site_limits
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.model import Problem
@@ -47,7 +46,7 @@ def checked_config(config: str, errors: list[Problem]) -> str:
     """``config`` when it is valid (``errors``: what its source type's schema finds wrong) and its saver may set
     every option in it; else a ValueError listing each refusal with its code, in the reader's language."""
     if errors:
-        refusals = [problem(codes.CONFIG_INVALID, errors=error) for error in errors]
+        refusals = [problem("config.invalid", errors=error) for error in errors]
     else:
         saving = _SAVING.get() or _Saving(_acting_user())
         refusals = _config_refusals(_options(config), saving.user, saving.kept)
@@ -73,7 +72,7 @@ def package_update(up: Callable[..., Any], context: dict, data_dict: dict[str, A
     if moved and not _is_sysadmin(user):
         held = _beyond_rights(_options(data_dict.get("config")), user)
         if held:
-            refusal = problem(codes.RETARGET_SYSADMIN_ONLY, options=", ".join(option for option, _ in held))
+            refusal = problem("config.retarget_sysadmin_only", options=", ".join(option for option, _ in held))
             raise tk.ValidationError({moved[0]: [_text([refusal])]})
     token = _SAVING.set(_Saving(user, {} if moved else _options(source.config)))
     try:
@@ -148,15 +147,15 @@ def _config_refusals(options: dict[str, Any], user: Optional[str], kept: dict[st
     state = options.get("default_editorial_state", workflow.DRAFT)
     if workflow.initial_state_refusal(state, True, settings.initial_states()) == "editorial_state_not_allowed":
         # Skipping review is the site's decision (ckanext.passport.initial_states), not a source's.
-        refusals.append(problem(codes.EDITORIAL_STATE_NOT_ALLOWED, state=state))
+        refusals.append(problem("config.editorial_state_not_allowed", state=state))
     organization = options.get("organization")
     if organization and _organization(organization) is None:
-        refusals.append(problem(codes.ORGANIZATION_UNKNOWN, organization=organization))
+        refusals.append(problem("config.organization_unknown", organization=organization))
     for listed in options.get("publisher_organizations") or []:
         if isinstance(listed, str) and _organization(listed) is None:
-            refusals.append(problem(codes.ORGANIZATION_UNKNOWN, organization=listed))
+            refusals.append(problem("config.organization_unknown", organization=listed))
     for option, limit, setting in above_site_limits(options, settings.site_fetch_options()):
-        refusals.append(problem(codes.ABOVE_SITE_LIMIT, option=option, limit=limit, setting=setting))
+        refusals.append(problem("config.above_site_limit", option=option, limit=limit, setting=setting))
     return refusals
 
 
@@ -166,28 +165,28 @@ def _beyond_rights(options: dict[str, Any], user: Optional[str]) -> list[tuple[s
     the wrong type are left to the source type's schema."""
     held = []
     if options.get("user"):
-        held.append(("user", problem(codes.USER_SYSADMIN_ONLY)))
+        held.append(("user", problem("config.user_sysadmin_only")))
     if options.get("create_organizations"):
-        held.append(("create_organizations", problem(codes.CREATE_ORGANIZATIONS_SYSADMIN_ONLY)))
+        held.append(("create_organizations", problem("config.create_organizations_sysadmin_only")))
     if options.get("allow_private_addresses"):
-        held.append(("allow_private_addresses", problem(codes.PRIVATE_ADDRESSES_SYSADMIN_ONLY)))
+        held.append(("allow_private_addresses", problem("config.private_addresses_sysadmin_only")))
     state = options.get("default_editorial_state", workflow.DRAFT)
     if isinstance(state, str) and workflow.initial_state_refusal(
             state, False, settings.initial_states()) == "editorial_state_sysadmin_only":
-        held.append(("default_editorial_state", problem(codes.EDITORIAL_STATE_SYSADMIN_ONLY, state=state)))
+        held.append(("default_editorial_state", problem("config.editorial_state_sysadmin_only", state=state)))
     organization = options.get("organization")
     found = _organization(organization) if isinstance(organization, str) and organization else None
     if found is not None and not _may_create_datasets(user, found):
-        held.append(("organization", problem(codes.ORGANIZATION_NOT_ALLOWED, organization=organization)))
+        held.append(("organization", problem("config.organization_not_allowed", organization=organization)))
     if options.get("notify_publisher"):
-        held.append(("notify_publisher", problem(codes.NOTIFY_PUBLISHER_SYSADMIN_ONLY)))
+        held.append(("notify_publisher", problem("config.notify_publisher_sysadmin_only")))
     if options.get("publisher_organizations"):
-        held.append(("publisher_organizations", problem(codes.PUBLISHER_ORGANIZATIONS_SYSADMIN_ONLY)))
+        held.append(("publisher_organizations", problem("config.publisher_organizations_sysadmin_only")))
     if options.get("iri_hosts"):
-        held.append(("iri_hosts", problem(codes.IRI_HOSTS_SYSADMIN_ONLY)))
+        held.append(("iri_hosts", problem("config.iri_hosts_sysadmin_only")))
     drop, limit = options.get("notify_score_drop"), settings.notify_score_drop()
     if isinstance(drop, (int, float)) and not isinstance(drop, bool) and drop < limit:
-        held.append(("notify_score_drop", problem(codes.NOTIFY_SCORE_DROP_SYSADMIN_ONLY, limit=limit)))
+        held.append(("notify_score_drop", problem("config.notify_score_drop_sysadmin_only", limit=limit)))
     return held
 
 

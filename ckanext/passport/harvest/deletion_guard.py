@@ -8,7 +8,6 @@ import ckan.model as model
 import sqlalchemy as sa
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra
 
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest import stored
 from ckanext.passport.harvest.findings import save_gather_error
 from ckanext.passport.harvest.objects import add_object
@@ -69,11 +68,11 @@ def deletion_refusal(kept: int, largest: int, gone: int, max_ratio: float, damag
     ERROR-level problems met while reading it: a listing not read whole says nothing about what is missing.
     """
     if kept == 0:
-        return problem(codes.REGISTRY_EMPTY, largest=largest)
+        return problem("harvest.registry_empty", largest=largest)
     if damage:
         causes = ", ".join(dict.fromkeys(found.code for found in damage))
-        return problem(codes.REGISTRY_INCOMPLETE, codes=causes, gone=gone)
+        return problem("harvest.registry_incomplete", codes=causes, gone=gone)
     lost = max(gone, largest - kept)
     if lost / largest > max_ratio:
-        return problem(codes.MASS_DELETION, gone=gone, kept=kept, largest=largest, max_ratio=max_ratio)
+        return problem("harvest.mass_deletion", gone=gone, kept=kept, largest=largest, max_ratio=max_ratio)
     return None

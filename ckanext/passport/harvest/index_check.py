@@ -28,7 +28,6 @@ from ckan.lib.search.common import make_connection
 from ckan.lib.search.index import PACKAGE_TYPE, TYPE_FIELD
 from ckanext.harvest.model import HarvestObject
 
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest import records, stored
 from ckanext.passport.harvest.findings import save_gather_error
 from ckanext.passport.harvest.index_commits import INDEX_ERRORS, failure_name, index_from_database
@@ -125,11 +124,11 @@ def converge(job: Any) -> dict[str, str]:
         failed = repair(differences(source_id=job.source_id))
     except INDEX_ERRORS as error:
         log.warning("Harvest job %s: the index check failed: %s", job.id, error)
-        save_gather_error(problem(codes.INDEX_CHECK_FAILED, error=failure_name(error)), job)
+        save_gather_error(problem("harvest.index_check_failed", error=failure_name(error)), job)
         return gone
     if failed:
         names = ", ".join(difference.name or difference.package_id for difference in failed[:_NAMED])
-        save_gather_error(problem(codes.INDEX_REPAIR_REFUSED,
+        save_gather_error(problem("harvest.index_repair_refused",
                                   names=names + (", …" if len(failed) > _NAMED else "")), job)
     return gone
 

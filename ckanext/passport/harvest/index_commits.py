@@ -32,7 +32,6 @@ from ckan.lib.search.common import SearchError, SearchIndexError, make_connectio
 from ckan.lib.search.index import PackageSearchIndex
 
 from ckanext.passport.harvest import stage_guard
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest.findings import save_object_error
 from ckanext.passport.mr.problems import problem
 
@@ -126,7 +125,7 @@ def import_indexed(harvest_object: Any, mode: str, work: Callable[[], T], again:
     except INDEX_ERRORS as error:
         model.Session.rollback()
         log.warning("Harvest object %s: the search index refused %s: %s", harvest_object.id, held, error)
-        save_object_error(problem(codes.INDEX_FAILED, error=failure_name(error)), harvest_object, "Import")
+        save_object_error(problem("harvest.index_failed", error=failure_name(error)), harvest_object, "Import")
         model.Session.commit()
         return False
     return outcome

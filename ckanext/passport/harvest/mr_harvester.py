@@ -20,7 +20,6 @@ from ckanext.harvest.harvesters.base import HarvesterBase
 from ckanext.passport import settings, source_types
 from ckanext.passport.catalog import mapping
 from ckanext.passport.harvest import form_memory, index_check, objects, publishers, records, stage_guard, stored
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest.config import SCHEMA, HarvestConfig, config_errors, load_config
 from ckanext.passport.harvest.config_authority import checked_config
 from ckanext.passport.harvest.deletion_guard import queue_deletions
@@ -377,9 +376,9 @@ def _identifier_taken(identifier: str, holder: model.Package) -> Problem:
     (by title) or the portal."""
     source_id = objects.source_of(holder.id)
     source = model.Package.get(source_id) if source_id else None
-    where = (problem(codes.HOLDER_SOURCE, source=source.title or source.name) if source is not None
-             else problem(codes.HOLDER_PORTAL))
-    return problem(codes.IDENTIFIER_TAKEN, identifier=identifier, name=holder.name, title=holder.title, holder=where)
+    where = (problem("harvest.holder_source", source=source.title or source.name) if source is not None
+             else problem("harvest.holder_portal"))
+    return problem("harvest.identifier_taken", identifier=identifier, name=holder.name, title=holder.title, holder=where)
 
 
 def _data_findings(passport: Passport, config: HarvestConfig, source_id: str, budget: Deadline) -> list[Problem]:

@@ -17,7 +17,6 @@ import ckan.model as model
 
 from ckanext.passport import settings, source_types
 from ckanext.passport.catalog.publishers import organization_holding_inn
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest import records
 from ckanext.passport.harvest.config import HarvestConfig, load_config
 from ckanext.passport.catalog.mapping import inn_of
@@ -31,7 +30,7 @@ def inn_refusal(identifier: str, source_organization: Optional[str], config: Har
     holder = protected_holder(identifier)
     if holder is None or holder.id in harvests_for(source_organization, config):
         return None
-    return problem(codes.INN_PROTECTED, identifier=identifier.strip(), inn=inn_of(identifier),
+    return problem("harvest.inn_protected", identifier=identifier.strip(), inn=inn_of(identifier),
                    organization=holder.title or holder.name)
 
 
@@ -48,7 +47,6 @@ def harvests_for(source_organization: Optional[str], config: HarvestConfig) -> s
     named = [config.organization, *config.publisher_organizations]
     found = {group.id for group in (model.Group.get(name) for name in named if name) if group is not None}
     return found | ({source_organization} if source_organization else set())
-
 
 
 @dataclass(frozen=True)

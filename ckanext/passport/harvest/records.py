@@ -23,7 +23,6 @@ from ckanext.harvest.model import HarvestObject, HarvestSource
 
 from ckanext.passport import source_types
 from ckanext.passport.catalog import identity
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest import stored
 from ckanext.passport.harvest.findings import save_object_error
 from ckanext.passport.harvest.objects import link, make_current, source_of
@@ -234,10 +233,10 @@ def _deleted_in_portal(dataset: dict) -> Problem:
     deletion = _deletion_activity(dataset["id"]) if plugins.plugin_loaded("activity") else None
     user = model.User.get(deletion.user_id) if deletion is not None and deletion.user_id else None
     return problem(
-        codes.RECORD_DELETED_IN_PORTAL, name=dataset.get("name"), title=dataset.get("title"),
-        deleter=(user.display_name or user.name) if user is not None else problem(codes.DELETER_UNKNOWN),
+        "harvest.record_deleted_in_portal", name=dataset.get("name"), title=dataset.get("title"),
+        deleter=(user.display_name or user.name) if user is not None else problem("harvest.deleter_unknown"),
         deleted=(deletion.timestamp.strftime("%Y-%m-%d %H:%M UTC") if deletion is not None
-                 else problem(codes.DELETED_UNKNOWN)),
+                 else problem("harvest.deleted_unknown")),
     )
 
 
@@ -253,4 +252,4 @@ def _deletion_activity(package_id: str) -> Optional[Any]:
 def _validation_refusal(error: Any) -> Problem:
     # CKAN's validation messages are already words in the consumer's (the site's default) language.
     details = "; ".join(f"{field}: {messages}" for field, messages in (error.error_dict or {}).items())
-    return problem(codes.INVALID_DATASET, details=details)
+    return problem("harvest.invalid_dataset", details=details)

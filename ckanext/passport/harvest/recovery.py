@@ -31,7 +31,6 @@ import sqlalchemy as sa
 from ckan import model
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport import settings, source_types
 from ckanext.passport.harvest.findings import save_gather_error, save_object_error
 from ckanext.passport.mr.problems import problem
@@ -69,7 +68,7 @@ def release_stalled_objects(source_id: Optional[str] = None, now: Optional[datet
         stage = _STAGES[harvest_object.state]
         log.warning("Harvest object %s stalled in %s since %s: made an error", harvest_object.id, stage,
                     harvest_object.import_started or harvest_object.fetch_started)
-        save_object_error(problem(codes.OBJECT_STALLED, seconds=int(limit.total_seconds())),
+        save_object_error(problem("harvest.object_stalled", seconds=int(limit.total_seconds())),
                           harvest_object, stage)
         harvest_object.state = "ERROR"
         harvest_object.report_status = "errored"
@@ -110,7 +109,7 @@ def end_timed_out_jobs(source_id: Optional[str] = None, now: Optional[datetime.d
             continue
         log.warning("Harvest job %s of source %s made no progress since %s: ended (ckan.harvest.timeout = %s)",
                     job.id, job.source_id, last_action, minutes)
-        save_gather_error(problem(codes.JOB_TIMEOUT, minutes=minutes, last_action=last_action_text(last_action)),
+        save_gather_error(problem("harvest.job_timeout", minutes=minutes, last_action=last_action_text(last_action)),
                           job)
         job.status = "Finished"
         job.finished = now

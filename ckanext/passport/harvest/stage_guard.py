@@ -23,7 +23,6 @@ from typing import Any, Callable, Iterable, Iterator, TypeVar, Union
 import ckan.model as model
 from ckanext.harvest.model import HarvestObject
 
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest.findings import save_gather_error, save_object_error
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
@@ -57,7 +56,7 @@ def object_stage(harvest_object: Any, stage: str, work: Callable[[], T], again: 
         failure = type(error).__name__
         model.Session.rollback()  # first: a failed flush leaves the session unusable, the object's id included
         log.exception("Harvest object %s: unexpected %s in the %s stage", harvest_object.id, failure, stage)
-    save_object_error(problem(codes.UNEXPECTED, error=failure), harvest_object, stage)
+    save_object_error(problem("harvest.unexpected", error=failure), harvest_object, stage)
     model.Session.commit()
     return False
 
@@ -79,7 +78,7 @@ def gather_stage(job: Any, work: Callable[[], list[str]]) -> list[str]:
     # One by one, as ckanext-harvest does: the ORM deletes their extras with them (the tables have no cascade).
     for harvest_object in model.Session.query(HarvestObject).filter(HarvestObject.harvest_job_id == job.id):
         model.Session.delete(harvest_object)
-    save_gather_error(problem(codes.GATHER_UNEXPECTED, error=failure), job)
+    save_gather_error(problem("harvest.gather_unexpected", error=failure), job)
     model.Session.commit()
     return []
 
@@ -91,4 +90,4 @@ def read_items(items: Iterable[T], url: str) -> Iterator[Union[T, Problem]]:
         yield from items
     except Exception as error:  # noqa: BLE001 (what was read before the failure is still gathered)
         log.exception("Registry %s: unexpected %s while reading it", url, type(error).__name__)
-        yield problem(codes.REGISTRY_UNEXPECTED, url=url or None, error=type(error).__name__)
+        yield problem("harvest.registry_unexpected", url=url or None, error=type(error).__name__)

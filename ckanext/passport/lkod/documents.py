@@ -20,7 +20,6 @@ import rdflib
 from ckanext.dcat.processors import RDFParser
 from rdflib.namespace import RDF
 
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.mr.guarded import is_deadline
 from ckanext.passport.mr.limits import too_large
 from ckanext.passport.mr.model import Problem
@@ -99,13 +98,13 @@ def _refusal(error: Exception, url: str) -> Problem:
         raise error
     if isinstance(error, RemoteContextRefused):
         # No parameter naming the context: the refusal reads the same whatever it pointed at.
-        return problem(codes.LKOD_REMOTE_CONTEXT, url=url)
+        return problem("harvest.lkod_remote_context", url=url)
     if isinstance(error, (TooDeep, RecursionError)):
-        return problem(codes.LKOD_TOO_DEEP, url=url, limit=MAX_DEPTH)
+        return problem("harvest.lkod_too_deep", url=url, limit=MAX_DEPTH)
     # What the parsers say about text that is not their syntax (JSON, UTF-8, Turtle, JSON-LD errors).
     if isinstance(error, (ValueError, SyntaxError)):
-        return problem(codes.LKOD_NOT_RDF, url=url, detail=f"{type(error).__name__}: {error}"[:_DETAIL_MAX])
-    return problem(codes.LKOD_UNREADABLE, url=url, error=type(error).__name__)
+        return problem("harvest.lkod_not_rdf", url=url, detail=f"{type(error).__name__}: {error}"[:_DETAIL_MAX])
+    return problem("harvest.lkod_unreadable", url=url, error=type(error).__name__)
 
 
 def read_catalog(data: bytes, url: str, content_type: str, catalog_iri: str, rdf_format: str = "",
@@ -137,9 +136,9 @@ def catalog_document(data: bytes, url: str, content_type: str, catalog_iri: str,
     try:
         catalog = catalog_subject(graph, catalog_iri, url)
         if catalog is None:
-            raise DocumentRefused(problem(codes.LKOD_NO_CATALOG, url=url, iri=catalog_iri))
+            raise DocumentRefused(problem("harvest.lkod_no_catalog", url=url, iri=catalog_iri))
         warnings = [] if str(catalog) in (catalog_iri, url) else [
-            problem(codes.LKOD_CATALOG_ELSEWHERE, url=url, iri=str(catalog))
+            problem("harvest.lkod_catalog_elsewhere", url=url, iri=str(catalog))
         ]
         return CatalogRead(*listed_datasets(graph, catalog, url), norm, warnings)
     except DocumentRefused:
@@ -222,7 +221,7 @@ def listed_datasets(graph: Any, catalog: rdflib.term.Node, url: str) -> tuple[li
         if isinstance(listed, rdflib.URIRef) and str(listed).strip():
             iris.add(str(listed).strip())
         else:
-            problems.append(problem(codes.LKOD_DATASET_NOT_IRI, url=url, value=str(listed)[:_DETAIL_MAX]))
+            problems.append(problem("harvest.lkod_dataset_not_iri", url=url, value=str(listed)[:_DETAIL_MAX]))
     return sorted(iris), problems
 
 
@@ -247,7 +246,7 @@ def read_dataset(data: bytes, url: str, content_type: str, iri: str, rdf_format:
         if is_deadline(error):
             raise
         raise DocumentRefused(
-            problem(codes.LKOD_UNREADABLE_DATASET, url=url, iri=iri, detail=type(error).__name__)
+            problem("harvest.lkod_unreadable_dataset", url=url, iri=iri, detail=type(error).__name__)
         ) from None
 
 
@@ -271,10 +270,10 @@ def _dataset(parser: RDFParser, url: str, iri: str) -> dict[str, Any]:
         # ckanext-dcat's parser walks dcat:Dataset nodes only; the profile reads a series with graph_in alone.
         return graph_in.read_dataset(parser.g, subject)
     if (subject, RDF.type, DCAT.Dataset) not in parser.g:
-        raise DocumentRefused(problem(codes.LKOD_NO_DATASET, url=url, iri=iri))
+        raise DocumentRefused(problem("harvest.lkod_no_dataset", url=url, iri=iri))
     found = next((dataset for dataset in parser.datasets() if dataset.get(IRI_FIELD) == str(subject)), None)
     if found is None:
-        raise DocumentRefused(problem(codes.LKOD_NO_DATASET, url=url, iri=iri))
+        raise DocumentRefused(problem("harvest.lkod_no_dataset", url=url, iri=iri))
     return found
 
 

@@ -1,4 +1,4 @@
-"""Whether a record goes into the LKOD, and if not, why: each reason a ``Problem`` of ``lkod.problems``.
+"""Whether a record goes into the LKOD, and if not, why: each reason a ``Problem`` of ``lkod/problems.toml``.
 
 A record is listed when it is published, public, has an IČO publisher, is in Czech and every field the national catalog
 (NKOD) needs maps to a value its harvester keeps and the norm's schema accepts: the same ``iris`` rules
@@ -11,7 +11,6 @@ from typing import Any, Mapping
 from ckanext.passport.catalog import vocab, workflow
 from ckanext.passport.catalog.conditions import effective_conditions
 from ckanext.passport.lkod import graph_out, iris, series
-from ckanext.passport.lkod import problems as codes
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 
@@ -21,18 +20,18 @@ def reasons(dataset_dict: Mapping[str, Any]) -> list[Problem]:
     found: list[Problem] = []
     state = workflow.state_of(dict(dataset_dict))
     if state != workflow.PUBLISHED:
-        found.append(problem(codes.UNPUBLISHED, state=state))
+        found.append(problem("lkod.unpublished", state=state))
     if dataset_dict.get("private"):
-        found.append(problem(codes.PRIVATE))
+        found.append(problem("lkod.private"))
     if graph_out.publisher(dataset_dict) is None:
-        found.append(problem(codes.NO_ICO_PUBLISHER))
+        found.append(problem("lkod.no_ico_publisher"))
     # Its texts carry its language (graph_out.record_language); NKOD and its validator want Czech ones.
     if graph_out.record_language(dataset_dict) != graph_out.LANGUAGE:
-        found.append(problem(codes.NOT_CZECH, language=graph_out.record_language(dataset_dict)))
-    found += [problem(codes.MISSING_FIELD, field=field) for field in _missing_fields(dataset_dict)]
+        found.append(problem("lkod.not_czech", language=graph_out.record_language(dataset_dict)))
+    found += [problem("lkod.missing_field", field=field) for field in _missing_fields(dataset_dict)]
     for resource in _distributions(dataset_dict):
         found += [
-            problem(codes.MISSING_RESOURCE_FIELD, field=field, resource=resource.get("name") or resource.get("id", ""))
+            problem("lkod.missing_resource_field", field=field, resource=resource.get("name") or resource.get("id", ""))
             for field in _missing_resource_fields(dataset_dict, resource)
         ]
     return found

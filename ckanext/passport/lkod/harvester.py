@@ -34,7 +34,6 @@ from ckanext.dcat.harvesters.rdf import DCATRDFHarvester
 from ckanext.passport import settings, source_types
 from ckanext.passport.catalog import mapping
 from ckanext.passport.harvest import index_check, objects, records, stage_guard, stored
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest.config_authority import checked_config
 from ckanext.passport.harvest.deletion_guard import queue_deletions
 from ckanext.passport.harvest.findings import save_gather_error, save_object_error
@@ -192,7 +191,7 @@ class LkodHarvester(DCATRDFHarvester):
             return records.keep_deleted(harvest_object, prior.kept_deleted)
         existing, taken_by = records.claim(iri, IRI_FIELD, harvest_object, prior.record, context)
         if taken_by is not None:
-            found = problem(codes.LKOD_IRI_TAKEN, url=iri, iri=iri, name=taken_by.name, title=taken_by.title)
+            found = problem("harvest.lkod_iri_taken", url=iri, iri=iri, name=taken_by.name, title=taken_by.title)
             save_object_error(found, harvest_object, "Import")
             return False
         return records.store_record(
@@ -245,7 +244,7 @@ def foreign_host_refusal(iri: str, catalog_url: str, config: LkodConfig) -> Opti
     catalog_host = (urlsplit(catalog_url).hostname or "").lower()
     if host and (host == catalog_host or host in config.iri_hosts):
         return None
-    return problem(codes.LKOD_IRI_FOREIGN_HOST, url=iri, iri=iri, host=host, catalog_host=catalog_host)
+    return problem("harvest.lkod_iri_foreign_host", url=iri, iri=iri, host=host, catalog_host=catalog_host)
 
 
 def _ascii(title: str) -> str:

@@ -19,8 +19,6 @@ from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.model import Message, Problem, Translate
 from ckanext.passport.mr.problems import N_, Nn_
 
-from . import problems as codes
-
 # An unpublished record: what its state leaves to do.
 STATE_ADVICE: dict[str, str] = {
     workflow.DRAFT: N_("The record is a draft: submit it for review, and an editor publishes it."),
@@ -126,19 +124,19 @@ def said(record: Mapping[str, Any], problems: list[Problem], translate: Translat
     per_resource: dict[str, list[Problem]] = {}
     for problem in problems:
         field = str(problem.params.get("field", ""))
-        if problem.code == codes.MISSING_RESOURCE_FIELD:
+        if problem.code == "lkod.missing_resource_field":
             per_resource.setdefault(field, []).append(problem)
-        elif problem.code == codes.MISSING_FIELD:
+        elif problem.code == "lkod.missing_field":
             text = translate(FIELD_ADVICE.get(field, FIELD_ADVICE["title"])).format(label=label(field))
             said_.append(reason(problem, field, text))
-        elif problem.code == codes.UNPUBLISHED:
+        elif problem.code == "lkod.unpublished":
             said_.append(reason(problem, "", _unpublished(str(problem.params.get("state", "")), translate)))
-        elif problem.code == codes.PRIVATE:
+        elif problem.code == "lkod.private":
             said_.append(reason(problem, "private", translate(PRIVATE).format(label=tk._("Visibility"))))
-        elif problem.code == codes.NO_ICO_PUBLISHER:
+        elif problem.code == "lkod.no_ico_publisher":
             text = translate(NO_ICO_PUBLISHER).format(label=label("publisher_id_scheme"))
             said_.append(reason(problem, "publisher_id_scheme", text))
-        elif problem.code == codes.NOT_CZECH:
+        elif problem.code == "lkod.not_czech":
             said_.append(reason(problem, "record_language", _not_czech(record, fields, translate)))
         else:
             said_.append(reason(problem, "", problem.message(translate)))

@@ -23,7 +23,6 @@ from ckanext.passport.mr.problems import problem
 from ckanext.passport.publish import search
 
 from . import catalog_stream, iris
-from . import problems as codes
 
 # organization_list's cap on full dictionaries per call (CKAN's group_and_organization_list_all_fields_max default).
 ORGANIZATIONS_PER_CALL = 25
@@ -46,9 +45,9 @@ def ico_problem(organization: Mapping[str, Any]) -> Optional[Problem]:
     """Why the organization has no catalog of its own, or ``None`` when it has one."""
     ico = organization_ico(organization)
     if not ico:
-        return problem(codes.ORGANIZATION_NO_ICO)
+        return problem("lkod.organization_no_ico")
     if ico_error(ico):
-        return problem(codes.ORGANIZATION_BAD_ICO, ico=ico)
+        return problem("lkod.organization_bad_ico", ico=ico)
     return None
 
 

@@ -23,98 +23,8 @@ from .inn import is_valid_inn
 from .model import (
     STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, Passport, Problem, RegistryEntry, Severity, StructureVersion,
 )
-from .problems import N_, define, problem
+from .problems import problem
 
-MISSING_FIELD = define(
-    "check.missing_field", Severity.ERROR,
-    N_("required passport field '{field}' is empty"),
-    meaning=N_("A required passport field is empty"),
-)
-IDENTIFIER_FORM = define(
-    "check.identifier_form", Severity.ERROR,
-    N_("identifier '{identifier}' is not of the form <INN>-<name>"),
-    meaning=N_("The identifier is not of the form <INN>-<name>"),
-)
-IDENTIFIER_INN = define(
-    "check.identifier_inn", Severity.ERROR,
-    N_("organisation code '{inn}' in the identifier is not a valid INN (10 or 12 digits with check digits)"),
-    meaning=N_("The organisation code in the identifier is not a valid INN"),
-)
-IDENTIFIER_NAME = define(
-    "check.identifier_name", Severity.ERROR,
-    N_("name '{name}' in the identifier must be one word of latin letters and digits"),
-    meaning=N_("The name in the identifier is not one word of latin letters and digits"),
-)
-DATE_INVALID = define(
-    "check.date_invalid", Severity.ERROR,
-    N_("'{text}' in field '{field}' is not a date with day precision"),
-    meaning=N_("A date field holds no date with day precision"),
-)
-DATE_FORM = define(
-    "check.date_form", Severity.WARNING,
-    N_("date '{text}' in field '{field}' is not written as {expected}"),
-    meaning=N_("A date is not written in the form the recommendations ask for"),
-)
-MODIFIED_BEFORE_CREATED = define(
-    "check.modified_before_created", Severity.WARNING,
-    N_("modification date {modified} is earlier than first publication {created}"),
-    meaning=N_("The modification date is earlier than the first publication"),
-)
-FORMAT_CASE = define(
-    "check.format_case", Severity.WARNING,
-    N_("format '{format}' must be written in lower case"),
-    meaning=N_("A format is not written in lower case"),
-)
-VERSIONS_ORDER = define(
-    "check.versions_order", Severity.WARNING,
-    N_("versions ({kind}) are not sorted newest first"),
-    meaning=N_("Versions are not sorted newest first"),
-)
-STRUCTURE_MISSING = define(
-    "check.structure_missing", Severity.ERROR,
-    N_("data version {version} refers to structure version {structure}, which is not published"),
-    meaning=N_("A data version refers to a structure version that is not published"),
-)
-DATA_LINK_TEMPLATE = define(
-    "check.data_link_template", Severity.WARNING,
-    N_("link {link} does not follow <site>/opendata/{identifier}/data-<version>-structure-<version>.<format>"),
-    meaning=N_("A data file link does not follow the MR form of the address"),
-)
-STRUCTURE_LINK_TEMPLATE = define(
-    "check.structure_link_template", Severity.WARNING,
-    N_("link {link} does not follow <site>/opendata/{identifier}/structure-<version>.<format>"),
-    meaning=N_("A structure file link does not follow the MR form of the address"),
-)
-EMAIL_FORM = define(
-    "check.email_form", Severity.ERROR,
-    N_("'{text}' is not an e-mail address"),
-    meaning=N_("A value is not an e-mail address"),
-)
-PHONE_FORM = define(
-    "check.phone_form", Severity.ERROR,
-    N_("'{text}' is not a phone number"),
-    meaning=N_("A value is not a phone number"),
-)
-STANDARD_UNKNOWN = define(
-    "check.standard_version_unknown", Severity.WARNING,
-    N_("'{text}' does not name a known version of the recommendations"),
-    meaning=N_("The standard version names no known version of the recommendations"),
-)
-REGISTRY_IDENTIFIER_MISMATCH = define(
-    "check.registry_identifier_mismatch", Severity.ERROR,
-    N_("the registry's identifier '{registry}' differs from the passport's '{passport}'"),
-    meaning=N_("The registry's identifier differs from the passport's"),
-)
-REGISTRY_TITLE_MISMATCH = define(
-    "check.registry_title_mismatch", Severity.WARNING,
-    N_("the registry's title '{registry}' differs from the passport's '{passport}'"),
-    meaning=N_("The registry's title differs from the passport's"),
-)
-FOLDER_MISMATCH = define(
-    "check.identifier_folder_mismatch", Severity.WARNING,
-    N_("the passport is published in folder '{folder}' but its identifier is '{identifier}'"),
-    meaning=N_("The passport's identifier differs from the folder it is published in"),
-)
 
 SEVERITY_COST = {Severity.ERROR: 20, Severity.WARNING: 5, Severity.INFO: 0}
 
@@ -220,7 +130,7 @@ def _required_fields(passport: Passport, standard: str, url: str) -> list[Proble
         values["valid"] = current.valid
     else:
         values["periodicity"] = passport.periodicity
-    return [problem(MISSING_FIELD, url=url, element=name, field=name) for name, value in values.items()
+    return [problem("check.missing_field", url=url, element=name, field=name) for name, value in values.items()
             if not _filled(value)]
 
 
@@ -238,12 +148,12 @@ def _identifier(identifier: str, url: str) -> list[Problem]:
         return []
     match = _IDENTIFIER.match(text)
     if match is None:
-        return [problem(IDENTIFIER_FORM, url=url, element="identifier", identifier=text)]
+        return [problem("check.identifier_form", url=url, element="identifier", identifier=text)]
     found = []
     if not is_valid_inn(match["inn"]):
-        found.append(problem(IDENTIFIER_INN, url=url, element="identifier", inn=match["inn"]))
+        found.append(problem("check.identifier_inn", url=url, element="identifier", inn=match["inn"]))
     if not _NAME.match(match["name"]):
-        found.append(problem(IDENTIFIER_NAME, url=url, element="identifier", name=match["name"]))
+        found.append(problem("check.identifier_name", url=url, element="identifier", name=match["name"]))
     return found
 
 
@@ -282,7 +192,7 @@ def _dates(passport: Passport, standard: str, url: str) -> list[Problem]:
     if created and modified:
         created_day, modified_day = _day(created), _day(modified)
         if created_day and modified_day and modified_day < created_day:
-            found.append(problem(MODIFIED_BEFORE_CREATED, url=url, element="modified",
+            found.append(problem("check.modified_before_created", url=url, element="modified",
                                  modified=modified.text, created=created.text))
     return found
 
@@ -290,12 +200,12 @@ def _dates(passport: Passport, standard: str, url: str) -> list[Problem]:
 def _date(name: str, date: MRDate, standard: str, url: str) -> list[Problem]:
     text = date.text.strip()
     if date.value is None:
-        return [problem(DATE_INVALID, url=url, element=name, field=name, text=text)]
+        return [problem("check.date_invalid", url=url, element=name, field=name, text=text)]
     iso = bool(_ISO_BASIC.match(text) or _ISO_EXTENDED.match(text))
     if iso or (standard == "2.3" and _DOTTED.match(text)):
         return []
     expected = "ISO 8601 (ГГГГММДД)" if standard == "3.0" else "ДД.ММ.ГГГГ / ISO 8601"
-    return [problem(DATE_FORM, url=url, element=name, field=name, text=text, expected=expected)]
+    return [problem("check.date_form", url=url, element=name, field=name, text=text, expected=expected)]
 
 
 def _day(date: MRDate) -> Optional[dt.date]:
@@ -307,7 +217,7 @@ def _format(passport: Passport, standard: str, url: str) -> list[Problem]:
     text = passport.format.strip()
     # MR 2.3's own example writes "XML": only MR 3.0 asks for lower case.
     if standard == "3.0" and text and text != text.lower():
-        return [problem(FORMAT_CASE, url=url, element="format", format=text)]
+        return [problem("check.format_case", url=url, element="format", format=text)]
     return []
 
 
@@ -318,11 +228,11 @@ def _versions(passport: Passport, url: str) -> list[Problem]:
     )
     for kind, versions in kinds:
         if _out_of_order(versions):
-            found.append(problem(VERSIONS_ORDER, url=url, element=kind, kind=kind))
+            found.append(problem("check.versions_order", url=url, element=kind, kind=kind))
     published = {s.version for s in passport.structure_versions if s.version}
     for version in passport.data_versions:
         if version.structure_version and published and version.structure_version not in published:
-            found.append(problem(STRUCTURE_MISSING, url=url, element="data",
+            found.append(problem("check.structure_missing", url=url, element="data",
                                  version=version.version or version.source, structure=version.structure_version))
     return found
 
@@ -340,11 +250,11 @@ def _links(passport: Passport, standard: str, url: str) -> list[Problem]:
     for version in passport.data_versions:
         if version.source and not _data_link_ok(version.source, identifier, version.version,
                                                 version.structure_version):
-            found.append(problem(DATA_LINK_TEMPLATE, url=url, element="data", link=version.source,
+            found.append(problem("check.data_link_template", url=url, element="data", link=version.source,
                                  identifier=identifier))
     for structure in passport.structure_versions:
         if structure.source and not _structure_link_ok(structure.source, identifier, structure.version, standard):
-            found.append(problem(STRUCTURE_LINK_TEMPLATE, url=url, element="structure", link=structure.source,
+            found.append(problem("check.structure_link_template", url=url, element="structure", link=structure.source,
                                  identifier=identifier))
     return found
 
@@ -381,10 +291,10 @@ def _contacts(passport: Passport, url: str) -> list[Problem]:
     found = []
     mbox = passport.publisher.mbox.strip()
     if mbox and not _EMAIL.match(mbox):
-        found.append(problem(EMAIL_FORM, url=url, element="publishermbox", text=mbox))
+        found.append(problem("check.email_form", url=url, element="publishermbox", text=mbox))
     phone = passport.publisher.phone.strip()
     if phone and not is_phone(phone):
-        found.append(problem(PHONE_FORM, url=url, element="publisherphone", text=phone))
+        found.append(problem("check.phone_form", url=url, element="publisherphone", text=phone))
     return found
 
 
@@ -405,7 +315,7 @@ def is_phone(text: str) -> bool:
 def _standard(text: str, url: str) -> list[Problem]:
     raw = text.strip()
     if raw and _standard_of(raw) not in (STANDARD_3_0, STANDARD_2_3):
-        return [problem(STANDARD_UNKNOWN, url=url, element="standardversion", text=raw)]
+        return [problem("check.standard_version_unknown", url=url, element="standardversion", text=raw)]
     return []
 
 
@@ -414,10 +324,10 @@ def _registry_agreement(passport: Passport, entry: Optional[RegistryEntry], url:
         return []
     found = []
     if entry.identifier.strip() and passport.identifier.strip() and entry.identifier.strip() != passport.identifier.strip():
-        found.append(problem(REGISTRY_IDENTIFIER_MISMATCH, url=url, element="identifier",
+        found.append(problem("check.registry_identifier_mismatch", url=url, element="identifier",
                              registry=entry.identifier.strip(), passport=passport.identifier.strip()))
     if entry.title.strip() and passport.title.strip() and _words(entry.title) != _words(passport.title):
-        found.append(problem(REGISTRY_TITLE_MISMATCH, url=url, element="title",
+        found.append(problem("check.registry_title_mismatch", url=url, element="title",
                              registry=entry.title.strip(), passport=passport.title.strip()))
     return found
 
@@ -432,5 +342,5 @@ def _folder(identifier: str, url: str) -> list[Problem]:
         return []
     folder = identifier_from_link(url)
     if _IDENTIFIER_FOLDER.match(folder) and folder.casefold() != identifier.strip().casefold():
-        return [problem(FOLDER_MISMATCH, url=url, element="identifier", folder=folder, identifier=identifier.strip())]
+        return [problem("check.identifier_folder_mismatch", url=url, element="identifier", folder=folder, identifier=identifier.strip())]
     return []

@@ -23,65 +23,10 @@ from .dates import format_basic, parse_date
 from .fields import file_format, identifier_from_link, newest_first
 from .forms import forms
 from .inn import is_valid_inn
-from .model import STANDARD_3_0, DataVersion, MRDate, Passport, Problem, Severity, StructureVersion
-from .problems import N_, define, problem
+from .model import STANDARD_3_0, DataVersion, MRDate, Passport, Problem, StructureVersion
+from .problems import problem
 from .writers.passport import write_passport
 
-FIX_STANDARD = define(
-    "fix.standard_version", Severity.INFO,
-    N_("standardversion set to {new} (was '{old}')"),
-    meaning=N_("The corrected files name the standard version in its canonical form"),
-)
-FIX_DATE = define(
-    "fix.date", Severity.INFO,
-    N_("date '{old}' in field '{field}' written as {new}"),
-    meaning=N_("The corrected files write a date in the form the recommendations ask for"),
-)
-FIX_VERSION_NAME = define(
-    "fix.version_name", Severity.INFO,
-    N_("version name '{old}' ({kind}) written as {new}"),
-    meaning=N_("The corrected files write a version name in the MR form"),
-)
-FIX_ORDER = define(
-    "fix.versions_order", Severity.INFO,
-    N_("versions ({kind}) put in order, newest first"),
-    meaning=N_("The corrected files list versions newest first"),
-)
-FIX_FORMAT = define(
-    "fix.format", Severity.INFO,
-    N_("format '{old}' written in lower case: '{new}'"),
-    meaning=N_("The corrected files write a format in lower case"),
-)
-FIX_IDENTIFIER = define(
-    "fix.identifier", Severity.INFO,
-    N_("identifier '{old}' written as '{new}'"),
-    meaning=N_("The corrected files write the identifier in the MR form"),
-)
-KEPT_IDENTIFIER = define(
-    "fix.identifier_kept", Severity.INFO,
-    N_("identifier '{identifier}' differs from its folder '{folder}'; it was left as published, since only the "
-       "publisher knows which one is right"),
-    meaning=N_("The identifier differs from its folder and was left as published"),
-)
-FIX_DATA_LINK = define(
-    "fix.data_link", Severity.INFO,
-    N_("data file link {old} written in the MR form {new}; publish the file at that address"),
-    meaning=N_("The corrected files write a data file link in the MR form, where the file is to be published"),
-)
-FIX_STRUCTURE_LINK = define(
-    "fix.structure_link", Severity.INFO,
-    N_("structure file link {old} written in the MR form {new}; publish the file at that address"),
-    meaning=N_("The corrected files write a structure file link in the MR form, where the file is to be "
-               "published"),
-)
-
-NO_VERSION = define(
-    "fix.no_version", Severity.INFO,
-    N_("the passport lists no {kind} version and none can be derived: the corrected files are not valid against "
-       "the MR 3.0 schemas until one is published"),
-    meaning=N_("The passport lists no version of a kind, so the corrected files are not valid until one "
-               "is published"),
-)
 
 FIXED_FILES = forms(fixed_file=True)
 
@@ -106,11 +51,11 @@ def correct(passport: Passport, url: str = "") -> tuple[Passport, list[Problem]]
 
     standard = STANDARD_3_0
     if passport.standard_version != standard:
-        fixed(FIX_STANDARD, "standardversion", old=passport.standard_version, new=standard)
+        fixed("fix.standard_version", "standardversion", old=passport.standard_version, new=standard)
     identifier, settled = _identifier(passport.identifier, url, fixed)
     format_ = passport.format.strip()
     if format_ != format_.lower():
-        fixed(FIX_FORMAT, "format", old=format_, new=format_.lower())
+        fixed("fix.format", "format", old=format_, new=format_.lower())
     created = _date(passport.created, "created", fixed)
     modified = _date(passport.modified, "modified", fixed)
     valid = _date(passport.valid, "valid", fixed)
@@ -127,7 +72,7 @@ def correct(passport: Passport, url: str = "") -> tuple[Passport, list[Problem]]
     # The schemas want at least one of each; naming one that was not published would be inventing it.
     for kind, versions in (("data", data), ("structure", structures)):
         if not versions:
-            fixed(NO_VERSION, kind, kind=kind)
+            fixed("fix.no_version", kind, kind=kind)
     corrected = replace(
         passport, standard_version=standard, identifier=identifier, format=format_.lower(),
         data_versions=data, structure_versions=structures, created=created, modified=modified, valid=valid,
@@ -168,9 +113,9 @@ def _identifier(identifier: str, url: str, fixed: Fixed) -> tuple[str, bool]:
         # A passport in ".../<id>/meta.json" (or an MR 2.3 ".../<id>.csv") names its dataset by its place.
         candidate = folder
     if candidate != identifier:
-        fixed(FIX_IDENTIFIER, "identifier", old=identifier, new=candidate)
+        fixed("fix.identifier", "identifier", old=identifier, new=candidate)
     if folder_ok and candidate and candidate.casefold() != folder.casefold():
-        fixed(KEPT_IDENTIFIER, "identifier", identifier=candidate, folder=folder)
+        fixed("fix.identifier_kept", "identifier", identifier=candidate, folder=folder)
         return candidate, False
     return candidate, True
 
@@ -189,7 +134,7 @@ def _date(date: Optional[MRDate], field: str, fixed: Fixed) -> Optional[MRDate]:
     basic = format_basic(date.value)
     if basic == date.text or not _round_trips(basic, date.value):
         return date
-    fixed(FIX_DATE, field, field=field, old=date.text, new=basic)
+    fixed("fix.date", field, field=field, old=date.text, new=basic)
     return MRDate(basic, date.value)
 
 
@@ -206,7 +151,7 @@ def _version_name(name: str, kind: str, element: str, fixed: Fixed) -> str:
     basic = format_basic(date.value)
     if basic == name or not _round_trips(basic, date.value):
         return name
-    fixed(FIX_VERSION_NAME, element, kind=kind, old=name, new=basic)
+    fixed("fix.version_name", element, kind=kind, old=name, new=basic)
     return basic
 
 
@@ -243,7 +188,7 @@ VersionT = TypeVar("VersionT", DataVersion, StructureVersion)
 def _ordered(versions: list[VersionT], kind: str, fixed: Fixed) -> list[VersionT]:
     ordered = newest_first(versions)
     if [id(v) for v in ordered] != [id(v) for v in versions]:
-        fixed(FIX_ORDER, kind, kind=kind)
+        fixed("fix.versions_order", kind, kind=kind)
     return ordered
 
 
@@ -253,14 +198,14 @@ def _data_link(version: DataVersion, identifier: str, format_: str, url: str, fi
     if not (version.source and version.version and version.structure_version):
         return version.source
     name = f"data-{version.version}-structure-{version.structure_version}"
-    return _link(version.source, name, version.format, identifier, format_, url, FIX_DATA_LINK, "data", fixed)
+    return _link(version.source, name, version.format, identifier, format_, url, "fix.data_link", "data", fixed)
 
 
 def _structure_link(version: StructureVersion, identifier: str, format_: str, url: str, fixed: Fixed) -> str:
     if not (version.source and version.version):
         return version.source
     name = f"structure-{version.version}"
-    return _link(version.source, name, version.format, identifier, format_, url, FIX_STRUCTURE_LINK, "structure",
+    return _link(version.source, name, version.format, identifier, format_, url, "fix.structure_link", "structure",
                  fixed)
 
 

@@ -16,40 +16,9 @@ from typing import Iterable, Iterator, NamedTuple, Optional, Sequence
 from urllib.parse import urlunsplit
 
 from . import urls
-from .model import STANDARD_2_3, STANDARD_3_0, Problem, Severity
-from .problems import N_, Nn_, define, problem
+from .model import STANDARD_2_3, STANDARD_3_0, Problem
+from .problems import problem
 
-EMPTY = define(
-    "csv.empty", Severity.ERROR,
-    N_("The file is empty: it holds no data rows"),
-)
-HTML_INSTEAD_OF_CSV = define(
-    "csv.html_instead_of_csv", Severity.ERROR,
-    N_("An HTML page was served where CSV was expected"),
-)
-NOT_CSV = define(
-    "csv.not_csv", Severity.ERROR,
-    N_("The content does not look like CSV (it looks like XML or JSON)"),
-)
-MALFORMED_ROW = define(
-    "csv.malformed_row", Severity.WARNING,
-    N_("The CSV record breaks RFC 4180 ({reason}); it was read as well as possible"),
-    meaning=N_("A CSV record breaks RFC 4180 and was read as well as possible"),
-)
-
-ROW_TOO_WIDE = define(
-    "csv.row_too_wide", Severity.WARNING,
-    Nn_("The CSV record has {cells} cell; only the first {limit} were read",
-        "The CSV record has {cells} cells; only the first {limit} were read", count="cells"),
-    meaning=N_("A CSV record has more cells than are read"),
-)
-
-TOO_MANY_ROWS = define(
-    "csv.too_many_rows", Severity.ERROR,
-    Nn_("The CSV file has more than {limit} record; the records after that were not read",
-        "The CSV file has more than {limit} records; the records after that were not read", count="limit"),
-    meaning=N_("A CSV file has more records than are read"),
-)
 
 DELIMITERS = (",", ";", "\t")
 # Far wider than any passport, registry or structure row (and most data headers); a wider one is cut, so that
@@ -83,7 +52,7 @@ def read_rows(text: str, url: str = "", delimiter: Optional[str] = None) -> Tabl
     problems: list[Problem] = []
     location = url or None
     if not text.strip():
-        return Table([], delimiter or ",", [problem(EMPTY, url=location)])
+        return Table([], delimiter or ",", [problem("csv.empty", url=location)])
     markup = _markup_kind(text)
     if markup is not None:
         return Table([], delimiter or ",", [problem(markup, url=location)])
@@ -93,9 +62,9 @@ def read_rows(text: str, url: str = "", delimiter: Optional[str] = None) -> Tabl
     rows = [_within_width(row, url, problems) for row in islice(records, MAX_ROWS)]
     beyond = next(records, None)
     if beyond is not None:
-        problems.append(problem(TOO_MANY_ROWS, url=location, line=beyond.line, limit=MAX_ROWS))
+        problems.append(problem("csv.too_many_rows", url=location, line=beyond.line, limit=MAX_ROWS))
     if not rows:
-        problems.append(problem(EMPTY, url=location))
+        problems.append(problem("csv.empty", url=location))
     return Table(rows, chosen, problems)
 
 
@@ -183,7 +152,7 @@ def _records(lines: list[str], delimiter: str, url: str, problems: list[Problem]
             return
         except csv.Error as error:
             start = consumed + 1
-            problems.append(problem(MALFORMED_ROW, url=url or None, line=start, reason=str(error)))
+            problems.append(problem("csv.malformed_row", url=url or None, line=start, reason=str(error)))
             yield from _salvage(lines[start - 1:reader.line_num], start, delimiter)
             consumed = reader.line_num
 
@@ -191,7 +160,7 @@ def _records(lines: list[str], delimiter: str, url: str, problems: list[Problem]
 def _within_width(row: Row, url: str, problems: list[Problem]) -> Row:
     if len(row.cells) <= MAX_CELLS:
         return row
-    problems.append(problem(ROW_TOO_WIDE, url=url or None, line=row.line, cells=len(row.cells), limit=MAX_CELLS))
+    problems.append(problem("csv.row_too_wide", url=url or None, line=row.line, cells=len(row.cells), limit=MAX_CELLS))
     return Row(row.line, row.cells[:MAX_CELLS])
 
 
@@ -224,7 +193,7 @@ _HTML_MARKERS = ("<!doctype html", "<html", "<head", "<body", "<meta", "<title",
 def _markup_kind(text: str) -> Optional[str]:
     start = text.lstrip("\ufeff \t\r\n")[:2048].casefold()
     if start.startswith("<"):
-        return HTML_INSTEAD_OF_CSV if any(marker in start for marker in _HTML_MARKERS) else NOT_CSV
+        return "csv.html_instead_of_csv" if any(marker in start for marker in _HTML_MARKERS) else "csv.not_csv"
     if start.startswith("{") or start.startswith("["):
-        return NOT_CSV
+        return "csv.not_csv"
     return None

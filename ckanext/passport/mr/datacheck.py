@@ -19,53 +19,19 @@ from typing import Callable, Optional
 
 from lxml import etree
 
-from .csvrows import EMPTY, HTML_INSTEAD_OF_CSV, NOT_CSV, is_column_number_row, read_rows
+from .csvrows import is_column_number_row, read_rows
 from .decode import decode_bytes
 from .fetch import FetchResult
 from .fields import file_format, newest_first
 from .guarded import never_raising
 from .jsontext import TooDeep, decode_at, load_json
 from .limits import DEFAULT_LIMITS
-from .model import DataVersion, ParseResult, Passport, Problem, Severity, StructureField, StructureVersion
-from .problems import N_, Nn_, define, problem
+from .model import DataVersion, ParseResult, Passport, Problem, StructureField, StructureVersion
+from .problems import problem
 from .safexml import pull_parser
 from .sniff import sniff
 from .structure import read_structure_fields
 
-FIELD_MISSING = define(
-    "data.field_missing", Severity.ERROR,
-    N_("field '{field}' of the structure is not in the data file's header"),
-    meaning=N_("A field of the structure is not in the data file's header"),
-)
-FIELD_EXTRA = define(
-    "data.field_extra", Severity.WARNING,
-    N_("column {column} '{header}' of the data file is not a field of the structure"),
-    meaning=N_("A column of the data file is not a field of the structure"),
-)
-FIELD_RENAMED = define(
-    "data.field_renamed", Severity.WARNING,
-    N_("column {column} is headed '{header}' where the structure names the field '{field}'"),
-    meaning=N_("A column of the data file is headed with another name than the structure's field"),
-)
-HEADER_UNMATCHED = define(
-    "data.header_unmatched", Severity.ERROR,
-    Nn_("the first row of the data file does not name the structure's {count} field: the file has no header "
-        "row, or its header uses another name",
-        "the first row of the data file names none of the structure's {count} fields: the file has no header "
-        "row, or its header uses other names"),
-    meaning=N_("The data file's first row names none of the structure's fields"),
-)
-UNREADABLE = define(
-    "data.unreadable", Severity.ERROR,
-    N_("the data file could not be compared with its structure: the check stopped on an unexpected {error}"),
-    meaning=N_("A data file could not be compared with its structure"),
-)
-HEADER_UNREAD = define(
-    "data.header_unread", Severity.INFO,
-    Nn_("no header could be read from the first {size} byte of the data file",
-        "no header could be read from the first {size} bytes of the data file", count="size"),
-    meaning=N_("No header could be read from the start of the data file"),
-)
 
 # Reads one file: ``fetch_one(url)`` whole (within the fetch policy's cap), ``fetch_one(url, head_bytes=N)``
 # its first N bytes only, ``fetch_one(url, max_bytes=N)`` whole within a lower cap (refused past it).
@@ -73,7 +39,7 @@ FetchOne = Callable[..., FetchResult]
 
 DEFAULT_HEAD_BYTES = 64 * 1024
 _TABULAR = frozenset({"csv", "txt", "tsv"})
-_CSV_PROBLEMS = frozenset({EMPTY, HTML_INSTEAD_OF_CSV, NOT_CSV})
+_CSV_PROBLEMS = frozenset({"csv.empty", "csv.html_instead_of_csv", "csv.not_csv"})
 
 
 def check_data(passport: Passport, fetch_one: FetchOne, head_bytes: int = DEFAULT_HEAD_BYTES,
@@ -82,7 +48,7 @@ def check_data(passport: Passport, fetch_one: FetchOne, head_bytes: int = DEFAUL
     when they agree. Never raises: a failure is ``data.unreadable``."""
     return never_raising(
         lambda: ParseResult(None, _check_data(passport, fetch_one, head_bytes, max_structure_bytes)),
-        lambda error: problem(UNREADABLE, error=error),
+        lambda error: problem("data.unreadable", error=error),
     ).problems
 
 
@@ -108,7 +74,7 @@ def _check_data(passport: Passport, fetch_one: FetchOne, head_bytes: int, max_st
         return []
     header, found, around = _HEADERS[kind](data.content, data.url, data.truncated)
     if header is None:
-        return found or [problem(HEADER_UNREAD, url=data.url, size=len(data.content))]
+        return found or [problem("data.header_unread", url=data.url, size=len(data.content))]
     return compare(header, [f for f in fields.value if f.name not in around], data.url)
 
 
@@ -240,7 +206,7 @@ def compare(header: list[str], fields: list[StructureField], url: str = "") -> l
             loose[index] = match
             del left[match]
     if not pairs and not loose and fields:
-        return [problem(HEADER_UNMATCHED, url=url or None, line=1, count=len(fields))]
+        return [problem("data.header_unmatched", url=url or None, line=1, count=len(fields))]
     anchors = sorted({**pairs, **loose}.items())
     for index in columns:
         if index in pairs or index in loose:
@@ -258,11 +224,11 @@ def compare(header: list[str], fields: list[StructureField], url: str = "") -> l
             continue
         if index in loose:
             name = fields[loose[index]].name
-            found.append(problem(FIELD_RENAMED, url=url or None, line=1, element=name, column=index + 1,
+            found.append(problem("data.field_renamed", url=url or None, line=1, element=name, column=index + 1,
                                  header=cell, field=name))
         else:
-            found.append(problem(FIELD_EXTRA, url=url or None, line=1, element=cell, column=index + 1, header=cell))
-    found += [problem(FIELD_MISSING, url=url or None, line=1, element=f.name, field=f.name)
+            found.append(problem("data.field_extra", url=url or None, line=1, element=cell, column=index + 1, header=cell))
+    found += [problem("data.field_missing", url=url or None, line=1, element=f.name, field=f.name)
               for f in left.values()]
     return found
 

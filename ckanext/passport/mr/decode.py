@@ -13,49 +13,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .model import Problem, Severity
-from .problems import N_, Nn_, define, problem
+from .model import Problem
+from .problems import problem
 from .storable import replaced_finding, storable
 
 UTF8 = "utf-8"
 WINDOWS_1251 = "windows-1251"
 MIXED = "mixed"
-
-WINDOWS_1251_USED = define(
-    "decode.windows_1251", Severity.WARNING,
-    N_("The text is not UTF-8; it was read as Windows-1251"),
-)
-MIXED_ENCODING = define(
-    "decode.mixed_encoding", Severity.WARNING,
-    Nn_("The file mixes encodings: {utf8} line in UTF-8, {cp1251} in Windows-1251",
-        "The file mixes encodings: {utf8} lines in UTF-8, {cp1251} in Windows-1251", count="utf8"),
-    meaning=N_("A file mixes the UTF-8 and Windows-1251 encodings"),
-)
-MOJIBAKE_REPAIRED = define(
-    "decode.mojibake_repaired", Severity.WARNING,
-    Nn_("Repaired mojibake (UTF-8 once read as Windows-1251) on {count} line",
-        "Repaired mojibake (UTF-8 once read as Windows-1251) on {count} lines"),
-    meaning=N_("Text once misread as Windows-1251 was repaired"),
-)
-UTF16_USED = define(
-    "decode.utf16", Severity.WARNING,
-    N_("The text is {encoding}, not UTF-8"),
-    meaning=N_("A text is in UTF-16, not UTF-8"),
-)
-UNKNOWN_ENCODING = define(
-    "decode.unknown_encoding", Severity.WARNING,
-    N_("Unknown configured encoding '{encoding}'; the encoding was detected instead"),
-    meaning=N_("The configured encoding is unknown, so the encoding was detected"),
-)
-UNDECODABLE_BYTES = define(
-    "decode.undecodable_bytes", Severity.WARNING,
-    N_("Some bytes are not valid {encoding} and were replaced by �"),
-    meaning=N_("Some bytes are not valid in the text's encoding and were replaced"),
-)
-BINARY_CONTENT = define(
-    "decode.binary_content", Severity.ERROR,
-    N_("The content looks like a binary file, not text"),
-)
 
 
 @dataclass
@@ -77,10 +41,10 @@ def decode_bytes(data: bytes, url: str = "", override: Optional[str] = None) -> 
             return _finish(forced, override.strip(), url, problems)
     for bom, encoding in _UTF16_BOMS:
         if data.startswith(bom):
-            problems.append(problem(UTF16_USED, url=url or None, encoding=encoding.upper()))
+            problems.append(problem("decode.utf16", url=url or None, encoding=encoding.upper()))
             return _finish(data[len(bom):].decode(encoding, errors="replace"), encoding, url, problems)
     if b"\x00" in data:
-        problems.append(problem(BINARY_CONTENT, url=url or None))
+        problems.append(problem("decode.binary_content", url=url or None))
     body = data[len(codecs.BOM_UTF8):] if data.startswith(codecs.BOM_UTF8) else data
     try:
         return _finish(body.decode(UTF8), UTF8, url, problems)
@@ -93,14 +57,14 @@ def decode_bytes(data: bytes, url: str = "", override: Optional[str] = None) -> 
 def _decode_forced(data: bytes, encoding: str, url: str, problems: list[Problem]) -> Optional[str]:
     codec = text_codec(encoding)
     if codec is None:
-        problems.append(problem(UNKNOWN_ENCODING, url=url or None, encoding=encoding))
+        problems.append(problem("decode.unknown_encoding", url=url or None, encoding=encoding))
         return None
     if codec.name == "utf-8" and data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     try:
         return data.decode(codec.name)
     except UnicodeDecodeError:
-        problems.append(problem(UNDECODABLE_BYTES, url=url or None, encoding=encoding))
+        problems.append(problem("decode.undecodable_bytes", url=url or None, encoding=encoding))
         return data.decode(codec.name, errors="replace")
 
 
@@ -139,11 +103,11 @@ def _decode_by_line(body: bytes, url: str, problems: list[Problem]) -> tuple[str
         lines.append(line)
     text = "\n".join(lines)
     if not utf8_lines:
-        problems.append(problem(WINDOWS_1251_USED, url=url or None))
+        problems.append(problem("decode.windows_1251", url=url or None))
         return text, WINDOWS_1251
     odd_one = utf8_lines[0] if len(utf8_lines) <= len(cp1251_lines) else cp1251_lines[0]
     problems.append(problem(
-        MIXED_ENCODING, url=url or None, line=odd_one, utf8=len(utf8_lines), cp1251=len(cp1251_lines),
+        "decode.mixed_encoding", url=url or None, line=odd_one, utf8=len(utf8_lines), cp1251=len(cp1251_lines),
     ))
     return text, MIXED
 
@@ -151,7 +115,7 @@ def _decode_by_line(body: bytes, url: str, problems: list[Problem]) -> tuple[str
 def _finish(text: str, encoding: str, url: str, problems: list[Problem]) -> Decoded:
     repaired, lines = repair_mojibake(text)
     if lines:
-        problems.append(problem(MOJIBAKE_REPAIRED, url=url or None, line=lines[0], count=len(lines)))
+        problems.append(problem("decode.mojibake_repaired", url=url or None, line=lines[0], count=len(lines)))
     stored, replaced = storable(repaired)
     return Decoded(text=stored, encoding=encoding, problems=problems + replaced_finding(replaced, url))
 

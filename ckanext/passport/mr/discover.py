@@ -22,34 +22,11 @@ from .fetch import FetchPolicy, FetchResult, fetch
 from .forms import Form
 from .limits import DEFAULT_LIMITS, ReadLimits
 from .model import ParseResult, Problem, Registry, Severity
-from .problems import N_, define, problem
+from .problems import problem
 from .registry import FILE_NAMES as REGISTRY_FILE_NAMES
 from .registry import parse_registry
 from .sniff import sniff
 
-NOT_DISCOVERED = define(
-    "registry.not_discovered", Severity.ERROR,
-    N_("no open data registry found on {site} ({tried} addresses tried)"),
-    meaning=N_("No open data registry was found on the site"),
-)
-NOT_A_REGISTRY = define(
-    "registry.address_not_registry", Severity.ERROR,
-    N_("{address} holds no open data registry; it names a file, so no other address was tried"),
-    meaning=N_("The address given names a file that holds no open data registry"),
-)
-CANDIDATE_NOT_REGISTRY = define(
-    "registry.candidate_not_registry", Severity.ERROR,
-    N_("this address holds no registry of form {form}: {reason}"),
-    meaning=N_("An address tried holds no registry of one form"),
-)
-# Why a candidate is no registry, when no parse error says it: each the ``reason`` of the finding above.
-REASON_HTML_PAGE = define("registry.reason_html_page", Severity.INFO, N_("it is an HTML page"))
-REASON_UNREADABLE = define("registry.reason_unreadable", Severity.INFO, N_("nothing could be read"))
-REASON_NO_DATASETS = define("registry.reason_no_datasets", Severity.INFO, N_("it lists no datasets"))
-REASON_UNNAMED_EMPTY = define(
-    "registry.reason_unnamed_empty", Severity.INFO,
-    N_("it lists no datasets and its address is not a registry file name"),
-)
 
 Fetcher = Callable[[str, FetchPolicy], FetchResult]
 
@@ -171,9 +148,9 @@ def discover_registry(
         if _try(discovery, url, form, fetcher(url, policy), limits):
             return discovery
     if address and names_file(site_url):
-        summary = problem(NOT_A_REGISTRY, url=address, address=address)
+        summary = problem("registry.address_not_registry", url=address, address=address)
     else:
-        summary = problem(NOT_DISCOVERED, url=site_url, site=site_url, tried=len(candidates) + bool(address))
+        summary = problem("registry.not_discovered", url=site_url, site=site_url, tried=len(candidates) + bool(address))
     discovery.problems = [summary] + [found for rejection in discovery.rejected for found in rejection.problems]
     return discovery
 
@@ -186,7 +163,7 @@ def _try(discovery: Discovery, url: str, form: Optional[str], fetched: FetchResu
     result, reason = _read_registry(fetched, form, limits)
     if reason is not None:
         discovery.rejected.append(Rejection(url, result.form or form or "", [
-            problem(CANDIDATE_NOT_REGISTRY, url=fetched.url, form=result.form or form or "?", reason=reason)
+            problem("registry.candidate_not_registry", url=fetched.url, form=result.form or form or "?", reason=reason)
         ]))
         return False
     discovery.url = fetched.url
@@ -206,14 +183,14 @@ def _read_registry(fetched: FetchResult, form: Optional[str],
     file listing nothing counts only where its name says registry, else any JSON or CSV file would.
     """
     if form not in (None, Form.RDFA) and sniff(fetched.content).kind == "html":
-        return ParseResult(None, [], form=form), problem(REASON_HTML_PAGE)
+        return ParseResult(None, [], form=form), problem("registry.reason_html_page")
     result = parse_registry(fetched.content, url=fetched.url, form=form, limits=limits)
     registry = result.value
     if registry is None:
-        return result, _first_error(result) or problem(REASON_UNREADABLE)
+        return result, _first_error(result) or problem("registry.reason_unreadable")
     named = form is not None or _names_registry(fetched.url)
     if not registry.entries and not (named and registry.standard_version):
-        return result, problem(REASON_NO_DATASETS if named else REASON_UNNAMED_EMPTY)
+        return result, problem("registry.reason_no_datasets" if named else "registry.reason_unnamed_empty")
     return result, None
 
 

@@ -49,89 +49,10 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from .addresses import LookupTimeout, refused_address, resolve
 from .deadline import CURRENT, Deadline, Watchdog, earliest
-from .model import Problem, Severity
-from .problems import N_, Nn_, define, problem
+from .model import Problem
+from .problems import problem
 from .urls import join, split
 
-NOT_FOUND = define(
-    "fetch.not_found", Severity.ERROR,
-    N_("file not found (HTTP {status})"),
-    meaning=N_("A file was not found"),
-)
-HTTP_ERROR = define(
-    "fetch.http_error", Severity.ERROR,
-    N_("the server refused the request (HTTP {status})"),
-    meaning=N_("A server refused the request"),
-)
-SERVER_ERROR = define(
-    "fetch.server_error", Severity.ERROR,
-    Nn_("server error (HTTP {status}) after {attempts} attempt",
-        "server error (HTTP {status}) after {attempts} attempts", count="attempts"),
-    meaning=N_("A server failed to answer after every attempt"),
-)
-TIMEOUT = define(
-    "fetch.timeout", Severity.ERROR,
-    N_("{host} did not answer within {seconds} s"),
-    meaning=N_("A server did not answer in time"),
-)
-TOO_LARGE = define(
-    "fetch.too_large", Severity.ERROR,
-    Nn_("the response is larger than the {limit} byte allowed",
-        "the response is larger than the {limit} bytes allowed", count="limit"),
-    meaning=N_("A response is larger than the portal reads"),
-)
-REFUSED_ADDRESS = define(
-    "fetch.refused_address", Severity.ERROR,
-    N_("fetching from {host} is refused: it is not a public address (a private, local or special-purpose "
-       "network)"),
-    meaning=N_("A file is on a non-public address, which the portal does not fetch"),
-)
-BAD_SCHEME = define(
-    "fetch.bad_scheme", Severity.ERROR,
-    N_("URL scheme '{scheme}' is not supported, use http or https"),
-    meaning=N_("An address uses a scheme other than http or https"),
-)
-TOO_MANY_REDIRECTS = define(
-    "fetch.too_many_redirects", Severity.ERROR,
-    N_("too many redirects (more than {limit})"),
-    meaning=N_("A server redirected too many times"),
-)
-REDIRECT_LOOP = define(
-    "fetch.redirect_loop", Severity.ERROR,
-    N_("redirects loop back to {target}"),
-    meaning=N_("A server's redirects loop back"),
-)
-# A failed connection is told by what failed, in words; the exception itself goes to no reader (only its class, for
-# the rare failure none of these names).
-CONNECTION_ERROR = define(
-    "fetch.connection_error", Severity.ERROR,
-    N_("could not connect to {host} ({error})"),
-    meaning=N_("A server could not be connected to"),
-)
-NAME_NOT_RESOLVED = define(
-    "fetch.name_not_resolved", Severity.ERROR,
-    N_("the name {host} does not resolve: no such host is known"),
-    meaning=N_("A host name does not resolve"),
-)
-CONNECTION_REFUSED = define(
-    "fetch.connection_refused", Severity.ERROR,
-    N_("{host} refused the connection: nothing answers on that port"),
-    meaning=N_("A server refused the connection"),
-)
-CONNECTION_RESET = define(
-    "fetch.connection_reset", Severity.ERROR,
-    N_("{host} closed the connection before its answer was complete"),
-    meaning=N_("A server closed the connection before its answer was complete"),
-)
-TLS_FAILED = define(
-    "fetch.tls_failed", Severity.ERROR,
-    N_("the secure connection to {host} failed: its certificate or encryption could not be verified"),
-    meaning=N_("The secure connection to a server failed"),
-)
-INVALID_URL = define(
-    "fetch.invalid_url", Severity.ERROR,
-    N_("the address is not a valid web address (URL)"),
-)
 
 # Some government web firewalls answer an HTML challenge page to anything that does not look like a browser.
 DEFAULT_USER_AGENT = (
@@ -142,7 +63,7 @@ DEFAULT_USER_AGENT = (
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _NOT_FOUND_STATUSES = frozenset({404, 410})
 _CHUNK = 64 * 1024
-_RETRIED = frozenset({TIMEOUT, CONNECTION_ERROR})
+_RETRIED = frozenset({"fetch.timeout", "fetch.connection_error"})
 # Given a 2xx answer before its body is read (status, headers, content type), the function each piece of the body is
 # handed to: a reader that streams (see ``stream`` of :func:`fetch`).
 Stream = Callable[["FetchResult"], Callable[[bytes], None]]
@@ -411,10 +332,10 @@ def _follow(
         response.close()
         target = join(current, location.strip())
         if target in seen:
-            raise _Failure(problem(REDIRECT_LOOP, url=current, target=target), response.status_code)
+            raise _Failure(problem("fetch.redirect_loop", url=current, target=target), response.status_code)
         seen.add(target)
         current = target
-    raise _Failure(problem(TOO_MANY_REDIRECTS, url=current, limit=policy.max_redirects), 0)
+    raise _Failure(problem("fetch.too_many_redirects", url=current, limit=policy.max_redirects), 0)
 
 
 def _get_with_retries(
@@ -440,7 +361,7 @@ def _get_with_retries(
             return response
         response.close()
         server_error = _Failure(
-            problem(SERVER_ERROR, url=url, status=response.status_code, attempts=attempt), response.status_code
+            problem("fetch.server_error", url=url, status=response.status_code, attempts=attempt), response.status_code
         )
         if attempt == attempts:
             raise server_error
@@ -469,7 +390,7 @@ def _get(
         return session.request(method, url, headers=request_headers, timeout=timeout, stream=True,
                                allow_redirects=False)
     except _Refused as refused:
-        raise _Failure(problem(REFUSED_ADDRESS, url=url, host=refused.host))
+        raise _Failure(problem("fetch.refused_address", url=url, host=refused.host))
     except LookupTimeout:
         raise _Failure(timed_out(url, policy.connect_timeout))
     except requests.ConnectTimeout:
@@ -478,7 +399,7 @@ def _get(
         raise _Failure(timed_out(url, policy.read_timeout))
     except (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
             requests.exceptions.InvalidSchema, UnicodeError, ValueError):
-        raise _Failure(problem(INVALID_URL, url=url))
+        raise _Failure(problem("fetch.invalid_url", url=url))
     except requests.RequestException as error:
         # The watchdog's shutdown surfaces as whatever the interrupted read makes of a closed socket.
         if clock.remaining() <= 0:
@@ -490,32 +411,32 @@ def _check_url(url: str, policy: FetchPolicy, clock: _Clock) -> None:
     """Refuse bad schemes, malformed URLs and non-public hosts before any connection is opened."""
     parts = split(url)
     if parts is None:
-        raise _Failure(problem(INVALID_URL, url=url))
+        raise _Failure(problem("fetch.invalid_url", url=url))
     port = parts.port
     scheme = parts.scheme.lower()
     if not scheme:
-        raise _Failure(problem(INVALID_URL, url=url))
+        raise _Failure(problem("fetch.invalid_url", url=url))
     if scheme not in ("http", "https"):
-        raise _Failure(problem(BAD_SCHEME, url=url, scheme=parts.scheme))
+        raise _Failure(problem("fetch.bad_scheme", url=url, scheme=parts.scheme))
     host = parts.hostname
     if not host:
-        raise _Failure(problem(INVALID_URL, url=url))
+        raise _Failure(problem("fetch.invalid_url", url=url))
     if policy.allow_private_addresses:
         return
     try:
         # The same IDNA 2008/UTS 46 encoding requests uses, so we check the host it will connect to.
         ascii_host = host if host.isascii() else idna.encode(host, uts46=True).decode("ascii")
     except UnicodeError:
-        raise _Failure(problem(INVALID_URL, url=url))
+        raise _Failure(problem("fetch.invalid_url", url=url))
     try:
         addresses = resolve(ascii_host, port or (443 if scheme == "https" else 80),
                             min(policy.connect_timeout, clock.remaining()))
     except LookupTimeout:
         raise _Failure(timed_out(url, policy.connect_timeout))
     except (socket.gaierror, UnicodeError):
-        raise _Failure(problem(NAME_NOT_RESOLVED, url=url, host=host))
+        raise _Failure(problem("fetch.name_not_resolved", url=url, host=host))
     if refused_address(host, addresses) is not None:
-        raise _Failure(problem(REFUSED_ADDRESS, url=url, host=host))
+        raise _Failure(problem("fetch.refused_address", url=url, host=host))
 
 
 def _read(
@@ -537,14 +458,14 @@ def _read(
         result.not_modified = True
         return result
     if status in _NOT_FOUND_STATUSES:
-        result.problem = problem(NOT_FOUND, url=url, status=status)
+        result.problem = problem("fetch.not_found", url=url, status=status)
         return result
     if status == 416 and head_bytes is not None:
         # No byte 0 to send: the file is empty.
         result.ok = True
         return result
     if not 200 <= status < 300:
-        result.problem = problem(HTTP_ERROR, url=url, status=status)
+        result.problem = problem("fetch.http_error", url=url, status=status)
         return result
     if headers_only:
         # A HEAD answer has no body to read; its status is all it says.
@@ -555,7 +476,7 @@ def _read(
         return _read_head(response, result, policy, clock, head_bytes, pieces)
     declared = response.headers.get("Content-Length", "")
     if declared.strip().isdigit() and int(declared) > policy.max_bytes:
-        result.problem = problem(TOO_LARGE, url=url, limit=policy.max_bytes)
+        result.problem = problem("fetch.too_large", url=url, limit=policy.max_bytes)
         return result
     body, found = _read_body(response, url, policy, clock, pieces)
     result.content = body
@@ -591,7 +512,7 @@ def _read_body(
     """The whole body, or ``fetch.too_large`` as soon as it passes ``max_bytes``."""
     body, found, more, _size = _read_upto(response, url, policy, clock, policy.max_bytes, pieces)
     if found is None and more:
-        return b"", problem(TOO_LARGE, url=url, limit=policy.max_bytes)
+        return b"", problem("fetch.too_large", url=url, limit=policy.max_bytes)
     return body, found
 
 
@@ -650,7 +571,7 @@ def _host(url: str) -> str:
 
 
 def timed_out(url: str, seconds: float) -> Problem:
-    return problem(TIMEOUT, url=url, host=_host(url), seconds=f"{seconds:g}")
+    return problem("fetch.timeout", url=url, host=_host(url), seconds=f"{seconds:g}")
 
 
 def _causes(error: BaseException) -> Iterator[BaseException]:
@@ -676,12 +597,12 @@ def connection_failure(url: str, error: BaseException) -> Problem:
     host = _host(url)
     for cause in _causes(error):
         if isinstance(cause, socket.gaierror) or type(cause).__name__ == "NameResolutionError":
-            return problem(NAME_NOT_RESOLVED, url=url, host=host)
+            return problem("fetch.name_not_resolved", url=url, host=host)
         if isinstance(cause, ConnectionRefusedError):
-            return problem(CONNECTION_REFUSED, url=url, host=host)
+            return problem("fetch.connection_refused", url=url, host=host)
         if isinstance(cause, ssl.SSLError) or isinstance(cause, requests.exceptions.SSLError):
-            return problem(TLS_FAILED, url=url, host=host)
+            return problem("fetch.tls_failed", url=url, host=host)
         if isinstance(cause, (ConnectionResetError, ConnectionAbortedError, BrokenPipeError, HTTPException)):
-            return problem(CONNECTION_RESET, url=url, host=host)
+            return problem("fetch.connection_reset", url=url, host=host)
     innermost = list(_causes(error))[-1]
-    return problem(CONNECTION_ERROR, url=url, host=host, error=type(innermost).__name__)
+    return problem("fetch.connection_error", url=url, host=host, error=type(innermost).__name__)

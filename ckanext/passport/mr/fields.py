@@ -21,26 +21,9 @@ from . import urls
 from .csvrows import canonical_standard, compact
 from .dates import parse_date
 from .jsontext import JSON_STRING, JSON_STRING_OPENED
-from .model import MRDate, Passport, Problem, Severity
-from .problems import N_, define, problem
+from .model import MRDate, Passport, Problem
+from .problems import problem
 
-PASSPORT_STANDARD_VARIANT = define(
-    "passport.standard_version_variant",
-    Severity.WARNING,
-    N_("The standard version link is written in a non-canonical form: '{text}' (expected '{canonical}')"),
-    meaning=N_("The passport writes the standard version link in a non-canonical form"),
-)
-REGISTRY_STANDARD_VARIANT = define(
-    "registry.standard_version_variant",
-    Severity.WARNING,
-    N_("The registry's standard version link is written in a non-canonical form: '{text}' (expected '{canonical}')"),
-    meaning=N_("The registry writes the standard version link in a non-canonical form"),
-)
-VERSION_WITHOUT_SOURCE = define(
-    "passport.version_without_source",
-    Severity.WARNING,
-    N_("A data version without a file link was skipped"),
-)
 
 # No line break but a final one, checked first: with one inside, each "-structure-" of the name would be
 # followed by a read of the rest that fails at the line break.
@@ -67,7 +50,7 @@ def standard_version(
     canonical = canonical_standard(raw)
     if raw == canonical:
         return canonical, []
-    code = PASSPORT_STANDARD_VARIANT if area == "passport" else REGISTRY_STANDARD_VARIANT
+    code = "passport.standard_version_variant" if area == "passport" else "registry.standard_version_variant"
     return canonical, [problem(code, url=url, element=element, text=raw, canonical=canonical)]
 
 

@@ -19,19 +19,14 @@ import logging
 from collections import Counter
 from typing import Callable, Iterable, Iterator, TypeVar, Union
 
-from .model import ParseResult, Problem, Severity
-from .problems import N_, Nn_, define, problem
+from .model import ParseResult, Problem
+from .problems import problem
 from .storable import replaced_finding, storable_value
 
 log = logging.getLogger(__name__)
 
 MAX_PER_CODE = 20
 
-MORE = define(
-    "findings.more", Severity.INFO,
-    Nn_("… and {count} more finding '{kind}'", "… and {count} more findings '{kind}'"),
-    meaning=N_("More findings of one code were left out"),
-)
 
 T = TypeVar("T")
 # The reader's problem for an exception, given the exception's class name.
@@ -109,5 +104,5 @@ class _Budget:
         return False
 
     def more(self) -> list[Problem]:
-        return [problem(MORE, url=first.location.url, element=code, kind=code, count=self.seen[code] - self.limit)
+        return [problem("findings.more", url=first.location.url, element=code, kind=code, count=self.seen[code] - self.limit)
                 for code, first in self.cut.items()]

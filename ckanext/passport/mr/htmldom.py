@@ -24,8 +24,8 @@ from xml.dom.minidom import Document, Element, Node, getDOMImplementation
 from lxml import etree
 
 from . import urls
-from .model import Problem, Severity
-from .problems import N_, Nn_, define, problem
+from .model import Problem
+from .problems import problem
 
 MAX_DEPTH = 200
 """The deepest element nesting read. Real pages nest a few dozen deep; pyRdfa recurses once per level (and
@@ -41,28 +41,7 @@ MAX_NODES = 60_000
 and pyRdfa's walk cost some 20 µs per node, so a page packed with small elements or attributes within the page
 cap would otherwise take tens of seconds."""
 
-TOO_DEEP = define(
-    "html.too_deep",
-    Severity.ERROR,
-    Nn_("The page nests its elements more than {limit} level deep; it was not read",
-        "The page nests its elements more than {limit} levels deep; it was not read", count="limit"),
-    meaning=N_("A page nests its elements too deep to be read"),
-)
-TOO_MANY_ATTRIBUTES = define(
-    "html.too_many_attributes",
-    Severity.ERROR,
-    Nn_("An element of the page has more than {limit} attribute; the page was not read",
-        "An element of the page has more than {limit} attributes; the page was not read", count="limit"),
-    meaning=N_("An element of a page has too many attributes for the page to be read"),
-)
-TOO_MANY_NODES = define(
-    "html.too_many_nodes",
-    Severity.ERROR,
-    Nn_("The page has more than {limit} element or attribute; it was not read",
-        "The page has more than {limit} elements and attributes; it was not read", count="limit"),
-    meaning=N_("A page has too many elements and attributes to be read"),
-)
-REFUSALS = frozenset({TOO_DEEP, TOO_MANY_ATTRIBUTES, TOO_MANY_NODES})
+REFUSALS = frozenset({"html.too_deep", "html.too_many_attributes", "html.too_many_nodes"})
 
 _XHTML = "http://www.w3.org/1999/xhtml"
 _BLOCKS = frozenset({
@@ -140,12 +119,12 @@ class _DomBuilder:
 
     def start(self, tag: str, attributes: Mapping[str, str]) -> None:
         if len(self._open) > MAX_DEPTH:
-            raise _Refused(TOO_DEEP, MAX_DEPTH)
+            raise _Refused("html.too_deep", MAX_DEPTH)
         if len(attributes) > MAX_ATTRIBUTES:
-            raise _Refused(TOO_MANY_ATTRIBUTES, MAX_ATTRIBUTES)
+            raise _Refused("html.too_many_attributes", MAX_ATTRIBUTES)
         self._nodes += 1 + len(attributes)
         if self._nodes > MAX_NODES:
-            raise _Refused(TOO_MANY_NODES, MAX_NODES)
+            raise _Refused("html.too_many_nodes", MAX_NODES)
         self._flush()
         element = self.document.createElementNS(_XHTML, tag)
         for name, value in attributes.items():

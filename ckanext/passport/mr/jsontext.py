@@ -13,18 +13,12 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from .model import Problem, Severity
-from .problems import N_, Nn_, define, problem
+from .model import Problem
+from .problems import problem
 from .storable import replaced_finding, storable_json
 
 MAX_DEPTH = 64
 
-TOO_DEEP = define(
-    "json.too_deep", Severity.ERROR,
-    Nn_("The JSON is nested more than {limit} level deep; it was not read",
-        "The JSON is nested more than {limit} levels deep; it was not read", count="limit"),
-    meaning=N_("A JSON document is nested too deep to be read"),
-)
 
 # A JSON string: its quote, runs of plain characters and escapes, its quote, each run taken whole (possessive),
 # so that matching never backtracks: an unterminated 50 MB string costs one linear scan and no memory per
@@ -65,7 +59,7 @@ def load_json(text: str, url: str = "") -> tuple[Any, list[Problem]]:
     ``ValueError`` for text that is not JSON, as ``json.loads`` does.
     """
     if nesting_depth(text) > MAX_DEPTH:
-        raise TooDeep(problem(TOO_DEEP, url=url or None, limit=MAX_DEPTH))
+        raise TooDeep(problem("json.too_deep", url=url or None, limit=MAX_DEPTH))
     value, replaced = storable_json(json.loads(text))
     return value, replaced_finding(replaced, url)
 
@@ -73,7 +67,7 @@ def load_json(text: str, url: str = "") -> tuple[Any, list[Problem]]:
 def decode_at(text: str, index: int, url: str = "") -> tuple[Any, list[Problem]]:
     """The JSON value starting at ``index`` of ``text`` (what follows it is ignored); raises as :func:`load_json`."""
     if nesting_depth(text[index:]) > MAX_DEPTH:
-        raise TooDeep(problem(TOO_DEEP, url=url or None, limit=MAX_DEPTH))
+        raise TooDeep(problem("json.too_deep", url=url or None, limit=MAX_DEPTH))
     value, _end = json.JSONDecoder().raw_decode(text, index)
     cleaned, replaced = storable_json(value)
     return cleaned, replaced_finding(replaced, url)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from .fetch import TOO_LARGE, FetchPolicy
+from .fetch import FetchPolicy
 from .forms import forms
 from .model import Problem
 from .problems import problem
@@ -52,4 +52,4 @@ DEFAULT_LIMITS = ReadLimits()
 
 def too_large(size: int, limit: int, url: str = "") -> Optional[Problem]:
     """``fetch.too_large`` when ``size`` bytes exceed ``limit``: the reader refuses them before parsing."""
-    return problem(TOO_LARGE, url=url or None, limit=limit) if size > limit else None
+    return problem("fetch.too_large", url=url or None, limit=limit) if size > limit else None

@@ -89,9 +89,10 @@ class _Params(dict):
 class Problem:
     """A finding about input: ``code`` is stable API (harvest errors, reports and tests key on it).
 
-    ``template`` is the code's English message (see ``problems.define``) and ``params`` fill its placeholders;
-    the text exists only when rendered, in the reader's language (:meth:`message`). A param may itself be a
-    problem (why a candidate is no registry): it is rendered in the same language.
+    ``template`` is the code's English message (its row of a room's ``problems.toml``, see ``problems``) and
+    ``params`` fill its placeholders; the text exists only when rendered, in the reader's language
+    (:meth:`message`). A param may itself be a problem (why a candidate is no registry): it is rendered in the
+    same language.
     """
 
     code: str

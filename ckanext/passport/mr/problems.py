@@ -1,25 +1,35 @@
 """The catalogue of problem codes.
 
-Each module that reports problems defines its codes here at import time with :func:`define`, so one
-code always carries the same severity and wording, and :func:`catalogue` can list every code the library
-may emit (the harvester UI and the documentation read it). The wording is one English template, the gettext
-msgid of the project's catalogs (``i18n/*/LC_MESSAGES/ckanext-passport.po``): :func:`N_` marks it for
-extraction (babel's default keywords include ``N_``), and a problem is rendered in a reader's language only
-when it is shown (:meth:`Problem.message`).
+Every code is a row of one room's table, ``problems.toml`` beside the room's modules; :data:`ROOMS` names the
+rooms, so every process knows every code, whichever modules it imported (a web process showing a stored report
+may never have run the check that wrote it). A row holds the code's severity and one English template, the
+gettext msgid of the project's catalogs (``i18n/*/LC_MESSAGES/ckanext-passport.po``), and, when the template has
+placeholders, its meaning without them; :func:`extract_table` hands both to babel (``babel.cfg``). Code names a
+code by its string (``problem("config.invalid", errors=...)``); a problem is rendered in a reader's language
+only when it is shown (:meth:`Problem.message`).
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import json
+import re
+import tomllib
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Mapping, Optional
+from pathlib import Path
+from typing import Any, BinaryIO, Collection, Iterable, Iterator, Mapping, Optional
 
 from .model import Location, Message, Plural, Problem, Severity, Translate, english
 
+# The rooms that have problem codes, each a folder of ckanext/passport holding its problems.toml. Data only: the
+# library imports none of them.
+ROOMS = ("mr", "catalog", "harvest", "lkod", "lkod/links", "conformance/site_check")
+_PACKAGE = Path(__file__).resolve().parent.parent
+_FIELDS = frozenset({"severity", "message", "plural", "count", "meaning"})
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
 
 def N_(message: str) -> str:
-    """Marks a message for extraction without translating it: it is translated when a problem is shown."""
+    """Marks a message for extraction without translating it: it is translated when it is shown."""
     return message
 
 
@@ -38,21 +48,71 @@ class ProblemKind:
     meaning: Optional[str] = None
 
 
-_KINDS: dict[str, ProblemKind] = {}
+class TableError(ValueError):
+    """A problems table the catalogue refuses: the row and what is wrong with it."""
+
 
 SEVERITY_LABELS = {Severity.ERROR: N_("error"), Severity.WARNING: N_("warning"), Severity.INFO: N_("info")}
 
 
-def define(code: str, severity: Severity, message: Message, *, meaning: Optional[str] = None) -> str:
-    """Register a code; the message (:func:`N_`, or :func:`Nn_` when it counts) may hold ``{name}``
-    placeholders filled by :func:`problem`. A message with placeholders has a ``meaning`` (:func:`N_`): what
-    any finding of the code means, in a sentence with none."""
-    kind = ProblemKind(code, severity, message, meaning)
-    existing = _KINDS.get(code)
-    if existing is not None and existing != kind:
-        raise ValueError(f"problem code {code!r} defined twice with different texts")
-    _KINDS[code] = kind
-    return code
+def table_path(room: str) -> Path:
+    return _PACKAGE / room / "problems.toml"
+
+
+def _kind(table: Path, code: str, row: Mapping[str, Any]) -> ProblemKind:
+    where = f"{table}, code {code!r}"
+    unknown = sorted(set(row) - _FIELDS)
+    if unknown:
+        raise TableError(f"{where}: unknown fields {unknown}")
+    try:
+        severity = Severity(row.get("severity"))
+    except ValueError:
+        raise TableError(f"{where}: unknown severity {row.get('severity')!r}") from None
+    text = row.get("message")
+    if not isinstance(text, str) or not text:
+        raise TableError(f"{where}: no message")
+    meaning = row.get("meaning")
+    if _PLACEHOLDER.search(text) and not meaning:
+        raise TableError(f"{where}: a message with placeholders needs a meaning without them")
+    message = Plural(text, row["plural"], row.get("count", "count")) if "plural" in row else text
+    return ProblemKind(code, severity, message, meaning)
+
+
+def read_tables(tables: Iterable[Path]) -> dict[str, ProblemKind]:
+    """Every row of the tables, in their order; a code in two tables is refused, whatever their rows say."""
+    kinds: dict[str, ProblemKind] = {}
+    found_in: dict[str, Path] = {}
+    for table in tables:
+        with table.open("rb") as file:
+            rows = tomllib.load(file)
+        for code, row in rows.items():
+            if code in kinds:
+                raise TableError(f"problem code {code!r} is in both {found_in[code]} and {table}")
+            kinds[code] = _kind(table, code, row)
+            found_in[code] = table
+    return kinds
+
+
+@cache
+def _kinds() -> dict[str, ProblemKind]:
+    return read_tables(table_path(room) for room in ROOMS)
+
+
+def extract_table(
+    fileobj: BinaryIO, keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> Iterator[tuple[int, Optional[str], Any, list[str]]]:
+    """babel's extractor of a problems table (``babel.cfg``): each code's message (with its plural) and its
+    meaning, the meaning with a comment naming its code for translators."""
+    text = fileobj.read().decode("utf-8")
+    lines = {line.strip(): number for number, line in enumerate(text.splitlines(), 1)}
+    for code, row in tomllib.loads(text).items():
+        line = lines.get(f"[{json.dumps(code, ensure_ascii=False)}]", 0)
+        if "plural" in row:
+            yield line, "ngettext", (row["message"], row["plural"]), []
+        else:
+            yield line, None, row["message"], []
+        if row.get("meaning"):
+            yield line, None, row["meaning"], [f"The meaning of the problem code {code}"]
 
 
 def problem(
@@ -64,7 +124,7 @@ def problem(
     severity: Optional[Severity] = None,
     **params: Any,
 ) -> Problem:
-    kind = _KINDS[code]
+    kind = _kinds()[code]
     return Problem(
         code=code,
         severity=severity or kind.severity,
@@ -74,24 +134,9 @@ def problem(
     )
 
 
-@cache
-def _every_library_code() -> None:
-    """Import every module of the MR library, so that each code it may emit is defined.
-
-    A module defines its codes when first imported, and a process reading stored findings back (a web process
-    showing a report) may never have parsed a passport of that form.
-    """
-    package = importlib.import_module(__package__)
-    for module in pkgutil.walk_packages(package.__path__, f"{__package__}."):
-        importlib.import_module(module.name)
-
-
 def from_dict(data: Mapping[str, Any]) -> Optional[Problem]:
     """A problem back from :meth:`Problem.as_dict`; ``None`` for a code no longer in the catalogue."""
-    code = data.get("code", "")
-    if code not in _KINDS:
-        _every_library_code()
-    kind = _KINDS.get(code)
+    kind = _kinds().get(data.get("code", ""))
     if kind is None:
         return None
     params = {}
@@ -129,6 +174,5 @@ def where(location: Location, translate: Translate = english) -> str:
 
 
 def catalogue() -> dict[str, ProblemKind]:
-    """Every code: the MR library's and those of the modules imported so far (the harvest's, the site check's)."""
-    _every_library_code()
-    return dict(_KINDS)
+    """Every code of every room's table, by code."""
+    return dict(_kinds())

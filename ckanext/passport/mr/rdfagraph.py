@@ -24,21 +24,9 @@ from rdflib import BNode, Graph, Namespace, URIRef
 from . import urls
 from .decode import decode_bytes
 from .htmldom import elements, parse_html, text_content
-from .model import Problem, Severity
-from .problems import N_, define, problem
+from .model import Problem
+from .problems import problem
 
-PARSE_FAILED = define(
-    "rdfa.parse_failed",
-    Severity.ERROR,
-    N_("The RDFa parser failed on the page: {detail}"),
-    meaning=N_("The RDFa parser failed on a page"),
-)
-UNREADABLE_LINK = define(
-    "rdfa.unreadable_link",
-    Severity.WARNING,
-    N_("The page links to '{link}' ({attribute}), which is not a valid URL; the link was left out"),
-    meaning=N_("A page links to something that is not a valid URL; the link was left out"),
-)
 
 Node = Union[URIRef, BNode]
 
@@ -101,7 +89,7 @@ def read_page(data: bytes, url: str = "") -> RdfaPage:
             processor = pyRdfa(options=_no_io_options(), base=url, media_type="text/html", rdfa_version=version)
             graph = processor.graph_from_DOM(dom)
     except Exception as error:  # noqa: BLE001 - pyRdfa raises anything on hostile markup; report, never raise
-        problems.append(problem(PARSE_FAILED, url=url or None, detail=str(error) or type(error).__name__))
+        problems.append(problem("rdfa.parse_failed", url=url or None, detail=str(error) or type(error).__name__))
         return RdfaPage(Graph(), None, decoded.encoding, problems)
     finally:
         _READING.reset(reading)
@@ -116,7 +104,7 @@ def _drop_unreadable_links(dom: Document, url: str) -> list[Problem]:
             value = element.getAttribute(attribute).strip()
             if value and urls.split(urls.join(url, value)) is None:
                 element.removeAttribute(attribute)
-                found.append(problem(UNREADABLE_LINK, url=url or None, element=element.tagName, link=value,
+                found.append(problem("rdfa.unreadable_link", url=url or None, element=element.tagName, link=value,
                                      attribute=attribute))
     return found
 

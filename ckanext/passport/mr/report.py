@@ -26,17 +26,12 @@ from .limits import DEFAULT_LIMITS, ReadLimits
 from .model import ParseResult, Passport, Problem, RegistryEntry, Severity, Translate, english
 from .passport import FORMS as PASSPORT_FORMS
 from .passport import looks_like_data_file, parse_passport, passport_from_entry, passport_locations
-from .problems import N_, define, problem, severity_label, where
+from .problems import N_, problem, severity_label, where
 from .registry import FILE_NAMES as REGISTRY_FILE_NAMES
 from .registry import FORMS as REGISTRY_FORMS
 from .registry import parse_registry
 from .serialize import to_jsonable
 
-PASSPORT_UNREACHABLE = define(
-    "passport.unreachable", Severity.ERROR,
-    N_("the passport of '{identifier}' could not be read at any address ({tried} tried)"),
-    meaning=N_("A passport could not be read at any address"),
-)
 
 # ``fetch_one(url)`` reads a file whole, ``fetch_one(url, head_bytes=N)`` its first N bytes.
 FetchOne = Callable[..., FetchResult]
@@ -199,7 +194,7 @@ def check_entry(entry: RegistryEntry, fetch_one: FetchOne, data: Optional[DataCh
             return _judged(checked, result, entry, fetched.url, data)
         failures += result.problems
     identifier = entry.identifier or entry.link
-    checked.problems = [problem(PASSPORT_UNREACHABLE, url=entry.link or None, identifier=identifier,
+    checked.problems = [problem("passport.unreachable", url=entry.link or None, identifier=identifier,
                                 tried=len(candidates))] + failures
     return checked
 

@@ -11,20 +11,9 @@ from typing import IO, Iterator, Optional, Union
 
 from lxml import etree
 
-from .model import Problem, Severity
-from .problems import N_, define, problem
+from .model import Problem
+from .problems import problem
 
-ENTITY_DECLARED = define(
-    "xml.entity_declared",
-    Severity.WARNING,
-    N_("The document declares XML entities (<!ENTITY>); they are not expanded"),
-)
-NOT_WELL_FORMED = define(
-    "xml.not_well_formed",
-    Severity.ERROR,
-    N_("The XML document is not well-formed: {detail}"),
-    meaning=N_("An XML document is not well-formed"),
-)
 
 _HARDENING = dict(
     resolve_entities=False,
@@ -64,19 +53,19 @@ def parse_xml(data: bytes, url: str = "") -> tuple[Optional[etree._Element], lis
     except etree.XMLSyntaxError as error:
         return None, problems + [syntax_problem(error, url)]
     if root is None:
-        return None, problems + [problem(NOT_WELL_FORMED, url=url, detail="empty document")]
+        return None, problems + [problem("xml.not_well_formed", url=url, detail="empty document")]
     return root, problems
 
 
 def entity_problems(prolog: bytes, url: str = "") -> list[Problem]:
     if _ENTITY_DECLARATION.search(prolog):
-        return [problem(ENTITY_DECLARED, url=url)]
+        return [problem("xml.entity_declared", url=url)]
     return []
 
 
 def syntax_problem(error: etree.XMLSyntaxError, url: str = "") -> Problem:
     line = error.position[0] if error.position else None
-    return problem(NOT_WELL_FORMED, url=url, line=line or None, detail=error.msg or str(error))
+    return problem("xml.not_well_formed", url=url, line=line or None, detail=error.msg or str(error))
 
 
 def local_name(element: etree._Element) -> str:

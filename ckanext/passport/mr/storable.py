@@ -11,17 +11,9 @@ import re
 from dataclasses import fields, is_dataclass, replace
 from typing import Any, TypeVar
 
-from .model import Problem, Severity
-from .problems import N_, Nn_, define, problem
+from .model import Problem
+from .problems import problem
 
-CONTROL_CHARACTERS = define(
-    "text.control_characters", Severity.WARNING,
-    Nn_("{count} character that cannot be stored (NUL, a control character, a lone surrogate) was replaced "
-        "by �",
-        "{count} characters that cannot be stored (NUL, control characters, lone surrogates) were replaced "
-        "by �"),
-    meaning=N_("Characters that cannot be stored were replaced"),
-)
 
 REPLACEMENT = "\ufffd"
 UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -83,4 +75,4 @@ def storable_value(value: T) -> tuple[T, int]:
 
 def replaced_finding(count: int, url: str = "") -> list[Problem]:
     """The one finding for ``count`` replaced characters (none for none)."""
-    return [problem(CONTROL_CHARACTERS, url=url or None, count=count)] if count else []
+    return [problem("text.control_characters", url=url or None, count=count)] if count else []

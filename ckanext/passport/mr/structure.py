@@ -13,22 +13,11 @@ from .decode import decode_bytes
 from .guarded import never_raising
 from .jsontext import TooDeep, load_json
 from .limits import DEFAULT_LIMITS, too_large
-from .model import ParseResult, Severity, StructureField
-from .problems import N_, define, problem
+from .model import ParseResult, StructureField
+from .problems import problem
 from .safexml import local_name, parse_xml
 from .sniff import sniff
 
-NO_FIELDS = define(
-    "structure.no_fields",
-    Severity.WARNING,
-    N_("No field was found in the structure file"),
-)
-UNREADABLE = define(
-    "structure.unreadable",
-    Severity.ERROR,
-    N_("The structure file cannot be read: {reason}"),
-    meaning=N_("A structure file cannot be read"),
-)
 
 _HEADER_WORDS = re.compile(r"^(field|name|наименование|название|поле|имя|№|n|no)", re.I)
 _SEQUENCE = re.compile(r"^\d+\.?$")
@@ -39,7 +28,7 @@ def read_structure_fields(data: bytes, url: str = "",
                           max_bytes: int = DEFAULT_LIMITS.structure_bytes) -> ParseResult[list[StructureField]]:
     """The fields a structure file describes; never raises. A file over ``max_bytes`` is refused unread."""
     return never_raising(lambda: _read_structure_fields(data, url, max_bytes),
-                         lambda error: problem(UNREADABLE, url=url or None, reason=error), url)
+                         lambda error: problem("structure.unreadable", url=url or None, reason=error), url)
 
 
 def _read_structure_fields(data: bytes, url: str, max_bytes: int) -> ParseResult[list[StructureField]]:
@@ -54,7 +43,7 @@ def _read_structure_fields(data: bytes, url: str, max_bytes: int) -> ParseResult
     else:
         result = _from_csv(data, url)
     if result.value == [] and not result.errors:
-        result.problems.append(problem(NO_FIELDS, url=url or None))
+        result.problems.append(problem("structure.no_fields", url=url or None))
     return result
 
 
@@ -82,7 +71,7 @@ def _from_json(data: bytes, url: str) -> ParseResult[list[StructureField]]:
     except TooDeep as error:
         return ParseResult(None, decoded.problems + [error.problem], form="json", encoding=decoded.encoding)
     except ValueError as error:
-        return ParseResult(None, [problem(UNREADABLE, url=url or None, reason=str(error))], form="json")
+        return ParseResult(None, [problem("structure.unreadable", url=url or None, reason=str(error))], form="json")
     return ParseResult(list(_json_properties(schema)), decoded.problems + loaded, form="json",
                        encoding=decoded.encoding)
 

@@ -26,7 +26,7 @@ from typing import Any, Optional
 from lxml import etree
 
 from .csvrows import detect_delimiter
-from .jsontext import MAX_DEPTH, TOO_DEEP, DepthGauge, value_cut
+from .jsontext import MAX_DEPTH, DepthGauge, value_cut
 from .problems import problem
 from .safexml import pull_parser, syntax_problem
 
@@ -286,7 +286,7 @@ class JsonShape:
         if self.shape.error is not None:
             return
         if self._gauge.feed(text) > MAX_DEPTH:
-            self.shape.error = {"problem": problem(TOO_DEEP, limit=MAX_DEPTH).as_dict()}
+            self.shape.error = {"problem": problem("json.too_deep", limit=MAX_DEPTH).as_dict()}
             return
         self._text += text
         if len(self._text) >= self._retry_at:

@@ -27,7 +27,6 @@ import sqlalchemy as sa
 from ckan import model
 
 from ckanext.passport import settings, source_types
-from ckanext.passport.harvest import problems as codes
 from ckanext.passport.harvest.recovery import last_action_text
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.model import Problem, Translate
@@ -118,14 +117,14 @@ def _judge(source: Any, now: dt.datetime, stalled_minutes: int) -> tuple[str, dt
     """The row's state, since when it holds, and its coded reason; in the query's order of precedence."""
     if source["status"] in ("New", "Running"):
         last_action = source["last_action"]
-        return STALLED, last_action, problem(codes.SOURCE_STALLED, minutes=stalled_minutes,
+        return STALLED, last_action, problem("harvest.source_stalled", minutes=stalled_minutes,
                                              last_action=last_action_text(last_action))
     failure = from_dict(json.loads(source["failure"])) if source["failure"] else None
     if failure is not None:
         return FAILED, source["job_finished"], failure
     days = int(source["period_days"])
     last = source["last_finished"] or source["created"]
-    return OVERDUE, last + dt.timedelta(days=days), problem(codes.SOURCE_OVERDUE, days=days,
+    return OVERDUE, last + dt.timedelta(days=days), problem("harvest.source_overdue", days=days,
                                                             last=last_action_text(last))
 
 

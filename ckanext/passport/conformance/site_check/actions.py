@@ -32,7 +32,6 @@ from ..shape import finding
 from . import history
 from . import hosts
 from . import job as site_check_job
-from . import problems as codes
 from .model import FAILED, SiteCheck, add, now
 from .report import FixedUrl, restored, site_document
 
@@ -79,19 +78,19 @@ def checked_url(value: Any) -> tuple[str, str]:
     """``(url, host)`` of an address a check may read, or a ValidationError saying what is wrong with it."""
     url = value.strip() if isinstance(value, str) else ""
     if not url:
-        raise _invalid("url", problem(codes.URL_MISSING))
+        raise _invalid("url", problem("site_check.url_missing"))
     if len(url) > MAX_URL_LENGTH:
-        raise _invalid("url", problem(codes.URL_TOO_LONG, limit=MAX_URL_LENGTH))
+        raise _invalid("url", problem("site_check.url_too_long", limit=MAX_URL_LENGTH))
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 (a malformed port raises here)
     except ValueError:
-        raise _invalid("url", problem(codes.URL_INVALID, address=url))
+        raise _invalid("url", problem("site_check.url_invalid", address=url))
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
-        raise _invalid("url", problem(codes.URL_INVALID, address=url))
+        raise _invalid("url", problem("site_check.url_invalid", address=url))
     host = rate_limits.host_key(parts.hostname)
     if not host:
-        raise _invalid("url", problem(codes.URL_INVALID, address=url))
+        raise _invalid("url", problem("site_check.url_invalid", address=url))
     return url, host
 
 
@@ -113,14 +112,14 @@ def _refuse_private(host: str, addresses: list[str]) -> None:
     the site could not be reached.
     """
     if refused_address(host, addresses) is not None:
-        raise _invalid("url", problem(codes.PRIVATE_ADDRESS))
+        raise _invalid("url", problem("site_check.private_address"))
 
 
 def _refuse_when_full() -> None:
     """Refuse a check while as many as the site takes are waiting or running, before any limit is counted."""
     limit = settings.site_check_max_queued()
     if site_check_job.waiting() >= limit:
-        raise _invalid("rate_limit", problem(codes.BUSY, limit=limit))
+        raise _invalid("rate_limit", problem("site_check.busy", limit=limit))
 
 
 def _count_within_rate_limits(context: dict, host: str, addresses: list[str]) -> None:
@@ -131,10 +130,10 @@ def _count_within_rate_limits(context: dict, host: str, addresses: list[str]) ->
     starter = ("user", user) if user else ("client", rate_limits.client_hash(context))
     limit = settings.site_check_rate_per_user()
     if rate_limits.count(rate_limits.key("site_check", *starter), window) > limit:
-        raise _invalid("rate_limit", problem(codes.RATE_USER, limit=limit, minutes=minutes))
+        raise _invalid("rate_limit", problem("site_check.rate_user", limit=limit, minutes=minutes))
     if not hosts.counted_within_limit(rate_limits.host_keys(host, lambda _name: addresses)):
         limit = settings.site_check_rate_per_host()
-        raise _invalid("rate_limit", problem(codes.RATE_HOST, host=host, limit=limit, minutes=minutes))
+        raise _invalid("rate_limit", problem("site_check.rate_host", host=host, limit=limit, minutes=minutes))
 
 
 def rate_limit_keys() -> str:
@@ -242,7 +241,7 @@ def site_check_auth(context: dict, data_dict: Optional[dict] = None) -> dict[str
     """Signed-in users; anonymous visitors only when the site check is public."""
     if context.get("user") or settings.site_check_public():
         return {"success": True}
-    return {"success": False, "msg": refusal(problem(codes.NOT_ALLOWED))}
+    return {"success": False, "msg": refusal(problem("site_check.sign_in"))}
 
 
 @tk.auth_allow_anonymous_access
@@ -254,7 +253,7 @@ def site_check_show_auth(context: dict, data_dict: Optional[dict] = None) -> dic
     """
     check = SiteCheck.get((data_dict or {}).get("id") or "")
     if check is not None and check.allow_private_addresses and not authz.is_sysadmin(context.get("user")):
-        return {"success": False, "msg": refusal(problem(codes.PRIVATE_SYSADMIN_ONLY))}
+        return {"success": False, "msg": refusal(problem("site_check.private_sysadmin_only"))}
     return {"success": True}
 
 

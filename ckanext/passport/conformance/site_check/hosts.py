@@ -15,7 +15,6 @@ from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.urls import split
 
-from . import problems as codes
 
 
 def window_minutes() -> int:
@@ -52,5 +51,5 @@ class CheckHosts:
                 self._admitted.add(name)
                 return None
             self._refused.add(name)
-        return problem(codes.HOST_LIMITED, url=url, host=name, limit=settings.site_check_rate_per_host(),
+        return problem("site_check.host_limited", url=url, host=name, limit=settings.site_check_rate_per_host(),
                        minutes=window_minutes())

@@ -24,7 +24,6 @@ from ckanext.passport import settings
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.report import check_site
 
-from . import problems as codes
 from .hosts import CheckHosts
 from .model import FAILED, FINISHED, QUEUED, RUNNING, SiteCheck, SiteCheckPassport, now
 from .report import kept
@@ -47,7 +46,7 @@ def stopped(check: SiteCheck, timeout: int, at: datetime.datetime) -> bool:
 def timed_out(check: SiteCheck, timeout: int) -> tuple[dict[str, Any], datetime.datetime]:
     """The failure (a finding as JSON) and the end of a check its worker stopped."""
     assert check.started is not None
-    return problem(codes.TIMED_OUT, seconds=timeout).as_dict(), check.started + datetime.timedelta(seconds=timeout)
+    return problem("site_check.timed_out", seconds=timeout).as_dict(), check.started + datetime.timedelta(seconds=timeout)
 
 
 def waiting() -> int:
@@ -107,6 +106,6 @@ def _fail(check_id: str, error: str) -> None:
     check: Optional[SiteCheck] = SiteCheck.get(check_id)
     if check is None:
         return
-    check.failure = json.dumps(problem(codes.FAILED, error=error).as_dict(), ensure_ascii=False)
+    check.failure = json.dumps(problem("site_check.failed", error=error).as_dict(), ensure_ascii=False)
     check.status, check.finished = FAILED, now()
     model.Session.commit()

@@ -29,7 +29,6 @@ from ckanext.passport.mr.report import PassportCheck, SiteReport
 from ckanext.passport.mr.serialize import passport_from_jsonable, to_jsonable
 
 from ..shape import PassportConformance, document
-from . import problems as codes
 
 # (passport number, file name) -> the URL of that corrected file; passports are numbered from 1.
 FixedUrl = Callable[[int, str], str]
@@ -128,9 +127,9 @@ class _Cuts:
         """The findings that say what was left out (none when nothing was)."""
         notes = []
         if self.characters:
-            notes.append(problem(codes.VALUES_CUT, characters=self.characters, limit=TEXT_CHARS).as_dict())
+            notes.append(problem("site_check.values_cut", characters=self.characters, limit=TEXT_CHARS).as_dict())
         if self.findings:
-            notes.append(problem(codes.FINDINGS_CUT, count=self.findings, limit=ENTRY_CHARS).as_dict())
+            notes.append(problem("site_check.findings_cut", count=self.findings, limit=ENTRY_CHARS).as_dict())
         return notes
 
 
@@ -168,7 +167,7 @@ def _kept_passport(checked: PassportCheck) -> tuple[dict[str, Any], Optional[Kep
         if len(text) <= PASSPORT_CHARS:
             passport = KeptPassport(url=checked.url, passport=text)
         else:
-            notes.append(problem(codes.FIXED_TOO_LARGE, size=len(text), limit=PASSPORT_CHARS).as_dict())
+            notes.append(problem("site_check.fixed_too_large", size=len(text), limit=PASSPORT_CHARS).as_dict())
     entry.update(score=checked.score, problems=problems + notes + found_in_data, corrections=corrections,
                  fixed=passport is not None, data_findings=len(found_in_data),
                  score_without_data=checked.score_without_data)

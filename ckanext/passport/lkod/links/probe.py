@@ -8,31 +8,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ckanext.passport.mr import fetch as fetching
 from ckanext.passport.mr.deadline import Deadline
 from ckanext.passport.mr.fetch import FetchPolicy, FetchResult, fetch
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.urls import split
 
-from . import problems as codes
 
 OK, BROKEN, UNCHECKED = "ok", "broken", "unchecked"
 # A server that does not take HEAD says so, or drops the connection; GET is then asked for one byte.
 HEAD_REFUSED_STATUSES = frozenset({405, 501})
-HEAD_REFUSED_CODES = frozenset({fetching.CONNECTION_RESET})
+HEAD_REFUSED_CODES = frozenset({"fetch.connection_reset"})
 # The fetch's findings told as a link's (a fetch code missing here is ``links.unreachable``, its finding as reason).
 _BY_FETCH_CODE = {
-    fetching.NOT_FOUND: codes.NOT_FOUND,
-    fetching.HTTP_ERROR: codes.HTTP_ERROR,
-    fetching.SERVER_ERROR: codes.SERVER_ERROR,
-    fetching.TIMEOUT: codes.TIMEOUT,
-    fetching.REFUSED_ADDRESS: codes.REFUSED_PRIVATE,
-    fetching.BAD_SCHEME: codes.INVALID_URL,
-    fetching.INVALID_URL: codes.INVALID_URL,
-    fetching.TOO_MANY_REDIRECTS: codes.REDIRECTS,
-    fetching.REDIRECT_LOOP: codes.REDIRECTS,
-    fetching.TLS_FAILED: codes.TLS_FAILED,
+    "fetch.not_found": "links.not_found",
+    "fetch.http_error": "links.http_error",
+    "fetch.server_error": "links.server_error",
+    "fetch.timeout": "links.timeout",
+    "fetch.refused_address": "links.refused_private",
+    "fetch.bad_scheme": "links.invalid_url",
+    "fetch.invalid_url": "links.invalid_url",
+    "fetch.too_many_redirects": "links.redirects",
+    "fetch.redirect_loop": "links.redirects",
+    "fetch.tls_failed": "links.tls_failed",
 }
 
 
@@ -60,7 +58,7 @@ def probe(url: str, policy: FetchPolicy, budget: Optional[Deadline] = None) -> O
 
 def not_checked(seconds: float) -> Outcome:
     """A link the record's budget did not reach."""
-    return Outcome(UNCHECKED, None, problem(codes.NOT_CHECKED, seconds=f"{seconds:g}"))
+    return Outcome(UNCHECKED, None, problem("links.not_checked", seconds=f"{seconds:g}"))
 
 
 def _head_refused(result: FetchResult) -> bool:
@@ -77,12 +75,12 @@ def finding(url: str, result: FetchResult) -> Problem:
     host = params.get("host") or _host(url)
     code = _BY_FETCH_CODE.get(found.code)
     if code is None:
-        return problem(codes.UNREACHABLE, url=url, host=host, reason=found)
-    if code in (codes.NOT_FOUND, codes.HTTP_ERROR, codes.SERVER_ERROR):
+        return problem("links.unreachable", url=url, host=host, reason=found)
+    if code in ("links.not_found", "links.http_error", "links.server_error"):
         return problem(code, url=url, status=result.status or params.get("status"))
-    if code == codes.TIMEOUT:
+    if code == "links.timeout":
         return problem(code, url=url, host=host, seconds=params.get("seconds"))
-    if code in (codes.REFUSED_PRIVATE, codes.TLS_FAILED):
+    if code in ("links.refused_private", "links.tls_failed"):
         return problem(code, url=url, host=host)
     return problem(code, url=url)
 

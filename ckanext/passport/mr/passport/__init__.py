@@ -36,8 +36,8 @@ from ..fields import (
 from ..forms import TRAITS, Form, forms
 from ..guarded import never_raising
 from ..limits import DEFAULT_LIMITS, ReadLimits, too_large
-from ..model import DataVersion, ParseResult, Passport, RegistryEntry, Severity
-from ..problems import N_, define, problem
+from ..model import DataVersion, ParseResult, Passport, RegistryEntry
+from ..problems import problem
 from ..rdfagraph import read_page
 from ..registry.rdfa import registry_subject
 from ..sniff import sniff
@@ -51,27 +51,6 @@ FORMS: dict[Form, ModuleType] = {
 # often decorative).
 MR30_FILES = forms(fixed_file=True)
 
-EMPTY = define(
-    "passport.empty",
-    Severity.ERROR,
-    N_("The passport is empty"),
-)
-UNKNOWN_FORM = define(
-    "passport.unknown_form",
-    Severity.ERROR,
-    N_("The passport's form was not recognised"),
-)
-UNREADABLE = define(
-    "passport.unreadable",
-    Severity.ERROR,
-    N_("The passport could not be read: its reader stopped on an unexpected {error}"),
-    meaning=N_("A passport's reader stopped on an unexpected error"),
-)
-LINK_IS_DATA_FILE = define(
-    "passport.link_is_data_file",
-    Severity.WARNING,
-    N_("The registry links a data file, not a passport; the passport was made from the registry entry"),
-)
 
 _DATA_EXTENSIONS = frozenset({
     "zip", "rar", "7z", "gz", "bz2", "xz", "tar", "xls", "xlsx", "ods", "geojson", "kml", "kmz", "shp",
@@ -111,12 +90,12 @@ def parse_passport(data: bytes, url: str = "", form: Optional[str] = None,
     A passport larger than its form's cap in ``limits`` is refused unread (``fetch.too_large``).
     """
     return never_raising(lambda: _parse_passport(data, url, form, limits),
-                         lambda error: problem(UNREADABLE, url=url or None, error=error), url, form or "")
+                         lambda error: problem("passport.unreadable", url=url or None, error=error), url, form or "")
 
 
 def _parse_passport(data: bytes, url: str, form: Optional[str], limits: ReadLimits) -> ParseResult[Passport]:
     if not data.strip():
-        return ParseResult(None, [problem(EMPTY, url=url or None)], form=form or "")
+        return ParseResult(None, [problem("passport.empty", url=url or None)], form=form or "")
     # A page the content names is read for RDFa, then for its table; one asked for as ``rdfa`` for RDFa only.
     page = False
     if form is None:
@@ -128,7 +107,7 @@ def _parse_passport(data: bytes, url: str, form: Optional[str], limits: ReadLimi
     if page:
         return read_page_passport(data, url)
     if form not in FORMS:
-        return ParseResult(None, [problem(UNKNOWN_FORM, url=url or None)], form=form or "")
+        return ParseResult(None, [problem("passport.unknown_form", url=url or None)], form=form or "")
     return FORMS[form].parse(data, url)
 
 
@@ -151,7 +130,7 @@ def read_page_passport(data: bytes, url: str = "") -> ParseResult[Passport]:
     if read.value is not None:
         if not table.value.data_versions:
             return read
-        incomplete = problem(html_table.RDFA_INCOMPLETE, url=url or None)
+        incomplete = problem("passport.rdfa_incomplete", url=url or None)
         return ParseResult(_completed(read.value, table.value), read.problems + [incomplete], form=read.form,
                            encoding=read.encoding)
     return table
@@ -229,7 +208,7 @@ def passport_from_entry(entry: RegistryEntry, url: str = "") -> ParseResult[Pass
         format=entry.format.lower() or data_version.format,
         data_versions=[data_version],
     )
-    return ParseResult(passport, [problem(LINK_IS_DATA_FILE, url=link, element=entry.identifier or None)],
+    return ParseResult(passport, [problem("passport.link_is_data_file", url=link, element=entry.identifier or None)],
                        form=Form.REGISTRY_ENTRY)
 
 

@@ -29,35 +29,22 @@ from ..csvrows import compact
 from ..decode import decode_bytes
 from ..dates import parse_date
 from ..fields import (
-    PASSPORT_STANDARD_VARIANT, VersionName, clean_mbox, clean_phone, file_format, identifier_from_link, newest_first,
+    VersionName, clean_mbox, clean_phone, file_format, identifier_from_link, newest_first,
     read_version_name, resolve, split_subject, standard_version,
 )
 from ..forms import Form
 from ..htmldom import REFUSALS, Cell, Link, Table, TableRow, page_tables, parse_html
 from ..model import (
-    STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion,
+    STANDARD_2_3, STANDARD_3_0, DataVersion, MRDate, ParseResult, Passport, Problem, StructureVersion,
 )
-from ..problems import N_, define, problem
+from ..problems import problem
 from ..rdfagraph import RdfaPage, passport_subject, read_page
 from .meta_csv import (
-    DUPLICATE_PROPERTY, MISSING_IDENTIFIER, MISSING_PROPERTY, NO_DATA_VERSIONS, UNKNOWN_PROPERTY,
     data_version_from_link, read_date, structure_version_from_link,
 )
 
 FORM = Form.HTML_TABLE
 
-RDFA_MISSING = define(
-    "passport.rdfa_missing", Severity.WARNING,
-    N_("The page has no RDFa passport; it was read from its table"),
-)
-RDFA_INCOMPLETE = define(
-    "passport.rdfa_incomplete", Severity.WARNING,
-    N_("The page's RDFa passport links no data file; it was completed from the page's table"),
-)
-TABLE_NOT_FOUND = define(
-    "passport.table_not_found", Severity.ERROR,
-    N_("The page holds no table of passport characteristics"),
-)
 
 # A table is a passport when at least this many distinct characteristics are named, by at least half its rows.
 MINIMUM_CHARACTERISTICS = 6
@@ -118,7 +105,7 @@ def from_page(page: RdfaPage, data: bytes, url: str, rdfa_passport: bool) -> Par
     table_problems: list[Problem] = []
     passport = read_tables(page_tables(dom, url), url, table_problems)
     if passport is not None and not rdfa_passport:
-        problems.append(problem(RDFA_MISSING, url=url or None))
+        problems.append(problem("passport.rdfa_missing", url=url or None))
     return ParseResult(passport, problems + table_problems, form=FORM, encoding=page.encoding)
 
 
@@ -126,12 +113,12 @@ def read_tables(tables: Iterable[Table], url: str, problems: list[Problem]) -> O
     """The passport of the best characteristics table, ``None`` (with ``passport.table_not_found``) when none is."""
     best = _best(tables)
     if best is None:
-        problems.append(problem(TABLE_NOT_FOUND, url=url or None))
+        problems.append(problem("passport.table_not_found", url=url or None))
         return None
     for name in best.unknown:
-        problems.append(problem(UNKNOWN_PROPERTY, url=url or None, element=name, name=name))
+        problems.append(problem("passport.csv_unknown_property", url=url or None, element=name, name=name))
     for name in best.duplicates:
-        problems.append(problem(DUPLICATE_PROPERTY, url=url or None, element=name, name=name))
+        problems.append(problem("passport.csv_duplicate_property", url=url or None, element=name, name=name))
     return _passport(best.values, best.versions, url, problems)
 
 
@@ -367,7 +354,7 @@ def _standard(found: Optional[Characteristic], url: str, problems: list[Problem]
     if number:
         # "3.0": MR 3.0 asks for the link that names the version.
         canonical = f"http://opendata.gosmonitor.ru/standard/{number.group(1)}"
-        problems.append(problem(PASSPORT_STANDARD_VARIANT, url=url or None, element="standardversion",
+        problems.append(problem("passport.standard_version_variant", url=url or None, element="standardversion",
                                 text=published, canonical=canonical))
         return canonical
     read, found_problems = standard_version(published, area="passport", url=url)
@@ -487,18 +474,18 @@ def _report_missing(
         if number in (PREVIOUS_DATA, PREVIOUS_STRUCTURES):
             # Required as rows ("null" when there are none), as in the MR 2.x CSV passport.
             if found is None and not versions:
-                problems.append(problem(MISSING_PROPERTY, url=url or None, element=ROW_NAMES[number],
+                problems.append(problem("passport.csv_missing_property", url=url or None, element=ROW_NAMES[number],
                                         name=ROW_NAMES[number]))
             continue
         if found is not None and (found.text or found.links):
             continue
         name = ROW_NAMES[number]
         if number == IDENTIFIER:
-            problems.append(problem(MISSING_IDENTIFIER, url=url or None, element=name))
+            problems.append(problem("passport.csv_missing_identifier", url=url or None, element=name))
         elif number == DATA:
             if not passport.data_versions:
-                problems.append(problem(NO_DATA_VERSIONS, url=url or None))
+                problems.append(problem("passport.csv_no_data_versions", url=url or None))
         elif number == STRUCTURE and passport.structure_versions:
             continue
         else:
-            problems.append(problem(MISSING_PROPERTY, url=url or None, element=name, name=name))
+            problems.append(problem("passport.csv_missing_property", url=url or None, element=name, name=name))

@@ -14,7 +14,6 @@ from ..csvrows import Row, Table, is_column_number_row, is_header, join_cells
 from ..csvform import parse_csv_form
 from ..dates import parse_date
 from ..fields import (
-    VERSION_WITHOUT_SOURCE,
     VersionName,
     clean_mbox,
     clean_phone,
@@ -30,66 +29,11 @@ from ..fields import (
 )
 from ..forms import Form
 from ..guarded import MAX_PER_CODE
-from ..model import DataVersion, MRDate, ParseResult, Passport, Problem, Severity, StructureVersion
-from ..problems import N_, define, problem
+from ..model import DataVersion, MRDate, ParseResult, Passport, Problem, StructureVersion
+from ..problems import problem
 
 FORM = Form.META_CSV
 
-MISSING_HEADER = define(
-    "passport.csv_missing_header", Severity.WARNING,
-    N_("The header row 'property,value' is missing"),
-)
-MISSING_PROPERTY = define(
-    "passport.csv_missing_property", Severity.WARNING,
-    N_("The required passport field '{name}' is missing or empty"),
-    meaning=N_("A required passport field is missing or empty"),
-)
-MISSING_IDENTIFIER = define(
-    "passport.csv_missing_identifier", Severity.ERROR,
-    N_("The passport has no dataset identifier"),
-)
-UNKNOWN_PROPERTY = define(
-    "passport.csv_unknown_property", Severity.WARNING,
-    N_("Unknown passport field '{name}'"),
-    meaning=N_("The passport has a field the recommendations do not name"),
-)
-PROPERTY_TYPO = define(
-    "passport.csv_property_typo", Severity.WARNING,
-    N_("Field '{name}' was read as '{meant}'"),
-    meaning=N_("A passport field's name was misspelt and read as the field meant"),
-)
-DUPLICATE_PROPERTY = define(
-    "passport.csv_duplicate_property", Severity.WARNING,
-    N_("Field '{name}' is repeated; the first value is used"),
-    meaning=N_("A passport field is repeated; its first value is used"),
-)
-UNREADABLE_DATE = define(
-    "passport.csv_unreadable_date", Severity.WARNING,
-    N_("The date '{text}' in field '{name}' could not be read"),
-    meaning=N_("A date in the passport could not be read"),
-)
-UNREADABLE_VERSION_KEY = define(
-    "passport.csv_unreadable_version_key", Severity.WARNING,
-    N_("The version name '{name}' does not follow data-<version>-structure-<structure version>"),
-    meaning=N_("A version name does not follow the MR form data-<version>-structure-<structure version>"),
-)
-NO_DATA_VERSIONS = define(
-    "passport.csv_no_data_versions", Severity.WARNING,
-    N_("The passport links no data file"),
-)
-NO_STRUCTURE_VERSIONS = define(
-    "passport.csv_no_structure_versions", Severity.WARNING,
-    N_("The passport links no structure file"),
-)
-UNQUOTED_VALUE = define(
-    "passport.csv_unquoted_value", Severity.WARNING,
-    N_("The value of field '{name}' holds an unquoted delimiter; the cells were joined"),
-    meaning=N_("A passport value holds an unquoted delimiter, so its cells were joined"),
-)
-NOT_A_PASSPORT = define(
-    "passport.csv_not_a_passport", Severity.ERROR,
-    N_("The CSV file does not look like an open data passport"),
-)
 
 REQUIRED = (
     "standardversion", "identifier", "title", "description", "creator", "created", "modified", "subject",
@@ -113,7 +57,7 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
         rows = rows[1:]
     else:
         header_width = 0
-        problems.append(problem(MISSING_HEADER, url=url or None, line=table.rows[0].line))
+        problems.append(problem("passport.csv_missing_header", url=url or None, line=table.rows[0].line))
     values: dict[str, tuple[str, int]] = {}
     data_versions: list[DataVersion] = []
     structure_versions: list[StructureVersion] = []
@@ -133,13 +77,13 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
         else:
             meant = _typo_of(name) if unknown < MAX_PER_CODE else None
             if meant:
-                problems.append(problem(PROPERTY_TYPO, url=url or None, line=row.line, name=key, meant=meant))
+                problems.append(problem("passport.csv_property_typo", url=url or None, line=row.line, name=key, meant=meant))
                 _keep(values, meant, value, row, url, problems)
             else:
                 unknown += 1
-                problems.append(problem(UNKNOWN_PROPERTY, url=url or None, line=row.line, name=key))
+                problems.append(problem("passport.csv_unknown_property", url=url or None, line=row.line, name=key))
     if not values and not data_versions and not structure_versions:
-        problems.append(problem(NOT_A_PASSPORT, url=url or None))
+        problems.append(problem("passport.csv_not_a_passport", url=url or None))
         return None
     passport = _passport(values, url, problems)
     passport.data_versions = newest_first(data_versions)
@@ -160,7 +104,7 @@ def _typo_of(name: str) -> Optional[str]:
 def _value(row: Row, delimiter: str, header_width: int, url: str, problems: list[Problem]) -> str:
     if len(row.cells) <= 2 or header_width > 2:
         return row.cell(1)
-    problems.append(problem(UNQUOTED_VALUE, url=url or None, line=row.line, name=row.cell(0)))
+    problems.append(problem("passport.csv_unquoted_value", url=url or None, line=row.line, name=row.cell(0)))
     return join_cells(row.cells[1:], delimiter)
 
 
@@ -170,14 +114,14 @@ def _add_version(
     if version.source:
         versions.append(version)
     else:
-        problems.append(problem(VERSION_WITHOUT_SOURCE, url=url or None, line=row.line))
+        problems.append(problem("passport.version_without_source", url=url or None, line=row.line))
 
 
 def _keep(
     values: dict[str, tuple[str, int]], name: str, value: str, row: Row, url: str, problems: list[Problem]
 ) -> None:
     if name in values:
-        problems.append(problem(DUPLICATE_PROPERTY, url=url or None, line=row.line, name=name))
+        problems.append(problem("passport.csv_duplicate_property", url=url or None, line=row.line, name=name))
         return
     values[name] = (value, row.line)
 
@@ -211,7 +155,7 @@ def read_date(text: str, name: str, url: str, line: Optional[int], problems: lis
     """Parse a passport date, reporting text that is there but is no date."""
     date = parse_date(text)
     if date is not None and date.value is None:
-        problems.append(problem(UNREADABLE_DATE, url=url or None, line=line, element=name, text=text, name=name))
+        problems.append(problem("passport.csv_unreadable_date", url=url or None, line=line, element=name, text=text, name=name))
     return date
 
 
@@ -221,12 +165,12 @@ def _report_missing(
     for name in REQUIRED:
         if values.get(name, ("", 0))[0]:
             continue
-        code = MISSING_IDENTIFIER if name == "identifier" else MISSING_PROPERTY
+        code = "passport.csv_missing_identifier" if name == "identifier" else "passport.csv_missing_property"
         problems.append(problem(code, url=url or None, element=name, name=name))
     if not passport.data_versions:
-        problems.append(problem(NO_DATA_VERSIONS, url=url or None))
+        problems.append(problem("passport.csv_no_data_versions", url=url or None))
     if not passport.structure_versions:
-        problems.append(problem(NO_STRUCTURE_VERSIONS, url=url or None))
+        problems.append(problem("passport.csv_no_structure_versions", url=url or None))
 
 
 # --- version rows ---------------------------------------------------------------------------------------
@@ -255,7 +199,7 @@ def _version(kind: str, key: str, value: str, row: Row, url: str, problems: list
     link = resolve(value, url)
     named = read_version_name(key)
     if named is None or named.kind != kind:
-        problems.append(problem(UNREADABLE_VERSION_KEY, url=url or None, line=row.line, name=key))
+        problems.append(problem("passport.csv_unreadable_version_key", url=url or None, line=row.line, name=key))
     from_link, bare = _VERSION_KINDS[kind]
     version = from_link(link, named)
     if version is None:

@@ -18,7 +18,6 @@ from ..forms import Form
 from ..jsontext import TooDeep, load_json
 from ..decode import decode_bytes
 from ..fields import (
-    VERSION_WITHOUT_SOURCE,
     clean_mbox,
     clean_phone,
     described_by_newest,
@@ -33,29 +32,12 @@ from ..fields import (
     structure_name,
     version_names,
 )
-from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
-from ..problems import N_, define, problem
+from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, StructureVersion
+from ..problems import problem
 from ..schema_rules import reason
 
 FORM = Form.META_JSON
 
-SCHEMA_VIOLATION = define(
-    "schema.json_violation",
-    Severity.WARNING,
-    N_("meta.json does not match meta-schema.json: {detail}"),
-    meaning=N_("meta.json does not match meta-schema.json"),
-)
-DAMAGED_JSON = define(
-    "passport.json_damaged",
-    Severity.ERROR,
-    N_("meta.json is not valid JSON ({detail}); what could be read was read"),
-    meaning=N_("meta.json is not valid JSON; what could be read was read"),
-)
-NOT_AN_OBJECT = define(
-    "passport.json_not_object",
-    Severity.ERROR,
-    N_("meta.json must hold a JSON object"),
-)
 
 _DATA_KEYS = frozenset({"source", "created", "provenance", "valid", "structure", "format"})
 _SECTIONS = {
@@ -84,14 +66,14 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
     except TooDeep as error:
         return ParseResult(None, problems + [error.problem], form=FORM, encoding=decoded.encoding)
     except ValueError as error:
-        problems.append(problem(DAMAGED_JSON, url=url or None, line=getattr(error, "lineno", None), detail=str(error)))
+        problems.append(problem("passport.json_damaged", url=url or None, line=getattr(error, "lineno", None), detail=str(error)))
         document = salvage_json(decoded.text, _SECTIONS)
         if not document:
             return ParseResult(None, problems, form=FORM, encoding=decoded.encoding)
     else:
         problems.extend(loaded)
         if not isinstance(document, dict):
-            problems.append(problem(NOT_AN_OBJECT, url=url or None))
+            problems.append(problem("passport.json_not_object", url=url or None))
             return ParseResult(None, problems, form=FORM, encoding=decoded.encoding)
         problems.extend(schema_problems(document, url))
     passport = _passport(_normalise(document), url, problems)
@@ -101,7 +83,7 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
 def schema_problems(document: Any, url: str = "") -> list[Problem]:
     return [
         problem(
-            SCHEMA_VIOLATION,
+            "schema.json_violation",
             url=url or None,
             element="/" + "/".join(str(part) for part in error.absolute_path),
             detail=reason(error),
@@ -166,7 +148,7 @@ def _data_versions(value: Any, url: str, problems: list[Problem]) -> Iterator[Da
     for index, item in enumerate(_items(value)):
         source = resolve(plain_text(item.get("source")), url)
         if not source:
-            problems.append(problem(VERSION_WITHOUT_SOURCE, url=url or None, element=f"/data/{index}"))
+            problems.append(problem("passport.version_without_source", url=url or None, element=f"/data/{index}"))
             continue
         version, named_structure = version_names(source)
         yield DataVersion(

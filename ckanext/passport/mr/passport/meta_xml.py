@@ -13,7 +13,6 @@ from lxml import etree
 
 from ..dates import parse_date
 from ..fields import (
-    VERSION_WITHOUT_SOURCE,
     clean_mbox,
     clean_phone,
     described_by_newest,
@@ -26,24 +25,11 @@ from ..fields import (
     version_names,
 )
 from ..forms import Form
-from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
-from ..problems import N_, define, problem
+from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, StructureVersion
+from ..problems import problem
 from ..safexml import child, child_texts, children, local_name, make_parser, parse_xml
 
 FORM = Form.META_XML
-
-SCHEMA_VIOLATION = define(
-    "schema.xsd_violation",
-    Severity.WARNING,
-    N_("meta.xml does not match meta-schema.xsd: {detail}"),
-    meaning=N_("meta.xml does not match meta-schema.xsd"),
-)
-UNEXPECTED_ROOT = define(
-    "passport.unexpected_root",
-    Severity.ERROR,
-    N_("The passport's root element is <{root}>, expected <meta>"),
-    meaning=N_("The passport's root element is not <meta>"),
-)
 
 
 _PASSPORT_FIELDS = frozenset({
@@ -65,7 +51,7 @@ def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
         return ParseResult(None, problems, form=FORM)
     encoding = (root.getroottree().docinfo.encoding or "utf-8").lower()
     if local_name(root) != "meta":
-        problems.append(problem(UNEXPECTED_ROOT, url=url or None, line=root.sourceline, root=local_name(root)))
+        problems.append(problem("passport.unexpected_root", url=url or None, line=root.sourceline, root=local_name(root)))
         return ParseResult(None, problems, form=FORM, encoding=encoding)
     problems.extend(schema_problems(root, url))
     texts = child_texts(root, _PASSPORT_FIELDS)
@@ -103,9 +89,9 @@ def schema_problems(root: etree._Element, url: str = "") -> list[Problem]:
             return []
     except etree.Error as error:
         # libxml2 gives up on trees it cannot check, e.g. ones holding unexpanded entity references.
-        return [problem(SCHEMA_VIOLATION, url=url or None, detail=str(error) or type(error).__name__)]
+        return [problem("schema.xsd_violation", url=url or None, detail=str(error) or type(error).__name__)]
     return [
-        problem(SCHEMA_VIOLATION, url=url or None, line=error.line or None, element=error.path or None,
+        problem("schema.xsd_violation", url=url or None, line=error.line or None, element=error.path or None,
                 detail=error.message)
         for error in schema.error_log
     ]
@@ -117,7 +103,7 @@ def _data_versions(root: etree._Element, url: str, problems: list[Problem]) -> I
             texts = child_texts(item)
             source = resolve(texts.get("source", ""), url)
             if not source:
-                problems.append(problem(VERSION_WITHOUT_SOURCE, url=url or None, line=item.sourceline))
+                problems.append(problem("passport.version_without_source", url=url or None, line=item.sourceline))
                 continue
             version, named_structure = version_names(source)
             yield DataVersion(

@@ -19,15 +19,9 @@ from ..characteristics import (
 from ..csvform import parse_csv_form
 from ..fields import clean_mbox, clean_phone, file_format, newest_first, resolve, split_subject
 from ..forms import Form
-from ..model import STANDARD_2_3, DataVersion, ParseResult, Passport, Problem, Severity, StructureVersion
-from ..problems import N_, define, problem
+from ..model import STANDARD_2_3, DataVersion, ParseResult, Passport, Problem, StructureVersion
+from ..problems import problem
 from .meta_csv import (
-    DUPLICATE_PROPERTY,
-    MISSING_IDENTIFIER,
-    MISSING_PROPERTY,
-    NO_DATA_VERSIONS,
-    NOT_A_PASSPORT,
-    UNKNOWN_PROPERTY,
     data_version_from_link,
     read_date,
     structure_version_from_link,
@@ -35,16 +29,6 @@ from .meta_csv import (
 
 FORM = Form.MR23_CSV
 
-ROW_NUMBER_MISMATCH = define(
-    "passport.csv_row_number_mismatch", Severity.INFO,
-    N_("Row {number} '{name}' is row {meant} by its characteristic name"),
-    meaning=N_("A row's number differs from the one its characteristic name has"),
-)
-UNREADABLE_LINK = define(
-    "passport.csv_unreadable_link", Severity.WARNING,
-    N_("'{text}' in row '{name}' does not look like a link"),
-    meaning=N_("A passport value that should be a link does not look like one"),
-)
 
 _REQUIRED = tuple(n for n in APPENDIX_1 if n not in (PREVIOUS_DATA, PREVIOUS_STRUCTURES))
 
@@ -73,13 +57,13 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Passport]
         number, name, value = _cells(row, table.delimiter)
         meant = _row_number(number, name, position, row, url, problems)
         if meant is None:
-            problems.append(problem(UNKNOWN_PROPERTY, url=url or None, line=row.line, name=name or number))
+            problems.append(problem("passport.csv_unknown_property", url=url or None, line=row.line, name=name or number))
         elif meant in values:
-            problems.append(problem(DUPLICATE_PROPERTY, url=url or None, line=row.line, name=ROW_NAMES[meant]))
+            problems.append(problem("passport.csv_duplicate_property", url=url or None, line=row.line, name=ROW_NAMES[meant]))
         else:
             values[meant] = (value, row)
     if not values:
-        problems.append(problem(NOT_A_PASSPORT, url=url or None))
+        problems.append(problem("passport.csv_not_a_passport", url=url or None))
         return None
     return _passport(values, url, problems)
 
@@ -112,7 +96,7 @@ def _row_number(
         return by_number if 1 <= by_number <= PREVIOUS_STRUCTURES else None
     if by_name != by_number:
         problems.append(problem(
-            ROW_NUMBER_MISMATCH, url=url or None, line=row.line, number=by_number, name=name, meant=by_name,
+            "passport.csv_row_number_mismatch", url=url or None, line=row.line, number=by_number, name=name, meant=by_name,
         ))
     return by_name
 
@@ -186,7 +170,7 @@ def _links(found: Optional[tuple[str, Row]], url: str, problems: list[Problem]) 
         if "/" in token:
             links.append(resolve(token, url))
         else:
-            problems.append(problem(UNREADABLE_LINK, url=url or None, line=row.line, text=token, name=row.cell(1)))
+            problems.append(problem("passport.csv_unreadable_link", url=url or None, line=row.line, text=token, name=row.cell(1)))
     return links
 
 
@@ -206,13 +190,13 @@ def _report_missing(values: dict[int, tuple[str, Row]], url: str, problems: list
         if values.get(number, ("", None))[0]:
             continue
         if number == IDENTIFIER:
-            problems.append(problem(MISSING_IDENTIFIER, url=url or None, element=ROW_NAMES[number]))
+            problems.append(problem("passport.csv_missing_identifier", url=url or None, element=ROW_NAMES[number]))
         elif number == DATA:
-            problems.append(problem(NO_DATA_VERSIONS, url=url or None))
+            problems.append(problem("passport.csv_no_data_versions", url=url or None))
         else:
-            problems.append(problem(MISSING_PROPERTY, url=url or None, element=ROW_NAMES[number],
+            problems.append(problem("passport.csv_missing_property", url=url or None, element=ROW_NAMES[number],
                                     name=ROW_NAMES[number]))
     for number in (PREVIOUS_DATA, PREVIOUS_STRUCTURES):
         if number not in values:
-            problems.append(problem(MISSING_PROPERTY, url=url or None, element=ROW_NAMES[number],
+            problems.append(problem("passport.csv_missing_property", url=url or None, element=ROW_NAMES[number],
                                     name=ROW_NAMES[number]))

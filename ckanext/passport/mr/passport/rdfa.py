@@ -17,7 +17,6 @@ from rdflib.namespace import FOAF
 from ..characteristics import PERIODICITY
 from ..dates import parse_date
 from ..fields import (
-    VERSION_WITHOUT_SOURCE,
     clean_mbox,
     clean_phone,
     file_format,
@@ -32,8 +31,8 @@ from ..fields import (
 )
 from ..forms import Form
 from ..htmldom import elements, page_tables, text_content
-from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, Severity, StructureVersion
-from ..problems import N_, define, problem
+from ..model import DataVersion, ParseResult, Passport, Problem, Publisher, StructureVersion
+from ..problems import problem
 from ..rdfagraph import (
     DC_ELEMENTS, DC_TERMS, Node, RdfaPage, dc, dc_value, passport_subject, read_page, standard_link,
 )
@@ -41,19 +40,6 @@ from . import html_table
 
 FORM = Form.RDFA
 
-NOT_FOUND = define(
-    "rdfa.not_found",
-    Severity.ERROR,
-    N_("RDFa format not found: the page holds no dataset passport (dc:title with dc:hasPart or dc:conformsTo)"),
-)
-STRUCTURE_NOT_FOUND = define(
-    "rdfa.structure_not_found",
-    Severity.WARNING,
-    N_("The structure {structure} of data version {version} is not described on the page; "
-       "its version was taken from the file name"),
-    meaning=N_("A data version's structure is not described on the page; its version was taken from the "
-               "file name"),
-)
 
 def parse(data: bytes, url: str = "") -> ParseResult[Passport]:
     return from_page(read_page(data, url), url)
@@ -64,7 +50,7 @@ def from_page(page: RdfaPage, url: str = "") -> ParseResult[Passport]:
     problems = list(page.problems)
     subject = passport_subject(page.graph, url)
     if subject is None:
-        problems.append(problem(NOT_FOUND, url=url or None))
+        problems.append(problem("rdfa.not_found", url=url or None))
         return ParseResult(None, problems, form=FORM, encoding=page.encoding)
     passport = _passport(page.graph, subject, url, problems)
     passport.periodicity = periodicity(page.graph, subject, page.dom, url)
@@ -150,7 +136,7 @@ def _data_versions(graph: Graph, subject: Node, url: str, problems: list[Problem
         if not source and isinstance(node, URIRef) and is_data_file_name(str(node)):
             source = str(node)
         if not source:
-            problems.append(problem(VERSION_WITHOUT_SOURCE, url=url or None, element=str(node)))
+            problems.append(problem("passport.version_without_source", url=url or None, element=str(node)))
             continue
         yield _data_version(graph, node, source, url, problems)
 
@@ -178,7 +164,7 @@ def _structure_of(
             return version
         if named:
             problems.append(problem(
-                STRUCTURE_NOT_FOUND, url=url or None, element=str(target), structure=str(target), version=source,
+                "rdfa.structure_not_found", url=url or None, element=str(target), structure=str(target), version=source,
             ))
     return named
 

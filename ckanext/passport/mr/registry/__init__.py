@@ -15,10 +15,10 @@ from ..fields import last_segment
 from ..forms import TRAITS, Form, forms
 from ..guarded import Failed, never_raising, never_raising_stream
 from ..limits import DEFAULT_LIMITS, ReadLimits, too_large
-from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
-from ..problems import N_, define, problem
+from ..model import ParseResult, Problem, Registry, RegistryEntry
+from ..problems import problem
 from ..sniff import sniff
-from .entries import EMPTY, EntryChecker
+from .entries import EntryChecker
 from .list_xml import iter_entries
 
 # Each form's reader: a module whose ``parse(data, url)`` reads it (the forms table names it).
@@ -33,23 +33,6 @@ FILE_NAMES: dict[str, Form] = {
 }
 _SNIFF_BYTES = 8192
 
-UNREADABLE = define(
-    "registry.unreadable",
-    Severity.ERROR,
-    N_("The registry could not be read: its reader stopped on an unexpected {error}"),
-    meaning=N_("A registry's reader stopped on an unexpected error"),
-)
-UNKNOWN_FORM = define(
-    "registry.unknown_form",
-    Severity.ERROR,
-    N_("The registry's form was not recognised"),
-)
-INCOMPLETE = define(
-    "registry.incomplete",
-    Severity.ERROR,
-    N_("The registry could not be read whole ({cause}): entries after the damage may be lost"),
-    meaning=N_("The registry could not be read whole; entries after the damage may be lost"),
-)
 # Findings a passport can live with but a registry cannot: a record whose broken quoting swallowed the lines
 # after it, lines that are not in the file's encoding (a file cut mid-character, bytes appended to it), or more
 # records than a file is read for (csvrows.MAX_ROWS). The
@@ -107,18 +90,18 @@ def parse_registry(data: bytes, url: str = "", form: Optional[str] = None,
 
 
 def _failed(url: str) -> Failed:
-    return lambda error: problem(UNREADABLE, url=url or None, error=error)
+    return lambda error: problem("registry.unreadable", url=url or None, error=error)
 
 
 def _parse_registry(data: bytes, url: str, form: Optional[str], limits: ReadLimits) -> ParseResult[Registry]:
     form = form or detect_registry_form(data, url)
     if not data.strip():
-        return ParseResult(None, [problem(EMPTY, url=url or None)], form=form or "")
+        return ParseResult(None, [problem("registry.empty", url=url or None)], form=form or "")
     refused = too_large(len(data), limits.registry_limit(form or ""), url)
     if refused is not None:
         return ParseResult(None, [refused], form=form or "")
     if form not in FORMS:
-        return ParseResult(None, [problem(UNKNOWN_FORM, url=url or None)], form=form or "")
+        return ParseResult(None, [problem("registry.unknown_form", url=url or None)], form=form or "")
     result: ParseResult[Registry] = FORMS[form].parse(data, url)
     if result.value is None:
         return result
@@ -159,8 +142,8 @@ def _guarded(items: Iterable[Item], url: str) -> Iterator[Item]:
     """``items`` through the readers' guard; a failure mid-stream leaves the registry read incomplete."""
     for item in never_raising_stream(items, _failed(url), url):
         yield item
-        if item.__class__ is not RegistryEntry and item.code == UNREADABLE:
-            yield problem(INCOMPLETE, url=url or None, cause=UNREADABLE)
+        if item.__class__ is not RegistryEntry and item.code == "registry.unreadable":
+            yield problem("registry.incomplete", url=url or None, cause="registry.unreadable")
 
 
 def checked(items: Iterable[Item], url: str = "") -> Iterator[Item]:
@@ -208,4 +191,4 @@ def _incompleteness(problems: list[Problem]) -> list[Problem]:
     if damage is None:
         return []
     where = damage.location
-    return [problem(INCOMPLETE, url=where.url, line=where.line, element=where.element, cause=damage.code)]
+    return [problem("registry.incomplete", url=where.url, line=where.line, element=where.element, cause=damage.code)]

@@ -14,28 +14,12 @@ from ..csvrows import Row, Table, compact, is_column_number_row, is_header, join
 from ..csvform import parse_csv_form
 from ..fields import standard_version
 from ..forms import Form
-from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
-from ..problems import N_, define, problem
+from ..model import ParseResult, Problem, Registry, RegistryEntry
+from ..problems import problem
 from .entries import EntryChecker
 
 FORM = Form.LIST_CSV
 
-MISSING_HEADER = define(
-    "registry.csv_missing_header", Severity.WARNING,
-    N_("The header row 'property,title,value,format' is missing"),
-)
-MISSING_STANDARD_VERSION = define(
-    "registry.csv_missing_standard_version", Severity.WARNING,
-    N_("The registry has no standardversion row"),
-)
-UNQUOTED_VALUE = define(
-    "registry.csv_unquoted_value", Severity.WARNING,
-    N_("The title holds an unquoted delimiter; the cells were joined"),
-)
-NOT_A_REGISTRY = define(
-    "registry.csv_not_a_registry", Severity.ERROR,
-    N_("The CSV file does not look like an open data registry"),
-)
 
 _HEADER = ("property", "title", "value", "format")
 _LINK = re.compile(r"^(?:https?://|www\.|/)\S*$", re.IGNORECASE)
@@ -50,7 +34,7 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Registry]
     if rows and is_header(rows[0].cells, _HEADER, minimum=2):
         rows = rows[1:]
     else:
-        problems.append(problem(MISSING_HEADER, url=url or None, line=table.rows[0].line))
+        problems.append(problem("registry.csv_missing_header", url=url or None, line=table.rows[0].line))
     registry = Registry()
     collector = EntryCollector(registry, url, problems)
     for row in rows:
@@ -59,10 +43,10 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Registry]
             continue
         collector.add(_entry(row, table.delimiter, url, problems), row)
     if not registry.standard_version and not registry.entries:
-        problems.append(problem(NOT_A_REGISTRY, url=url or None))
+        problems.append(problem("registry.csv_not_a_registry", url=url or None))
         return None
     if not registry.standard_version:
-        problems.append(problem(MISSING_STANDARD_VERSION, url=url or None))
+        problems.append(problem("registry.csv_missing_standard_version", url=url or None))
     return registry
 
 
@@ -73,7 +57,7 @@ def _entry(row: Row, delimiter: str, url: str, problems: list[Problem]) -> Regis
         return RegistryEntry(identifier=cells[0], title=cells[1], link=cells[2], format=cells[3])
     # An unquoted comma in the title splits it; the link cell shows where the title ends.
     link_at = next((i for i in range(2, len(cells)) if looks_like_link(cells[i])), 2)
-    problems.append(problem(UNQUOTED_VALUE, url=url or None, line=row.line))
+    problems.append(problem("registry.csv_unquoted_value", url=url or None, line=row.line))
     return RegistryEntry(
         identifier=cells[0],
         title=join_cells(cells[1:link_at], delimiter),

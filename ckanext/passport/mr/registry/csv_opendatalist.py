@@ -16,7 +16,6 @@ from ..forms import Form
 from ..model import STANDARD_2_3, ParseResult, Problem, Registry, RegistryEntry
 from ..problems import problem
 from .csv_list import (
-    NOT_A_REGISTRY,
     EntryCollector,
     is_standard_version_key,
     looks_like_link,
@@ -49,7 +48,7 @@ def _read(table: Table, url: str, problems: list[Problem]) -> Optional[Registry]
             continue
         collector.add(_entry(row), row)
     if not registry.entries:
-        problems.append(problem(NOT_A_REGISTRY, url=url or None))
+        problems.append(problem("registry.csv_not_a_registry", url=url or None))
         return None
     registry.standard_version = registry.standard_version or STANDARD_2_3
     return registry

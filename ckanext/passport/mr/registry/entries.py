@@ -10,40 +10,8 @@ from typing import Optional
 
 from .. import urls
 from ..fields import ABSOLUTE_LINK as _ABSOLUTE, identifier_from_link, resolve
-from ..model import Problem, RegistryEntry, Severity
-from ..problems import N_, define, problem
-
-MISSING_LINK = define(
-    "registry.entry_missing_link",
-    Severity.WARNING,
-    N_("Registry entry '{name}' has no passport link; it was skipped"),
-    meaning=N_("A registry entry has no passport link and was skipped"),
-)
-# An error, not a warning: the entry is not read, so the registry is not read whole and a harvest must not take
-# that entry's record as withdrawn (the deletion guard counts the errors met reading a registry).
-UNREADABLE_LINK = define(
-    "registry.entry_unreadable_link",
-    Severity.ERROR,
-    N_("Registry entry '{name}' links to '{link}', which is not a valid URL; it was skipped"),
-    meaning=N_("A registry entry links to something that is not a valid URL and was skipped"),
-)
-MISSING_IDENTIFIER = define(
-    "registry.entry_missing_identifier",
-    Severity.WARNING,
-    N_("A registry entry has no identifier; it was taken from the link: {identifier}"),
-    meaning=N_("A registry entry has no identifier; it was taken from the link"),
-)
-EMPTY = define(
-    "registry.empty",
-    Severity.ERROR,
-    N_("The open data registry is empty"),
-)
-DUPLICATE_IDENTIFIER = define(
-    "registry.duplicate_identifier",
-    Severity.WARNING,
-    N_("Identifier '{identifier}' appears again in the registry; the repeat was skipped"),
-    meaning=N_("An identifier appears again in the registry; the repeat was skipped"),
-)
+from ..model import Problem, RegistryEntry
+from ..problems import problem
 
 
 class EntryChecker:
@@ -70,28 +38,28 @@ class EntryChecker:
     def _refuse_or_repair(self, entry: RegistryEntry, problems: list[Problem], line: Optional[int]) -> bool:
         url = self.url or None
         if not entry.link:
-            problems.append(problem(MISSING_LINK, url=url, line=line, element=entry.identifier or None,
+            problems.append(problem("registry.entry_missing_link", url=url, line=line, element=entry.identifier or None,
                                     name=entry.title or entry.identifier))
             return False
         if urls.split(entry.link) is None:
-            problems.append(problem(UNREADABLE_LINK, url=url, line=line, element=entry.identifier or None,
+            problems.append(problem("registry.entry_unreadable_link", url=url, line=line, element=entry.identifier or None,
                                     name=entry.title or entry.identifier, link=entry.link))
             return False
         if not entry.identifier:
             entry.identifier = identifier_from_link(entry.link)
             if self.identifier_expected:
-                problems.append(problem(MISSING_IDENTIFIER, url=url, line=line, element=entry.link,
+                problems.append(problem("registry.entry_missing_identifier", url=url, line=line, element=entry.link,
                                         identifier=entry.identifier))
             if self.seen.add(entry.identifier):
                 return True
-        problems.append(problem(DUPLICATE_IDENTIFIER, url=url, line=line, element=entry.identifier,
+        problems.append(problem("registry.duplicate_identifier", url=url, line=line, element=entry.identifier,
                                 identifier=entry.identifier))
         return False
 
 
     def finished(self) -> list[Problem]:
         """What the end of the registry adds: ``registry.empty`` when no entry was kept."""
-        return [] if self.seen else [problem(EMPTY, url=self.url or None)]
+        return [] if self.seen else [problem("registry.empty", url=self.url or None)]
 
 
 class IdentifierSet:

@@ -6,22 +6,11 @@ from ..decode import decode_bytes
 from ..forms import Form
 from ..jsontext import TooDeep, load_json
 from ..fields import field_key, plain_text, salvage_json, standard_version
-from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
-from ..problems import N_, define, problem
+from ..model import ParseResult, Problem, Registry, RegistryEntry
+from ..problems import problem
 
 FORM = Form.LIST_JSON
 
-DAMAGED_JSON = define(
-    "registry.json_damaged",
-    Severity.ERROR,
-    N_("list.json is not valid JSON ({detail}); what could be read was read"),
-    meaning=N_("list.json is not valid JSON; what could be read was read"),
-)
-UNEXPECTED_SHAPE = define(
-    "registry.json_unexpected_shape",
-    Severity.ERROR,
-    N_("list.json must be a JSON object with a 'meta' list"),
-)
 
 _SECTIONS = {"meta": ("array", frozenset({"identifier", "title", "link", "format"}))}
 
@@ -36,11 +25,11 @@ def parse(data: bytes, url: str = "") -> ParseResult[Registry]:
         problems.append(error.problem)
         document = None
     except ValueError as error:
-        problems.append(problem(DAMAGED_JSON, url=url or None, line=getattr(error, "lineno", None), detail=str(error)))
+        problems.append(problem("registry.json_damaged", url=url or None, line=getattr(error, "lineno", None), detail=str(error)))
         document = salvage_json(decoded.text, _SECTIONS) or None
     document = {field_key(str(key)): value for key, value in document.items()} if isinstance(document, dict) else None
     if document is None or not isinstance(document.get("meta", []), list):
-        problems.append(problem(UNEXPECTED_SHAPE, url=url or None))
+        problems.append(problem("registry.json_unexpected_shape", url=url or None))
         return ParseResult(None, problems, form=FORM, encoding=decoded.encoding)
     standard, standard_problems = standard_version(plain_text(document.get("standardversion")), area="registry", url=url)
     problems.extend(standard_problems)

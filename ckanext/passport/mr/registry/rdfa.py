@@ -15,17 +15,11 @@ from rdflib.namespace import RDF
 
 from ..fields import identifier_from_link, is_data_file_name, standard_version
 from ..forms import Form
-from ..model import ParseResult, Problem, Registry, RegistryEntry, Severity
-from ..problems import N_, define, problem
+from ..model import ParseResult, Problem, Registry, RegistryEntry
+from ..problems import problem
 from ..rdfagraph import DC_TERMS, Node, dc, dc_value, document_order, link_texts, read_page, resource_key, standard_link
 
 FORM = Form.RDFA
-
-HTML_ERROR_PAGE = define(
-    "registry.html_error_page",
-    Severity.ERROR,
-    N_("An HTML page without an RDFa open data registry (dc:Collection with dc:hasPart) was received"),
-)
 
 
 def parse(data: bytes, url: str = "") -> ParseResult[Registry]:
@@ -33,7 +27,7 @@ def parse(data: bytes, url: str = "") -> ParseResult[Registry]:
     problems: list[Problem] = list(page.problems)
     collection = registry_subject(page.graph, url)
     if collection is None:
-        problems.append(problem(HTML_ERROR_PAGE, url=url or None))
+        problems.append(problem("registry.html_error_page", url=url or None))
         return ParseResult(None, problems, form=FORM, encoding=page.encoding)
     standard, standard_problems = standard_version(standard_link(page.graph, collection), area="registry", url=url)
     problems.extend(standard_problems)
