@@ -28,17 +28,24 @@ def _parameters() -> dict[str, Any]:
             "import": IMPORT_STAGE, "kept": sorted(codes.RECORD_KEPT)}
 
 
+# Whether object ``o``'s import was refused: an import error row of it whose finding does not keep the record
+# (RECORD_KEPT). A lateral subquery with LIMIT 1, so that it runs once per object by the error rows' index: as an
+# EXISTS in the select list the planner may hash every import error row of the portal first (it did at 50,000
+# records, 180 ms a report), misled by the rows it expects of the JSON functions (bench/bench_portal_scale.py).
+REFUSAL = """LEFT JOIN LATERAL (
+        SELECT true AS refused FROM harvest_object_error r
+        LEFT JOIN passport_harvest_finding f ON f.error_id = r.id
+        WHERE r.harvest_object_id = o.id AND r.stage = :import AND (f.code IS NULL OR f.code <> ALL (:kept))
+        LIMIT 1
+    ) AS refusal ON true"""
+
 # One row per registry entry of the job (its objects but deletions), in registry order: the object's identifier
 # (its gather entry's), whether its import was refused, and from the object that read its passport (itself, or
 # for an unchanged one the latest earlier object of its guid with a score) the score and each
 # finding's code and severity (the read's problems, then the conformance check's, then the object's error rows').
 COUNTED = sa.text(
     f"""
-    SELECT o.id, COALESCE(NULLIF(own.{ENTRY}->>'identifier', ''), o.guid),
-           EXISTS (SELECT 1 FROM harvest_object_error r
-                   LEFT JOIN passport_harvest_finding f ON f.error_id = r.id
-                   WHERE r.harvest_object_id = o.id AND r.stage = :import
-                   AND (f.code IS NULL OR f.code <> ALL (:kept))),
+    SELECT o.id, COALESCE(NULLIF(own.{ENTRY}->>'identifier', ''), o.guid), refusal.refused IS NOT NULL,
            (reader.{CONFORMANCE}->>'{CONFORMANCE_SCORE}')::int,
            json_build_array(
                (SELECT COALESCE(json_agg(json_build_array(p->>'code', COALESCE(p->>'severity', ''))), '[]')
@@ -57,6 +64,7 @@ COUNTED = sa.text(
                     AND COALESCE((p->'location')::jsonb, '{{}}') = COALESCE(f.finding::jsonb->'location', '{{}}')))
            )::text
     FROM harvest_object o
+    {REFUSAL}
     CROSS JOIN LATERAL json_to_record(o.content::json) AS own({mr_columns(ENTRY, PASSPORT)})
     LEFT JOIN LATERAL (
         SELECT p.content FROM harvest_object p
@@ -91,18 +99,16 @@ def counted_rows(job_id: str) -> Iterator[tuple[str, str, bool, Any, str]]:
 # One row per finished job of a source (its last ``limit``), oldest first: its id, when it finished, its registry
 # entries and the mean score of those read and not refused (an unchanged passport with its earlier score).
 HISTORY = sa.text(
-    """
+    f"""
     WITH jobs AS (
         SELECT id, finished FROM harvest_job
         WHERE source_id = :source AND status = 'Finished'
         ORDER BY finished DESC NULLS LAST LIMIT :limit
     ), entries AS (
         SELECT o.harvest_job_id, o.guid, o.gathered, o.report_status, own.value::int AS own_score,
-               EXISTS (SELECT 1 FROM harvest_object_error r
-                       LEFT JOIN passport_harvest_finding f ON f.error_id = r.id
-                       WHERE r.harvest_object_id = o.id AND r.stage = :import
-                       AND (f.code IS NULL OR f.code <> ALL (:kept))) AS refused
+               refusal.refused IS NOT NULL AS refused
         FROM harvest_object o JOIN jobs ON jobs.id = o.harvest_job_id
+        {REFUSAL}
         LEFT JOIN harvest_object_extra own ON own.harvest_object_id = o.id AND own.key = :score
         WHERE NOT EXISTS (SELECT 1 FROM harvest_object_extra e WHERE e.harvest_object_id = o.id
                           AND e.key = :status AND e.value = :delete)
