@@ -29,7 +29,7 @@ STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 # The suite runs in parallel pytest-xdist workers, one per core and at least two (xdist's `-n auto` with a floor):
 # `make test WORKERS=4`, or one process with PYTEST_ARGS="-n 0". Each worker gN has its own database
-# ckan_test<suffix>_gwN, Solr core <core>-gwN and site id (tests/workers.py derives them from the names below), and a
+# ckan_test<suffix>_gwN, Solr core <core>-gwN and site id (tests/support/workers.py derives them from the names below), and a
 # scratch database <its database>_migrations that tests/test_migrations.py migrates up and down (the ckan role may
 # not create databases).
 WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -ge 2 ] || n=2; echo $$n)
@@ -43,7 +43,7 @@ SERVICES_ENV := VENV=$(CURDIR)/$(VENV) SOLR_CORES="$(SOLR_CORE) $(addprefix $(SO
 	DATABASES="ckan_dev $(TEST_DATABASES) $(addsuffix _migrations,$(TEST_DATABASES)) ckan_bench"
 # The service-fault tests kill and restart the services they run on: they get a second set of their own (its
 # cluster, node, files and ports), so they run beside the parallel phase instead of after it. CKAN and the tests read
-# the ports from these variables (CKAN_* over test.ini; AMQP_PORT in tests/brokers.py).
+# the ports from these variables (CKAN_* over test.ini; AMQP_PORT in tests/support/brokers.py).
 FAULT_PORTS := PG_PORT=5434 REDIS_PORT=6381 SOLR_PORT=8984 AMQP_PORT=5674
 FAULT_SERVICES_ENV := VENV=$(CURDIR)/$(VENV) SERVICES_NAME=passport-faults SERVICES_RUN=$(CURDIR)/$(RUN)/faults \
 	$(FAULT_PORTS) SOLR_CORES="$(SOLR_CORE)" DATABASES="$(TEST_DB)"

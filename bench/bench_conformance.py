@@ -20,7 +20,7 @@ database's rows are emptied first (as bench_harvest.py empties its own), so poin
    passports, so neither should grow with the job. :func:`tab_figures` measures one source's tab; bench_harvest.py
    calls it for its 6,692-passport site.
 
-The site is bench_harvest.py's (1,000 passports in six forms, served by tests/http_site.py), harvested in this
+The site is bench_harvest.py's (1,000 passports in six forms, served by tests/support/http_site.py), harvested in this
 process through the harvest stages the way bench_harvest.py runs a job. The actions are called in-process as
 the API calls them (a sysadmin's context, inside a request context for the links), so no HTTP time is counted.
 It is a benchmark, not a test: it prints a table and exits 0 whatever the figures.
@@ -41,7 +41,6 @@ from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_harvest  # noqa: E402 (the 1,000-passport site and one harvest job's run)
@@ -195,7 +194,7 @@ def measure(site_url: str, small_site_url: str) -> dict[str, Any]:
 
 
 def main() -> int:
-    from http_site import Site as HttpSite
+    from tests.support.http_site import Site as HttpSite
 
     print(f"database {database_url().rsplit('/', 1)[-1]}, emptied…", flush=True)
     prepare_database()

@@ -29,7 +29,7 @@ Run from the repository root: ``.venv/bin/python bench/bench_harvest.py`` (``mak
 The sites are generated in a temporary folder: one sixth each of ``meta.json``, ``meta.xml``, ``meta.csv``
 (UTF-8), ``meta.csv`` in Windows-1251, MR 2.3 three-column CSV and RDFa pages, written by the project's own
 MR writers (the MR 2.3 CSV and the RDFa page from small templates), with a ``list.csv`` registry. They are served
-by the suite's real HTTP server (``tests/http_site.py``: Last-Modified, 304 on If-Modified-Since).
+by the suite's real HTTP server (``tests/support/http_site.py``: Last-Modified, 304 on If-Modified-Since).
 
 Each in-process harvest runs in a fresh child process (``--run``) that calls the harvest stages the way
 ``ckanext.harvest.tests.lib.run_harvest_job`` does (gather, then fetch + import per object, then
@@ -56,7 +56,6 @@ from typing import Any, Iterator, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 from ckanext.passport.mr.inn import is_valid_inn  # noqa: E402
 from ckanext.passport.mr.model import (  # noqa: E402
@@ -579,7 +578,7 @@ def conformance_tab(app: Any, source_id: str) -> dict[str, float]:
 
 def consumers_child(broker: str, url: str) -> dict[str, Any]:
     """Harvest ``url`` through real consumer processes on ``broker`` (:func:`through_consumers`)."""
-    from brokers import BROKERS
+    from tests.support.brokers import BROKERS
     from ckan.config.middleware import make_app
     from ckan.lib.search import clear_all
 
@@ -600,7 +599,7 @@ def through_consumers(source_id: str, broker: str, env: Optional[dict[str, str]]
     ``ckan harvester run`` would. Inside an app's request context whose configuration names ``broker``."""
     import ckan.model as model
     import ckan.plugins.toolkit as tk
-    from brokers import consumer_ini, declare_empty_queues, wait_for_consumers
+    from tests.support.brokers import consumer_ini, declare_empty_queues, wait_for_consumers
 
     ckan = str(Path(sys.executable).parent / "ckan")
     with tempfile.TemporaryDirectory() as folder:
@@ -769,7 +768,7 @@ def main() -> int:
     if len(sys.argv) == 4 and sys.argv[1] == "--floor":
         print(json.dumps(floor_child(sys.argv[3])))
         return 0
-    from http_site import Site as HttpSite
+    from tests.support.http_site import Site as HttpSite
 
     print(f"database {DATABASE}…", flush=True)
     ensure_database()

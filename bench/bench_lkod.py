@@ -53,7 +53,7 @@ def name(number: int) -> str:
 
 
 def record(number: int, owner_org: str) -> dict:
-    """A published Czech record with every field the LKOD needs (as tests/lkod/views_support.py builds one)."""
+    """A published Czech record with every field the LKOD needs (as tests/support/lkod_view_records.py builds one)."""
     return {
         "name": name(number), "title": f"Datová sada {number}", "notes": "Testovací datová sada pro měření.",
         "owner_org": owner_org, "editorial_state": "published",

@@ -3,7 +3,7 @@ reading the same datasets, both through the demo's processes.
 
 A 200-dataset catalog (``LKOD_NORMS_DATASETS``) in 2021-01-11 lists dataset documents half in 2021-01-11 and half
 in 2024-05-28 (the norm's official example, each its own IRI and title), served by the suite's real HTTP server
-(``tests/http_site.py``). Each first harvest runs as on the demo: a gather consumer and bench_harvest's fetch
+(``tests/support/http_site.py``). Each first harvest runs as on the demo: a gather consumer and bench_harvest's fetch
 consumers, ``ckan harvester`` processes on RabbitMQ, carry the job this process starts and runs ``harvest_jobs_run``
 for until it is finished (bench_harvest.through_consumers). Ours is timed against ckanext-dcat's ``dcat_rdf``
 harvester landing the same datasets from one Turtle document holding their graphs (it dereferences no dataset IRI:
@@ -26,7 +26,7 @@ from typing import Any
 import bench_harvest
 from bench_harvest import ROOT
 
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
 DATASETS = int(os.environ.get("LKOD_NORMS_DATASETS", "200"))
 EXAMPLES_2024 = ROOT / "tests" / "fixtures" / "dcat-ap-cz" / "příklady" / "datová-sada.jsonld"
@@ -103,7 +103,7 @@ def consumer_env(kind: str, folder: Path) -> dict[str, str]:
     env: dict[str, str] = {}
     if kind == "dcat":
         (folder / "sitecustomize.py").write_text(
-            f"import sys\nsys.path[:0] = [{str(ROOT / 'bench')!r}, {str(ROOT / 'tests')!r}]\n"
+            f"import sys\nsys.path[:0] = [{str(ROOT / 'bench')!r}, {str(ROOT)!r}]\n"
             "import bench_lkod_norms\nbench_lkod_norms.as_a_portal()\n", "utf-8")
         env["PYTHONPATH"] = str(folder)
     return env
@@ -116,7 +116,7 @@ def child(kind: str, url: str) -> dict[str, Any]:
     from ckan.config.middleware import make_app
     from ckan.lib.search import clear_all
 
-    from brokers import BROKERS
+    from tests.support.brokers import BROKERS
 
     config = bench_harvest.configured()
     config.update(BROKERS[BROKER])
@@ -146,7 +146,7 @@ def run_child(kind: str, url: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    from http_site import Site
+    from tests.support.http_site import Site
 
     bench_harvest.ensure_database()
     with tempfile.TemporaryDirectory() as folder:

@@ -50,7 +50,6 @@ import sqlalchemy as sa
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT / "tests"))
 
 import bench_harvest  # noqa: E402 (the generated MR site)
 

@@ -43,7 +43,7 @@ import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
 import bench_harvest  # noqa: E402 (the generated MR site and one harvest job's run)
 import bench_publish  # noqa: E402 (the server, the records' shape)
@@ -159,7 +159,7 @@ def ensure_source(context: Any) -> tuple[Optional[str], str]:
     from ckan.plugins import toolkit as tk
 
     from ckanext.passport.conformance.harvest.report import last_finished_job
-    from http_site import Site as HttpSite
+    from tests.support.http_site import Site as HttpSite
 
     try:
         source = tk.get_action("harvest_source_show")(context(), {"id": SOURCE})
@@ -241,8 +241,7 @@ def in_turn(session: requests.Session, pages: list[Request]) -> list[tuple[float
 
 def load_eurovoc(vocab_dir: Path) -> str:
     """``ckan passport vocab load`` of a synthetic 7,000-concept EUROVOC into ``vocab_dir``; the command's output."""
-    sys.path.insert(0, str(ROOT / "tests" / "catalog"))
-    from test_vocab_search import synthetic_eurovoc
+    from tests.support.eurovoc import synthetic_eurovoc
 
     with tempfile.TemporaryDirectory(prefix="bench-pages-eurovoc-") as folder:
         skos = synthetic_eurovoc(Path(folder) / "eurovoc.rdf", LOADED_CONCEPTS)

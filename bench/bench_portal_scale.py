@@ -3,7 +3,7 @@
 Run from the repository root: ``.venv/bin/python bench/bench_portal_scale.py`` (``make bench`` starts the services
 and gives it its own Solr core, ``ckan-bench``).
 
-1. The same 1,000-passport site (bench_harvest.py's, served by tests/http_site.py) harvested into three portals:
+1. The same 1,000-passport site (bench_harvest.py's, served by tests/support/http_site.py) harvested into three portals:
    an empty one, and ones already holding 20,000 and 50,000 records of other sources. Those are written in bulk
    (:func:`fill_statements`: multi-row ``INSERT … SELECT generate_series`` for the records, their extras and
    resources, organizations, harvest sources, a hundred finished jobs a source, three harvest objects a record, one
@@ -470,7 +470,7 @@ def main() -> int:
     if len(sys.argv) == 5 and sys.argv[1] == "--plans":
         print(json.dumps(plans_child(*sys.argv[2:])))
         return 0
-    from http_site import Site as HttpSite
+    from tests.support.http_site import Site as HttpSite
 
     harvest.ensure_database()
     runs: dict[str, dict[str, Any]] = {}

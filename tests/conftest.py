@@ -4,12 +4,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-import plugin_state
+from tests.support import plugin_state
 import pysolr
 import pytest
-import workers
-from demo_site import DEMO_SITE
-from resets import reset_with_plugin_tables
+from tests.support import workers
+from tests.support.demo_site import DEMO_SITE
+from tests.support.resets import reset_with_plugin_tables
 
 T = TypeVar("T")
 
@@ -163,7 +163,7 @@ def built_once(stack_once, with_plugins, _built_once: dict[str, Any]) -> Callabl
 @pytest.fixture(scope="module")
 def serve_site():
     """Start real HTTP servers over folders: ``serve_site(root, faults)`` returns a started :class:`Site`."""
-    from http_site import Site
+    from tests.support.http_site import Site
 
     started = []
 

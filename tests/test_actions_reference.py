@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from ckan import plugins
 
-from actions_reference import registered, render
+from tests.support.actions_reference import registered, render
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "actions.md"
 
@@ -16,5 +16,5 @@ PAGE = Path(__file__).resolve().parent.parent / "docs" / "actions.md"
 def test_the_actions_page_is_what_the_registered_actions_and_the_matrix_say():
     written = render(registered(plugins.PluginImplementations(plugins.IActions)))
     assert PAGE.read_text("utf-8") == written, (
-        "docs/actions.md is stale: .venv/bin/python tests/actions_reference.py test.ini > docs/actions.md")
+        "docs/actions.md is stale: .venv/bin/python tests/support/actions_reference.py test.ini > docs/actions.md")
 

@@ -14,7 +14,7 @@ import time
 from email.message import EmailMessage
 from pathlib import Path
 
-from smtp_sink import SmtpSink, body
+from tests.support.smtp_sink import SmtpSink, body
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "dev"))
 from mail_sink import writing_to  # noqa: E402

@@ -1,4 +1,4 @@
-"""Every action and page route of the extension, as every role, against tests/authorization_table.py.
+"""Every action and page route of the extension, as every role, against tests/support/authorization_table.py.
 
 One world for the module (people, organizations, records in their states, harvest sources of both types with a
 harvested job, site checks, scoreboard rows), made once on the module's clean database and index; each case is then
@@ -19,17 +19,17 @@ import ckan.model as model
 import ckan.plugins as plugins
 from ckan.lib import search
 import pytest
-from authorization_table import ALLOWED, CASES, NAMING_NO_USER, NOT_FOUND, REFUSED, ROLES, Case
-from catalog_records import complete_record
-from lkod_records import lkod_record
+from tests.support.authorization_table import ALLOWED, CASES, NAMING_NO_USER, NOT_FOUND, REFUSED, ROLES, Case
+from tests.support.catalog_records import complete_record
+from tests.support.lkod_records import lkod_record
 from ckan.logic import NotAuthorized, NotFound, ValidationError
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject, HarvestSource
-from local_demo_site import local_demo_site
-from publish.publish_shapes import harvested_shape
-from scoreboard_rows import add_source, add_summary
-from site_check_support import clean_site_checks  # noqa: F401 (a fixture)
+from tests.support.local_demo_site import local_demo_site
+from tests.support.publish_shapes import harvested_shape
+from tests.support.scoreboard_rows import add_source, add_summary
+from tests.support.site_check_jobs import clean_site_checks  # noqa: F401 (a fixture)
 
 from ckanext.passport.conformance.notices.tokens import token
 from ckanext.passport.conformance.scoreboard.model import JobSummary
@@ -252,12 +252,12 @@ def registered_targets(flask_app) -> set[str]:
 
 def test_every_registered_action_and_route_has_a_row(app):
     missing = registered_targets(app.flask_app) - {case.target for case in CASES}
-    assert missing == set(), "registered without a row in tests/authorization_table.py"
+    assert missing == set(), "registered without a row in tests/support/authorization_table.py"
 
 
 def test_every_row_names_a_registered_action_or_route(app):
     stale = {case.target for case in CASES} - registered_targets(app.flask_app)
-    assert stale == set(), "rows of tests/authorization_table.py for nothing registered"
+    assert stale == set(), "rows of tests/support/authorization_table.py for nothing registered"
 
 
 def test_every_row_answers_for_every_role():

@@ -8,7 +8,7 @@ import email.policy
 import pytest
 
 from ckanext.passport import mail
-from smtp_sink import SmtpSink
+from tests.support.smtp_sink import SmtpSink
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins")]
 

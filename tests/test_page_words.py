@@ -39,7 +39,7 @@ HARVEST_COUNTS = {"cs": ["přidáno", "aktualizováno", "smazáno", "beze změny
 def harvested_job(tmp_path, serve_site, harvest_source, run_harvest):
     import shutil
 
-    from demo_site import DEMO_SITE
+    from tests.support.demo_site import DEMO_SITE
 
     root = tmp_path / "site"
     shutil.copytree(DEMO_SITE, root)

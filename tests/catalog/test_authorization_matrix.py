@@ -14,7 +14,7 @@ import pytest
 from ckan.lib import search
 from ckan.logic import NotAuthorized
 from ckan.tests.helpers import call_action
-from workflow_support import CONFIG, People, act, make_people, record_in_state
+from tests.support.workflow import CONFIG, People, act, make_people, record_in_state
 
 from ckanext.passport.settings import REVIEW_SCOPE
 

@@ -1,6 +1,6 @@
 """The curator's journey in Czech (issue 24): what a refused submission and an incomplete record's pages say.
 
-A harvested record (harvested_records.py) lacks the curator's part. Submitting it for review is refused; the dataset
+A harvested record (tests/support/harvested_records.py) lacks the curator's part. Submitting it for review is refused; the dataset
 page lands on its workflow block, and that block (not a row of flash messages at the top) names each field in
 Czech by its form label, links it to its place in the edit form, and says no more than a person can act on: no raw
 dict, no bare "Chybí hodnota", no API wording. The opened edit form of the record says what it lacks at the top.
@@ -16,9 +16,9 @@ import ckan
 import pytest
 from bs4 import BeautifulSoup
 from ckan.tests.helpers import call_action
-from harvested_records import create_harvested
-from workflow_support import CONFIG, draft_record, make_people, record_in_state
-from signed_in import SignedIn
+from tests.support.harvested_records import create_harvested
+from tests.support.workflow import CONFIG, draft_record, make_people, record_in_state
+from tests.support.signed_in import SignedIn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *CONFIG]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 from ckan.logic import NotAuthorized
-from signed_in import SignedIn
-from workflow_support import CONFIG, People, act, draft_record, make_people, record_in_state
+from tests.support.signed_in import SignedIn
+from tests.support.workflow import CONFIG, People, act, draft_record, make_people, record_in_state
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *CONFIG]
 

@@ -5,7 +5,7 @@ import pytest
 from bs4 import BeautifulSoup
 from ckan.tests import factories
 
-from catalog_records import complete_record
+from tests.support.catalog_records import complete_record
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -13,9 +13,9 @@ from ckan import model
 from ckan.logic import ValidationError
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from form_support import DATASET_FORM, browser_post
+from tests.support.browser_forms import DATASET_FORM, browser_post
 
-from catalog_records import complete_record
+from tests.support.catalog_records import complete_record
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins")]
 

@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from ckan.lib.redis import connect_to_redis
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests.helpers import call_action
-from workflow_support import CONFIG, People, act, draft_record, make_people, record_in_state
+from tests.support.workflow import CONFIG, People, act, draft_record, make_people, record_in_state
 
 from ckanext.passport.catalog import feedback
 

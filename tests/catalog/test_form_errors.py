@@ -1,6 +1,6 @@
 """Every validation error of the record's form is shown beside its field and in the error summary, never as a 500.
 
-A harvested record (harvested_records.py) lacks the curator's part; saving its edit form as it is reports each
+A harvested record (tests/support/harvested_records.py) lacks the curator's part; saving its edit form as it is reports each
 missing part in the reader's language. The shape tests hold every kind of field (plain, grouped, composite,
 repeating) to what scheming's form and summary read: a list of messages, or one dict of messages per item.
 """
@@ -13,10 +13,10 @@ from bs4 import BeautifulSoup
 from ckan.logic import ValidationError
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from form_support import DATASET_FORM, RESOURCE_FORM, browser_post
-from harvested_records import STRUCTURE_VERSION, create_harvested, resource_of
+from tests.support.browser_forms import DATASET_FORM, RESOURCE_FORM, browser_post
+from tests.support.harvested_records import STRUCTURE_VERSION, create_harvested, resource_of
 
-from catalog_records import complete_record
+from tests.support.catalog_records import complete_record
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 from ckan.tests.helpers import call_action
-from concurrency import ROW_LOCK, Writer, overlapping
-from workflow_support import CONFIG, EDITORS_ORG, act, draft_record, people  # noqa: F401
+from tests.support.concurrency import ROW_LOCK, Writer, overlapping
+from tests.support.workflow import CONFIG, EDITORS_ORG, act, draft_record, people  # noqa: F401
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *CONFIG]
 

@@ -1,6 +1,6 @@
 """A harvested record's MR identity survives every edit path but a harvest's and a sysadmin's explicit value.
 
-The record is stored as a harvest stores it (harvested_records.py); a curator (editor of its organization)
+The record is stored as a harvest stores it (tests/support/harvested_records.py); a curator (editor of its organization)
 then edits it through the API and through the dataset and resource forms.
 """
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from form_support import DATASET_FORM, RESOURCE_FORM, browser_post
-from harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, create_harvested, resource_of
+from tests.support.browser_forms import DATASET_FORM, RESOURCE_FORM, browser_post
+from tests.support.harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, create_harvested, resource_of
 
-from catalog_records import ALL_CONDITIONS_MET, EUROVOC_ECONOMICS
+from tests.support.catalog_records import ALL_CONDITIONS_MET, EUROVOC_ECONOMICS
 from ckanext.passport.catalog.ownership import MR, MR_IDENTITY
 from ckanext.passport.catalog.harvested_fields import VALIDATOR
 from ckanext.passport.lkod.ownership import LKOD

@@ -8,7 +8,7 @@ from ckan import model
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-from catalog_records import complete_record
+from tests.support.catalog_records import complete_record
 from ckanext.passport.catalog import licences
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]

@@ -6,7 +6,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from ckan.logic import ValidationError
 
-from catalog_records import complete_record, complete_resource
+from tests.support.catalog_records import complete_record, complete_resource
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

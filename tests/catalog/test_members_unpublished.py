@@ -14,8 +14,8 @@ from typing import Any, Iterator
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import complete_record
-from signed_in import SignedIn
+from tests.support.catalog_records import complete_record
+from tests.support.signed_in import SignedIn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins")]
 

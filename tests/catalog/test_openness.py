@@ -12,11 +12,11 @@ from ckan.lib.redis import connect_to_redis
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from site_check_support import clean_site_checks, run_worker_burst  # noqa: F401 (fixtures)
+from tests.support.site_check_jobs import clean_site_checks, run_worker_burst  # noqa: F401 (fixtures)
 
 from ckanext.passport import settings
 from ckanext.passport.catalog import openness
-from catalog_records import complete_record, complete_resource
+from tests.support.catalog_records import complete_record, complete_resource
 
 OKVED_DATA = "rosstat-okved2/data-20251101T1411-structure-20180402T1704.csv"
 GOOD_CSV = "kód;název;počet obyvatel\n582786;Brno;396778\n554782;Praha;1384732\n".encode("utf-8")

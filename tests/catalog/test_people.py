@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from ckan.tests import factories
-from signed_in import SignedIn
+from tests.support.signed_in import SignedIn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db")]
 

@@ -11,7 +11,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
 import ckanext.passport.catalog as catalog
-from catalog_records import ALL_CONDITIONS_MET, CZSO_ICO, EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS, complete_record
+from tests.support.catalog_records import ALL_CONDITIONS_MET, CZSO_ICO, EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS, complete_record
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -10,8 +10,8 @@ import pytest
 from ckan.logic import NotAuthorized
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import complete_record, complete_resource
-from workflow_support import act
+from tests.support.catalog_records import complete_record, complete_resource
+from tests.support.workflow import act
 
 pytestmark = [
     pytest.mark.stack,

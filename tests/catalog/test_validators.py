@@ -7,7 +7,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
 from ckanext.passport.catalog import validators as v
-from catalog_records import CZSO_ICO, ROSSTAT_INN, complete_record, complete_resource
+from tests.support.catalog_records import CZSO_ICO, ROSSTAT_INN, complete_record, complete_resource
 
 # The pure checks need CKAN's translator (toolkit._), hence the app context of `with_request_context`.
 pure = pytest.mark.usefixtures("with_request_context")

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ckanext.passport.catalog import skos, vocab
 from ckanext.passport.catalog.cli import vocab_group
-from catalog_records import EUROVOC_DEMOGRAPHY, complete_record
+from tests.support.catalog_records import EUROVOC_DEMOGRAPHY, complete_record
 
 
 SOCIAL_QUESTIONS = "http://eurovoc.europa.eu/100149"  # the domain of "demography and population"

@@ -2,15 +2,14 @@
 the record's chosen concepts, so it stays small with a 7,000-concept EUROVOC loaded."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from bs4 import BeautifulSoup
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from form_support import DATASET_FORM, browser_post
+from tests.support.browser_forms import DATASET_FORM, browser_post
 
-from catalog_records import EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS, complete_record
+from tests.support.eurovoc import synthetic_eurovoc
+from tests.support.catalog_records import EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS, complete_record
 from ckanext.passport.catalog import vocab
 from ckanext.passport.catalog.cli import vocab_group
 
@@ -136,24 +135,6 @@ def test_the_edit_form_posted_as_rendered_without_a_script_keeps_every_chosen_co
     stored = call_action("package_show", id=record["id"])
     assert [item["uri"] for item in stored["eurovoc"]] == [EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS]
     assert (stored["cz_nace"], stored["spatial_area"], stored["data_themes"]) == (["84", "O"], ["CZ0642"], ["TRAN", "REGI"])
-
-
-def synthetic_eurovoc(path: Path, count: int) -> Path:
-    """A EUROVOC SKOS file of ``count`` concepts, each labelled in cs, en and ru."""
-    concepts = "".join(
-        f'<skos:Concept rdf:about="http://eurovoc.europa.eu/9{n:05d}">'
-        f'<skos:prefLabel xml:lang="cs">syntetický pojem číslo {n}</skos:prefLabel>'
-        f'<skos:prefLabel xml:lang="en">synthetic concept number {n}</skos:prefLabel>'
-        f'<skos:prefLabel xml:lang="ru">синтетическое понятие номер {n}</skos:prefLabel>'
-        f'<skos:broader rdf:resource="http://eurovoc.europa.eu/100210"/></skos:Concept>\n'
-        for n in range(count)
-    )
-    path.write_text(
-        '<?xml version="1.0" encoding="UTF-8"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
-        f'xmlns:skos="http://www.w3.org/2004/02/skos/core#">\n{concepts}</rdf:RDF>\n',
-        encoding="utf-8",
-    )
-    return path
 
 
 @pytest.fixture

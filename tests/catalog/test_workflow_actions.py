@@ -15,9 +15,9 @@ from bs4 import BeautifulSoup
 from ckan.tests import factories
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests.helpers import call_action
-from catalog_records import complete_record
-from workflow_support import CONFIG, People, act, draft_record, make_people, record_in_state, smtp_sink  # noqa: F401
-from signed_in import SignedIn
+from tests.support.catalog_records import complete_record
+from tests.support.workflow import CONFIG, People, act, draft_record, make_people, record_in_state, smtp_sink  # noqa: F401
+from tests.support.signed_in import SignedIn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins"), *CONFIG]
 

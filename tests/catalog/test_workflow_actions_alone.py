@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from ckan.logic import NotAuthorized
 from ckan.tests.helpers import call_action
-from workflow_support import CONFIG, EDITORS_ORG, act, people, record_in_state  # noqa: F401
+from tests.support.workflow import CONFIG, EDITORS_ORG, act, people, record_in_state  # noqa: F401
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *CONFIG]
 

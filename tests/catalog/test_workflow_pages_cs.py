@@ -7,11 +7,11 @@ import pytest
 from bs4 import BeautifulSoup
 from ckan import model
 from ckan.lib.search import rebuild
-from catalog_records import complete_record
+from tests.support.catalog_records import complete_record
 from ckan.tests.helpers import call_action
-from harvested_records import create_harvested
-from workflow_support import CONFIG, People, act, make_people, record_in_state
-from signed_in import SignedIn
+from tests.support.harvested_records import create_harvested
+from tests.support.workflow import CONFIG, People, act, make_people, record_in_state
+from tests.support.signed_in import SignedIn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *CONFIG]
 

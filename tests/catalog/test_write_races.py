@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from ckan.logic import NotAuthorized
 from ckan.tests.helpers import call_action
-from catalog_records import complete_record
-from concurrency import ROW_LOCK, Writer, overlapping
-from workflow_support import CONFIG, People, act, people, record_in_state  # noqa: F401
+from tests.support.catalog_records import complete_record
+from tests.support.concurrency import ROW_LOCK, Writer, overlapping
+from tests.support.workflow import CONFIG, People, act, people, record_in_state  # noqa: F401
 
 from ckanext.passport.catalog import identity
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from ckan.tests.helpers import call_action
-from local_demo_site import local_demo_site
+from tests.support.local_demo_site import local_demo_site
 
 pytestmark = [pytest.mark.stack]
 

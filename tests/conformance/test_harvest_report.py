@@ -18,7 +18,7 @@ from bs4 import BeautifulSoup
 from ckan import model
 from ckan.lib.redis import connect_to_redis
 from ckan.tests.helpers import call_action
-from demo_site import DEMO_SITE, IDENTIFIERS
+from tests.support.demo_site import DEMO_SITE, IDENTIFIERS
 
 from ckanext.passport.conformance.shape import CSV_COLUMNS
 from ckanext.passport.mr.check import SEVERITY_COST, check_passport

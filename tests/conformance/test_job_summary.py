@@ -8,7 +8,7 @@ import ckan.model as model
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from demo_site import DEMO_SITE, IDENTIFIERS
+from tests.support.demo_site import DEMO_SITE, IDENTIFIERS
 
 from ckanext.harvest.model import HarvestJob, HarvestSource
 from ckanext.passport.cli import passport as passport_cli

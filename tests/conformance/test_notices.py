@@ -19,8 +19,8 @@ import pytest
 from ckan import model
 from ckan.tests import factories
 from click.testing import CliRunner
-from demo_site import DEMO_SITE
-from smtp_sink import SmtpSink, body
+from tests.support.demo_site import DEMO_SITE
+from tests.support.smtp_sink import SmtpSink, body
 
 from ckanext.passport.conformance import notices
 from ckanext.passport.conformance.harvest.report import StoredPassport

@@ -14,8 +14,8 @@ import shutil
 import pytest
 from ckan import model
 from ckan.tests import factories
-from demo_site import DEMO_SITE
-from smtp_sink import SmtpSink
+from tests.support.demo_site import DEMO_SITE
+from tests.support.smtp_sink import SmtpSink
 
 from ckanext.passport.conformance import notices
 from ckanext.passport.conformance.notices.model import JOB, PUBLISHER, NoticeSent

@@ -13,7 +13,7 @@ import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-from catalog_records import owned_record
+from tests.support.catalog_records import owned_record
 
 pytestmark = [
     pytest.mark.stack,

@@ -11,7 +11,7 @@ import pytest
 from ckan.plugins import toolkit
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from demo_site import DEMO_SITE
+from tests.support.demo_site import DEMO_SITE
 
 pytestmark = [
     pytest.mark.stack,

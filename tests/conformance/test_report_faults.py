@@ -6,8 +6,8 @@ import json
 
 import pytest
 from ckan.tests.helpers import call_action
-from fault_passports import valid_passport
-from http_site import Fault
+from tests.support.fault_passports import valid_passport
+from tests.support.http_site import Fault
 
 pytestmark = [pytest.mark.stack]
 

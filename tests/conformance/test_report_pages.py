@@ -13,7 +13,7 @@ import pytest
 from ckan.plugins import toolkit
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestJob
-from demo_site import DEMO_SITE, IDENTIFIERS
+from tests.support.demo_site import DEMO_SITE, IDENTIFIERS
 
 from ckanext.passport.conformance.harvest import fixed as harvest_fixed
 from ckanext.passport.conformance.harvest import report as harvest_report

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from ckan.plugins import toolkit
 from ckan.tests import factories
-from scoreboard_rows import add_source, add_summary
+from tests.support.scoreboard_rows import add_source, add_summary
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("stack_once")]
 

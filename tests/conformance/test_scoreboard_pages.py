@@ -20,7 +20,7 @@ from ckan import model
 from ckan.plugins import toolkit
 from ckan.tests import factories
 from ckanext.harvest.model import HarvestSource
-from scoreboard_rows import NOW, add_source, add_summary
+from tests.support.scoreboard_rows import NOW, add_source, add_summary
 
 from ckanext.passport.conformance.harvest.views import meaning
 from ckanext.passport.conformance.scoreboard.views import CSV_COLUMNS, PAGE_SIZE

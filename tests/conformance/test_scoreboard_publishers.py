@@ -19,8 +19,8 @@ from ckan.plugins import toolkit
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestSource
-from demo_site import DEMO_SITE
-from scoreboard_rows import add_source, add_summary
+from tests.support.demo_site import DEMO_SITE
+from tests.support.scoreboard_rows import add_source, add_summary
 from sqlalchemy import text
 
 from ckanext.passport.conformance.harvest.report import Counted

@@ -10,10 +10,10 @@ import time
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from demo_site import IDENTIFIERS
-from http_site import Fault
-from local_demo_site import local_demo_site
-from site_check_support import (  # noqa: F401 (fixtures)
+from tests.support.demo_site import IDENTIFIERS
+from tests.support.http_site import Fault
+from tests.support.local_demo_site import local_demo_site
+from tests.support.site_check_jobs import (  # noqa: F401 (fixtures)
     clean_site_checks, home_site, run_worker_burst, shown, wait_for, worker,
 )
 

@@ -8,8 +8,8 @@ import json
 import pytest
 from ckan import model
 from ckan.tests import factories
-from fault_passports import valid_passport
-from site_check_support import clean_site_checks, shown  # noqa: F401 (fixtures)
+from tests.support.fault_passports import valid_passport
+from tests.support.site_check_jobs import clean_site_checks, shown  # noqa: F401 (fixtures)
 
 from ckanext.passport.conformance.site_check import job as site_check_job
 from ckanext.passport.conformance.site_check.model import SiteCheck, SiteCheckPassport, add

@@ -8,7 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from site_check_support import clean_site_checks, home_site, shown  # noqa: F401
+from tests.support.site_check_jobs import clean_site_checks, home_site, shown  # noqa: F401
 
 from ckanext.passport.conformance.harvest.views import meaning
 from ckanext.passport.conformance.site_check import job as site_check_job

@@ -11,8 +11,8 @@ import sqlalchemy as sa
 from ckan import model
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests import factories
-from http_site import Fault
-from site_check_support import act, clean_site_checks, home_site, refusal, shown  # noqa: F401
+from tests.support.http_site import Fault
+from tests.support.site_check_jobs import act, clean_site_checks, home_site, refusal, shown  # noqa: F401
 
 from ckanext.passport.conformance.site_check import job as site_check_job
 from ckanext.passport.conformance.site_check.model import SiteCheck, add

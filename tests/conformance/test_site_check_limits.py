@@ -13,7 +13,7 @@ import requests
 from ckan.lib import jobs
 from ckan.logic import ValidationError
 from ckan.tests import factories
-from site_check_support import act, clean_site_checks, refusal, shown  # noqa: F401 (fixture)
+from tests.support.site_check_jobs import act, clean_site_checks, refusal, shown  # noqa: F401 (fixture)
 
 from ckanext.passport import rate_limits
 from ckanext.passport.conformance.site_check import job as site_check_job

@@ -12,8 +12,8 @@ import pytest
 from bs4 import BeautifulSoup
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from demo_site import IDENTIFIERS
-from site_check_support import clean_site_checks, home_site, shown  # noqa: F401
+from tests.support.demo_site import IDENTIFIERS
+from tests.support.site_check_jobs import clean_site_checks, home_site, shown  # noqa: F401
 
 import ckan.model as model
 

@@ -9,7 +9,7 @@ import shutil
 import pytest
 from ckan import model
 from ckan.tests.helpers import call_action
-from demo_site import DEMO_SITE, IDENTIFIERS
+from tests.support.demo_site import DEMO_SITE, IDENTIFIERS
 from sqlalchemy import text
 
 from ckanext.passport.harvest import stored

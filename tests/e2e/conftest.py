@@ -9,16 +9,16 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-import plugin_state
+from tests.support import plugin_state
 import pytest
 import requests
-from browser_walk import EDITORS_ORG, axe_violations
-from ini_logging import LOGGING
+from tests.support.browser_walk import EDITORS_ORG, axe_violations
+from tests.support.ini_logging import LOGGING
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 from playwright.sync_api import Error as PlaywrightError
 from ckan.lib.redis import connect_to_redis
-from resets import ensure_tables
-from workers import free_port
+from tests.support.resets import ensure_tables
+from tests.support.workers import free_port
 
 from ckanext.passport import rate_limits
 

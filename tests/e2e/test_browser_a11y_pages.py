@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from playwright.sync_api import Browser, Page, expect
-from site_check_support import clean_site_checks, run_worker_burst  # noqa: F401
+from tests.support.site_check_jobs import clean_site_checks, run_worker_burst  # noqa: F401
 
 pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from browser_walk import axe_violations
+from tests.support.browser_walk import axe_violations
 from playwright.sync_api import Browser, expect
 
 pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]

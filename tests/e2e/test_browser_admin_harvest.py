@@ -8,10 +8,10 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
+from tests.support.browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
 from ckan.tests import factories
-from demo_site import retitle_pharmacies
-from harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
+from tests.support.demo_site import retitle_pharmacies
+from tests.support.harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
 from playwright.sync_api import Browser, expect
 

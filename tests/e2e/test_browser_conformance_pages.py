@@ -10,9 +10,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
-from demo_site import DEMO_SITE
+from tests.support.demo_site import DEMO_SITE
 from playwright.sync_api import Browser, Page, expect
 
 from ckanext.passport.conformance.harvest.views import PAGE_SIZE

@@ -1,6 +1,6 @@
 """A curator completes and edits a harvested record in a real browser (Debian's Chromium) against a live CKAN.
 
-The record is stored as a harvest stores it (tests/harvested_records.py: Rosstat's OKVED2 passport): it carries
+The record is stored as a harvest stores it (tests/support/harvested_records.py: Rosstat's OKVED2 passport): it carries
 its MR identity and lacks the curator's part. In Czech, the curator submits it incomplete and is told, where the
 page lands, which fields to fill in, each linked to its place in the form; the opened form says it again at the
 top. The curator saves it incomplete and sees each missing part beside its field, completes it and submits it;
@@ -13,10 +13,10 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_walk import EDITORS_ORG, PASSWORD, choose_in_vocabulary, save_dataset_form, sign_in
+from tests.support.browser_walk import EDITORS_ORG, PASSWORD, choose_in_vocabulary, save_dataset_form, sign_in
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, create_harvested, resource_of
+from tests.support.harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, create_harvested, resource_of
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [

@@ -4,9 +4,9 @@ in the review queue and publishes it; the curator, signed in with theirs, may ed
 from __future__ import annotations
 
 import pytest
-from browser_walk import EDITORS_ORG
+from tests.support.browser_walk import EDITORS_ORG
 from ckan.tests import factories
-from demo_setup import demo_source_config, demo_workflow
+from tests.support.demo_setup import demo_source_config, demo_workflow
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [

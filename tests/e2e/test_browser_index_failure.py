@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
+from tests.support.browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
 from ckan.tests import factories
-from harvest_processes import COMMANDS, ROOT, HarvestProcesses
+from tests.support.harvest_processes import COMMANDS, ROOT, HarvestProcesses
 from playwright.sync_api import Browser, expect
 
 pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]

@@ -8,7 +8,7 @@ stores no error row, while some passports hold errors the conformance check foun
 from __future__ import annotations
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
 from playwright.sync_api import Browser, Page, expect
 

@@ -3,7 +3,7 @@ first that no registry was found (registry.not_discovered), then each address tr
 from __future__ import annotations
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
 from playwright.sync_api import Browser
 

@@ -12,13 +12,13 @@ import re
 import pytest
 import rdflib
 import requests
-from browser_walk import PASSWORD, module_started, save_dataset_form, sign_in
+from tests.support.browser_walk import PASSWORD, module_started, save_dataset_form, sign_in
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from playwright.sync_api import Browser, expect
 
-from catalog_records import CZSO_ICO, ROSSTAT_INN
-from lkod_records import lkod_record
+from tests.support.catalog_records import CZSO_ICO, ROSSTAT_INN
+from tests.support.lkod_records import lkod_record
 
 from ckanext.passport.lkod import context
 from ckanext.passport.lkod.left_out import NO_ICO_PUBLISHER

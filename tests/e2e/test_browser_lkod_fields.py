@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import ckan.model as model
 import pytest
-from browser_walk import PASSWORD, choose_in_vocabulary, save_dataset_form, sign_in
+from tests.support.browser_walk import PASSWORD, choose_in_vocabulary, save_dataset_form, sign_in
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from playwright.sync_api import Browser, expect
 
-from catalog_records import complete_record
+from tests.support.catalog_records import complete_record
 
 pytestmark = [
     pytest.mark.stack,

@@ -13,10 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
+from tests.support.browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
 from ckan.tests import factories
 from demo_lkod import DOCUMENTS, title_of, write_catalog
-from harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
+from tests.support.harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
 from playwright.sync_api import Browser, expect
 
 from ckanext.passport.lkod import norms

@@ -14,10 +14,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
 from playwright.sync_api import Browser, expect
-from smtp_sink import SmtpSink, body
+from tests.support.smtp_sink import SmtpSink, body
 
 SINK = SmtpSink()  # bound now, so the marks below can name it; it answers while the module runs
 pytestmark = [

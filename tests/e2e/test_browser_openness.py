@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_walk import EDITORS_ORG, PASSWORD, sign_in
-from catalog_records import complete_record, complete_resource
+from tests.support.browser_walk import EDITORS_ORG, PASSWORD, sign_in
+from tests.support.catalog_records import complete_record, complete_resource
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from http_site import Site
+from tests.support.http_site import Site
 from playwright.sync_api import Browser, Page, expect
-from site_check_support import clean_site_checks, run_worker_burst  # noqa: F401 (fixtures)
+from tests.support.site_check_jobs import clean_site_checks, run_worker_burst  # noqa: F401 (fixtures)
 
 pytestmark = [
     pytest.mark.stack,

@@ -7,10 +7,10 @@ one back and keeps the deleted one deleted, and its job page says both, in Czech
 from __future__ import annotations
 
 import pytest
-from browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
+from tests.support.browser_walk import PASSWORD, expect_counts, reharvest, sign_in, wait_for_finished_job
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
+from tests.support.harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
 from playwright.sync_api import Browser, expect
 
 pytestmark = [

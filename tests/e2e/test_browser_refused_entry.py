@@ -8,7 +8,7 @@ import re
 import shutil
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
 from playwright.sync_api import Browser, expect
 

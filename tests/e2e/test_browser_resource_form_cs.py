@@ -3,8 +3,8 @@ by CKAN under cs_CZ) speak Czech on /cs/ pages, and the source lands."""
 from __future__ import annotations
 
 import pytest
-from browser_walk import PASSWORD, sign_in
-from catalog_records import complete_record
+from tests.support.browser_walk import PASSWORD, sign_in
+from tests.support.catalog_records import complete_record
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from playwright.sync_api import Browser, expect

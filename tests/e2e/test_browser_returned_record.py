@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_walk import EDITORS_ORG, PASSWORD, sign_in
-from catalog_records import complete_record
+from tests.support.browser_walk import EDITORS_ORG, PASSWORD, sign_in
+from tests.support.catalog_records import complete_record
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from playwright.sync_api import Browser, expect

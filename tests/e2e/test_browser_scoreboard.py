@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from ckan.tests import factories
 from playwright.sync_api import Browser, expect
-from scoreboard_rows import add_source, add_summary
+from tests.support.scoreboard_rows import add_source, add_summary
 
 pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
 

@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
-from demo_site import IDENTIFIERS
-from fault_passports import valid_passport
-from http_site import Fault
-from local_demo_site import local_demo_site
-from site_check_support import clean_site_checks, run_worker_burst, worker  # noqa: F401
+from tests.support.demo_site import IDENTIFIERS
+from tests.support.fault_passports import valid_passport
+from tests.support.http_site import Fault
+from tests.support.local_demo_site import local_demo_site
+from tests.support.site_check_jobs import clean_site_checks, run_worker_burst, worker  # noqa: F401
 from playwright.sync_api import Browser, expect
 
 from ckanext.passport.conformance.shape import CSV_COLUMNS

@@ -10,11 +10,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
-from local_demo_site import local_demo_site
+from tests.support.local_demo_site import local_demo_site
 from playwright.sync_api import Browser, Page, expect
-from site_check_support import clean_site_checks, run_worker_burst  # noqa: F401
+from tests.support.site_check_jobs import clean_site_checks, run_worker_burst  # noqa: F401
 
 from ckanext.passport.conformance.harvest.views import meaning
 from ckanext.passport.mr.translation import translator

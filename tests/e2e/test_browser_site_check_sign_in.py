@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
 from playwright.sync_api import Browser, expect
-from site_check_support import clean_site_checks, home_site  # noqa: F401 (fixtures)
+from tests.support.site_check_jobs import clean_site_checks, home_site  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser_walk import PASSWORD, sign_in
+from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
 from playwright.sync_api import Browser, Page, expect
 

@@ -14,7 +14,7 @@ import pytest
 import requests
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from harvested_records import harvested_dataset
+from tests.support.harvested_records import harvested_dataset
 from playwright.sync_api import Browser, expect
 
 pytestmark = [

@@ -12,7 +12,7 @@ import pytest
 import requests
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import complete_record, complete_resource
+from tests.support.catalog_records import complete_record, complete_resource
 from playwright.sync_api import Browser, expect
 
 pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]

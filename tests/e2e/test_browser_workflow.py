@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 import re
 
 import pytest
-from browser_walk import EDITORS_ORG, PASSWORD, choose_in_vocabulary, save_dataset_form, sign_in
-from catalog_records import complete_record
+from tests.support.browser_walk import EDITORS_ORG, PASSWORD, choose_in_vocabulary, save_dataset_form, sign_in
+from tests.support.catalog_records import complete_record
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from playwright.sync_api import Browser, Page, expect

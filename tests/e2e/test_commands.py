@@ -34,7 +34,7 @@ def test_parse_prints_a_real_passport_as_json():
 
 def test_check_prints_as_json_the_document_the_portals_site_check_keeps(tmp_path, serve_site):
     """One check, one report: the command's JSON is the site check's document of the same reading."""
-    from local_demo_site import local_demo_site
+    from tests.support.local_demo_site import local_demo_site
 
     from ckanext.passport.conformance.site_check.report import site_document
     from ckanext.passport.mr.report import check_site

@@ -11,8 +11,8 @@ import re
 
 import pytest
 from bs4 import BeautifulSoup
-from catalog_records import complete_record, complete_resource
-from harvested_records import create_harvested
+from tests.support.catalog_records import complete_record, complete_resource
+from tests.support.harvested_records import create_harvested
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from pyRdfa import pyRdfa
@@ -93,7 +93,7 @@ def test_record_without_conditions_still_shows_the_openness_check_once(app):
 
 # --- the record's table: filled fields to visitors, missing required ones to whoever completes the record ------
 
-# What a harvested record lacks of the required fields (harvested_records.py): the curator's part. Its validity is
+# What a harvested record lacks of the required fields (tests/support/harvested_records.py): the curator's part. Its validity is
 # not among them: left empty, it holds its default, as the edit form fills it in and a submission stores it; the
 # page shows it so (VALIDITY, in the reader's language), to visitors and curators alike.
 HARVEST_LACKS = ["publisher_email", "openness_conditions", "eurovoc"]

@@ -11,9 +11,9 @@ import sys
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from demo_setup import ROOT, demo_config, demo_source_config, demo_workflow
-from demo_site import IDENTIFIERS
-from ini_logging import LOGGING
+from tests.support.demo_setup import ROOT, demo_config, demo_source_config, demo_workflow
+from tests.support.demo_site import IDENTIFIERS
+from tests.support.ini_logging import LOGGING
 
 EDITORS = "demo-editors"
 pytestmark = [

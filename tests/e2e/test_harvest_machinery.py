@@ -2,7 +2,7 @@
 
 Nothing here runs a harvest stage in-process: the job is only created, as the source page's "Reharvest" creates
 it, and the gather consumer, fetch consumer and periodic `ckan harvester run` started as separate processes
-(tests/e2e/harvest_processes.py) must take it to "Finished".
+(tests/support/harvest_processes.py) must take it to "Finished".
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 import pytest
 from ckan import model
 from ckan.tests.helpers import call_action
-from harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
+from tests.support.harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -1,7 +1,7 @@
 """A poisoned registry entry on a portal's harvest machinery: the fetch consumer process survives it, the entry is
 an errored object with a coded error, fetched once, and every other entry of the job is imported.
 
-The consumers are separate processes (tests/e2e/harvest_processes.py); the site is tests/poisoned_site.py: a link
+The consumers are separate processes (tests/support/harvest_processes.py); the site is tests/support/poisoned_site.py: a link
 no URL parser reads and a passport the search index refuses, both of which used to end the fetch consumer (and,
 redelivered, end the next one).
 """
@@ -13,8 +13,8 @@ import pytest
 from ckan import model
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject, HarvestObjectError
-from harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
-from poisoned_site import BAD_LINK, GOOD, HUGE, poisoned_site
+from tests.support.harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
+from tests.support.poisoned_site import BAD_LINK, GOOD, HUGE, poisoned_site
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

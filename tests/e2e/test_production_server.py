@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from ini_logging import LOGGING
+from tests.support.ini_logging import LOGGING
 import requests
-from workers import free_port
+from tests.support.workers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

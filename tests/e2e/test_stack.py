@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 import requests
-from catalog_records import complete_record
+from tests.support.catalog_records import complete_record
 from ckan.common import config
 from ckan.plugins import plugin_loaded
 from ckan.tests import factories

@@ -11,7 +11,7 @@ import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-from catalog_records import EUROVOC_ECONOMICS, complete_record
+from tests.support.catalog_records import EUROVOC_ECONOMICS, complete_record
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

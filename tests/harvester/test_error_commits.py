@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from ckan import model
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectError, HarvestSource
-from fault_passports import one_passport_site, valid_passport
+from tests.support.fault_passports import one_passport_site, valid_passport
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 

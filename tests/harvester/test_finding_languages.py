@@ -8,8 +8,8 @@ import pytest
 from ckan import model
 from ckan.tests import factories
 from ckanext.harvest.model import HarvestGatherError, HarvestObject, HarvestObjectError
-from demo_site import DEMO_SITE
-from http_site import Fault
+from tests.support.demo_site import DEMO_SITE
+from tests.support.http_site import Fault
 
 pytestmark = [pytest.mark.stack]
 

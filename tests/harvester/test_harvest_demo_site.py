@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 from ckan.tests.helpers import call_action
-from demo_site import IDENTIFIERS
+from tests.support.demo_site import IDENTIFIERS
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -134,7 +134,7 @@ def test_withdraw_makes_a_removed_dataset_private_instead_of_deleting_it(demo_si
 
 
 def _complete() -> dict:
-    from catalog_records import complete_record
+    from tests.support.catalog_records import complete_record
 
     record = complete_record()
     record.pop("name", None)
@@ -144,7 +144,7 @@ def _complete() -> dict:
 def test_the_stored_score_counts_what_reading_the_passport_found(demo_site, harvest_source, run_harvest):
     """Scored as the site check scores: the pharmacies' Windows-1251 meta.csv costs its decoding warning too."""
     from ckanext.harvest.model import HarvestObject
-    from demo_site import PHARMACIES
+    from tests.support.demo_site import PHARMACIES
 
     from ckanext.passport.mr.check import score
     from ckanext.passport.mr.problems import from_dict

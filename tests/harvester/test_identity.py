@@ -17,7 +17,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject
 
-from catalog_records import owned_record
+from tests.support.catalog_records import owned_record
 
 pytestmark = [
     pytest.mark.stack,

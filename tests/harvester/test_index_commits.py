@@ -7,7 +7,7 @@ from ckan import model
 from ckan.plugins import toolkit
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import owned_record
+from tests.support.catalog_records import owned_record
 from ckanext.harvest import queue
 from ckanext.harvest.model import HarvestObject, HarvestSource
 from ckanext.harvest.tests.factories import HarvestJobObj

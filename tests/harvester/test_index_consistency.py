@@ -11,11 +11,11 @@ import sqlalchemy as sa
 from ckan import model
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import owned_record
+from tests.support.catalog_records import owned_record
 from ckanext.harvest import queue
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 from ckanext.harvest.tests.factories import HarvestJobObj
-from fault_passports import one_passport_site, valid_passport
+from tests.support.fault_passports import one_passport_site, valid_passport
 
 from ckanext.passport.harvest import index_check
 from ckanext.passport.cli import passport as passport_cli

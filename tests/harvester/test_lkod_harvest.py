@@ -8,88 +8,19 @@ import json
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import EUROVOC_ECONOMICS, complete_record
-from http_site import Fault
-from lkod_site import BAD, GOOD, build_lkod
+from tests.support.catalog_records import EUROVOC_ECONOMICS
+from tests.support.http_site import Fault
+from tests.support.lkod_site import BAD, GOOD
+from tests.support.lkod_harvest import (ALLOW, CURATOR_FIELDS, CURATOR_PART, lkod, lkod_source,  # noqa: F401
+                                         object_error_codes, organization, report_statuses, run_lkod)
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
-
-ALLOW = {"allow_private_addresses": True}
-# Fields of the record no LKOD states: the curator's.
-CURATOR_FIELDS = ("openness_conditions", "record_validity", "isvs_name", "isvs_ref", "cz_nace")
-CURATOR_PART = complete_record()
-
-
-@pytest.fixture
-def lkod(tmp_path, serve_site):
-    root = tmp_path / "lkod"
-    root.mkdir()
-    site = serve_site(root)
-    built = build_lkod(root, site.url)
-    built.site = site
-    return built
-
-
-@pytest.fixture
-def organization():
-    return factories.Organization()
-
-
-@pytest.fixture
-def lkod_source(organization):
-    """Create an ``lkod`` harvest source as a sysadmin: ``lkod_source(url, config=None, **fields)``."""
-
-    def create(url: str, config=None, **fields):
-        return call_action(
-            "harvest_source_create",
-            context={"user": factories.Sysadmin()["name"]},
-            name=fields.pop("name", f"lkod-{abs(hash(url)) % 10**8}"),
-            title=fields.pop("title", "Another LKOD"),
-            url=url,
-            source_type="lkod",
-            owner_org=fields.pop("owner_org", organization["id"]),
-            config=json.dumps(config) if config is not None else "",
-            **fields,
-        )
-
-    return create
-
-
-@pytest.fixture
-def run_lkod():
-    """Run one job of an ``lkod`` source through gather, fetch and import in-process."""
-    from ckan.plugins import toolkit
-    from ckanext.harvest.model import HarvestSource
-    from ckanext.harvest.tests.factories import HarvestJobObj
-    from ckanext.harvest.tests.lib import run_harvest_job
-
-    from ckanext.passport.plugins.lkod_harvester import PassportLkodHarvesterPlugin
-
-    def run(source: dict):
-        job = HarvestJobObj(source=HarvestSource.get(source["id"]), run=False)
-        results = run_harvest_job(job, PassportLkodHarvesterPlugin())
-        return results, toolkit.get_action("harvest_job_show")({"ignore_auth": True}, {"id": job.id})
-
-    return run
-
-
-def _statuses(results) -> dict[str, str]:
-    return {guid: result["report_status"] for guid, result in results.items()}
 
 
 def _records() -> dict[str, dict]:
     """The harvested records by their dataset IRI."""
     found = call_action("package_search", q="*:*", rows=100, include_private=True)["results"]
     return {record.get("lkod_iri"): call_action("package_show", id=record["id"]) for record in found}
-
-
-def _object_error_codes(job: dict) -> dict[str, list[str]]:
-    """guid → the codes of its object's errors."""
-    report = call_action("harvest_job_report", id=job["id"])
-    codes = {}
-    for found in report["object_errors"].values():
-        codes[found["guid"]] = [error["message"].split("]", 1)[0].lstrip("[") for error in found["errors"]]
-    return codes
 
 
 def _gather_error_codes(job: dict) -> list[str]:
@@ -103,7 +34,7 @@ def test_the_listed_datasets_land_as_czech_records_in_the_sources_organization(l
 
     records = _records()
     assert set(records) == {lkod.dataset_iri(key) for key in GOOD}
-    assert {_statuses(results)[lkod.dataset_iri(key)] for key in GOOD} == {"added"}
+    assert {report_statuses(results)[lkod.dataset_iri(key)] for key in GOOD} == {"added"}
     vld = records[lkod.dataset_iri("vld")]
     assert vld["title"] == "Jízdní řády veřejné linkové dopravy"
     # The HVD example has the same title: one of the two names has a number appended.
@@ -152,11 +83,11 @@ def test_a_record_carries_the_lkod_fields_of_its_dataset(lkod, lkod_source, run_
 def test_each_unreadable_dataset_document_is_its_own_coded_error(lkod, lkod_source, run_lkod):
     results, job = run_lkod(lkod_source(lkod.catalog_url, ALLOW))
 
-    errors = _object_error_codes(job)
+    errors = object_error_codes(job)
     assert {iri: errors.get(iri) for iri in map(lkod.dataset_iri, BAD)} == {
         lkod.dataset_iri(key): [code] for key, code in BAD.items()
     }
-    assert {_statuses(results)[lkod.dataset_iri(key)] for key in BAD} == {"errored"}
+    assert {report_statuses(results)[lkod.dataset_iri(key)] for key in BAD} == {"errored"}
     assert set(_records()) == {lkod.dataset_iri(key) for key in GOOD}
 
 
@@ -187,7 +118,7 @@ def test_a_reharvest_of_an_unchanged_catalog_rewrites_nothing(lkod, lkod_source,
 
     results, _ = run_lkod(source)
 
-    assert {_statuses(results)[iri] for iri in before} == {"not modified"}
+    assert {report_statuses(results)[iri] for iri in before} == {"not modified"}
     assert {iri: record["metadata_modified"] for iri, record in _records().items()} == before
 
 
@@ -199,7 +130,7 @@ def test_a_changed_dataset_document_updates_only_its_record(lkod, lkod_source, r
 
     results, _ = run_lkod(source)
 
-    statuses = {iri: _statuses(results)[iri] for iri in map(lkod.dataset_iri, GOOD)}
+    statuses = {iri: report_statuses(results)[iri] for iri in map(lkod.dataset_iri, GOOD)}
     assert statuses.pop(lkod.dataset_iri("vld")) == "updated"
     assert set(statuses.values()) == {"not modified"}
     assert _records()[lkod.dataset_iri("vld")]["title"] == "Jízdní řády (nové)"
@@ -212,7 +143,7 @@ def test_a_dataset_removed_from_the_catalog_is_deleted(lkod, lkod_source, run_lk
 
     results, _ = run_lkod(source)
 
-    assert _statuses(results)[lkod.dataset_iri("hvd")] == "deleted"
+    assert report_statuses(results)[lkod.dataset_iri("hvd")] == "deleted"
     assert set(_records()) == {lkod.dataset_iri(key) for key in GOOD if key != "hvd"}
 
 
@@ -223,7 +154,7 @@ def test_a_source_that_withdraws_makes_the_removed_datasets_record_private(lkod,
 
     results, _ = run_lkod(source)
 
-    assert _statuses(results)[lkod.dataset_iri("hvd")] == "deleted"
+    assert report_statuses(results)[lkod.dataset_iri("hvd")] == "deleted"
     assert {iri: record["private"] for iri, record in _records().items()} == {
         lkod.dataset_iri(key): key == "hvd" for key in GOOD
     }
@@ -247,7 +178,7 @@ def test_an_unreadable_catalog_deletes_nothing_and_says_why(lkod, lkod_source, r
 
     results, job = run_lkod(source)
 
-    assert not any(status == "deleted" for status in _statuses(results).values())
+    assert not any(status == "deleted" for status in report_statuses(results).values())
     assert set(_records()) == {lkod.dataset_iri(key) for key in GOOD}
     assert code in _gather_error_codes(job)
 
@@ -261,7 +192,7 @@ def test_a_catalog_entry_that_is_not_an_iri_is_an_error_and_deletes_nothing(lkod
 
     results, job = run_lkod(source)
 
-    assert not any(status == "deleted" for status in _statuses(results).values())
+    assert not any(status == "deleted" for status in report_statuses(results).values())
     assert set(_records()) == {lkod.dataset_iri(key) for key in GOOD}
     assert {"harvest.lkod_dataset_not_iri", "harvest.registry_incomplete"} <= set(_gather_error_codes(job))
 
@@ -295,7 +226,7 @@ def test_a_curators_work_survives_a_reharvest(lkod, lkod_source, run_lkod):
 
     results, _ = run_lkod(source)
 
-    assert _statuses(results)[lkod.dataset_iri("vld")] == "updated"
+    assert report_statuses(results)[lkod.dataset_iri("vld")] == "updated"
     stored = _records()[lkod.dataset_iri("vld")]
     assert stored["title"] == "Jízdní řády (nové)"
     assert {key: stored[key] for key in CURATOR_FIELDS} == {key: CURATOR_PART[key] for key in CURATOR_FIELDS}
@@ -338,7 +269,7 @@ def test_a_dataset_iri_another_sources_record_holds_is_refused_and_that_record_u
 
     results, job = run_lkod(second)
 
-    errors = _object_error_codes(job)
+    errors = object_error_codes(job)
     assert {errors[lkod.dataset_iri(key)][0] for key in GOOD} == {"harvest.lkod_iri_taken"}
     assert {iri: record["metadata_modified"] for iri, record in _records().items()} == before
 
@@ -365,7 +296,7 @@ def test_a_catalog_document_past_its_cap_is_a_coded_gather_error_and_gathers_not
 def test_a_dataset_document_past_its_cap_is_its_objects_coded_error(lkod, lkod_source, run_lkod):
     results, job = run_lkod(lkod_source(lkod.catalog_url, ALLOW))
 
-    errors = _object_error_codes(job)
+    errors = object_error_codes(job)
     assert {key: errors.get(lkod.dataset_iri(key)) for key in GOOD} == {key: ["fetch.too_large"] for key in GOOD}
     assert _records() == {}
 
@@ -378,6 +309,6 @@ def test_a_dataset_document_importing_a_context_is_refused_without_a_request(lko
 
     results, job = run_lkod(lkod_source(lkod.catalog_url, ALLOW))
 
-    assert _object_error_codes(job)[lkod.dataset_iri("vld")] == ["harvest.lkod_remote_context"]
+    assert object_error_codes(job)[lkod.dataset_iri("vld")] == ["harvest.lkod_remote_context"]
     assert "/context.jsonld" not in lkod.site.hits
     assert lkod.dataset_iri("hvd") in _records()

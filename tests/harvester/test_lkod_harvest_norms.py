@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from lkod_site import EXAMPLES as EXAMPLES_2024
-from lkod_site import PUBLISHER, VLD
+from tests.support.lkod_site import EXAMPLES as EXAMPLES_2024
+from tests.support.lkod_site import PUBLISHER, VLD
 
 from ckanext.passport.harvest import stored
 from ckanext.passport.lkod import documents, norms

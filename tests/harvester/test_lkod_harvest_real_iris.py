@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from http_site import Fault
-from lkod_site import EXAMPLES, PUBLISHER, VLD
+from tests.support.http_site import Fault
+from tests.support.lkod_site import EXAMPLES, PUBLISHER, VLD
 
 from ckanext.passport.lkod import norms
 

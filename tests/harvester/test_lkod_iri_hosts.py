@@ -11,7 +11,7 @@ from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestSource
 from ckanext.harvest.tests.factories import HarvestJobObj
 from ckanext.harvest.tests.lib import run_harvest_job
-from lkod_site import GOOD, build_lkod
+from tests.support.lkod_site import GOOD, build_lkod
 
 from ckanext.passport.plugins.lkod_harvester import PassportLkodHarvesterPlugin
 

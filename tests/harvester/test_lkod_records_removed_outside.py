@@ -8,10 +8,10 @@ import pytest
 from ckan import model
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import EUROVOC_ECONOMICS
-from lkod_site import GOOD
-from test_lkod_harvest import (ALLOW, CURATOR_FIELDS, CURATOR_PART, _object_error_codes, _statuses, lkod,  # noqa: F401
-                               lkod_source, organization, run_lkod)
+from tests.support.catalog_records import EUROVOC_ECONOMICS
+from tests.support.lkod_site import GOOD
+from tests.support.lkod_harvest import (ALLOW, CURATOR_FIELDS, CURATOR_PART, lkod, lkod_source,  # noqa: F401
+                                         object_error_codes, organization, report_statuses, run_lkod)
 
 from ckanext.passport.harvest import records
 
@@ -45,8 +45,8 @@ def test_a_purged_record_comes_back_on_the_next_unchanged_job_reported_added_wit
     results, job = run_lkod(source)
 
     iri = lkod.dataset_iri(KEY)
-    assert _statuses(results)[iri] == "added"
-    assert {_statuses(results)[lkod.dataset_iri(key)] for key in GOOD if key != KEY} == {"not modified"}
+    assert report_statuses(results)[iri] == "added"
+    assert {report_statuses(results)[lkod.dataset_iri(key)] for key in GOOD if key != KEY} == {"not modified"}
     record = call_action("package_show", id=results[iri]["dataset"]["id"])
     assert (record["lkod_iri"], record["state"]) == (iri, "active")
     assert {key: record.get(key) for key in CURATOR_FIELDS} != {key: CURATOR_PART[key] for key in CURATOR_FIELDS}
@@ -61,9 +61,9 @@ def test_a_record_deleted_in_the_portal_stays_deleted_and_the_entry_says_who_del
     results, job = run_lkod(source)
 
     iri = lkod.dataset_iri(KEY)
-    assert _statuses(results)[iri] == "not modified"
+    assert report_statuses(results)[iri] == "not modified"
     assert call_action("package_show", id=_record_id(lkod, first))["state"] == "deleted"
-    assert _object_error_codes(job)[iri] == ["harvest.record_deleted_in_portal"]
+    assert object_error_codes(job)[iri] == ["harvest.record_deleted_in_portal"]
     assert records.outcomes(job["id"]) == {"brought_back": 0, "kept_deleted": 1}
 
 
@@ -77,7 +77,7 @@ def test_a_source_restoring_deleted_records_brings_one_back_with_the_curator_fie
 
     results, job = run_lkod(source)
 
-    assert _statuses(results)[lkod.dataset_iri(KEY)] == "updated"
+    assert report_statuses(results)[lkod.dataset_iri(KEY)] == "updated"
     record = call_action("package_show", id=package_id)
     assert record["state"] == "active"
     assert {key: record[key] for key in CURATOR_FIELDS} == {key: CURATOR_PART[key] for key in CURATOR_FIELDS}
@@ -101,11 +101,11 @@ def test_a_record_never_written_after_its_object_was_made_current_is_made_by_the
     source = lkod_source(lkod.catalog_url, ALLOW)
     first, _ = run_lkod(source)
     monkeypatch.undo()
-    assert _statuses(first)[iri] == "errored"
+    assert report_statuses(first)[iri] == "errored"
 
     results, _ = run_lkod(source)
 
-    assert _statuses(results)[iri] == "added"
+    assert report_statuses(results)[iri] == "added"
     assert call_action("package_show", id=results[iri]["dataset"]["id"])["lkod_iri"] == iri
     assert records.drift(source["id"]) == []
 

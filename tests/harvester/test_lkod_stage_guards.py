@@ -10,8 +10,8 @@ import json
 import pytest
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestSource
-from lkod_site import BAD, GOOD
-from test_lkod_harvest import lkod, lkod_source, organization, run_lkod  # noqa: F401 (fixtures)
+from tests.support.lkod_site import BAD, GOOD
+from tests.support.lkod_harvest import lkod, lkod_source, organization, run_lkod  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 from ckan.tests.helpers import call_action
-from fault_passports import valid_passport
+from tests.support.fault_passports import valid_passport
 
 pytestmark = [
     pytest.mark.stack,

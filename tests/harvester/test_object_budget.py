@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 from ckanext.harvest.model import HarvestObject
-from fault_passports import one_passport_site, valid_passport
-from http_site import Fault
+from tests.support.fault_passports import one_passport_site, valid_passport
+from tests.support.http_site import Fault
 
 pytestmark = [
     pytest.mark.stack,

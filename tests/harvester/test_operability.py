@@ -12,8 +12,8 @@ from ckan import model
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject
-from brokers import BROKERS, consumer_ini, declare_empty_queues, wait_for_consumers
-from http_site import Fault
+from tests.support.brokers import BROKERS, consumer_ini, declare_empty_queues, wait_for_consumers
+from tests.support.http_site import Fault
 
 from ckanext.passport.catalog.ownership import MR
 

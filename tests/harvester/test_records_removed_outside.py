@@ -10,7 +10,7 @@ import pytest
 from ckan import model
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import complete_record
+from tests.support.catalog_records import complete_record
 from ckanext.harvest.model import HarvestObject
 
 from ckanext.passport.cli import passport as passport_cli

@@ -12,7 +12,7 @@ from ckan import model
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject, HarvestObjectError
 from ckanext.harvest.queue import fetch_and_import_stages
-from http_site import Fault
+from tests.support.http_site import Fault
 
 from ckanext.passport.plugins.harvester import PassportHarvesterPlugin
 

@@ -5,8 +5,8 @@ import json
 
 import pytest
 from ckan.tests.helpers import call_action
-from demo_site import retitle_pharmacies
-from http_site import Fault
+from tests.support.demo_site import retitle_pharmacies
+from tests.support.http_site import Fault
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -7,8 +7,8 @@ import shutil
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from demo_site import DEMO_SITE
-from signed_in import SignedIn
+from tests.support.demo_site import DEMO_SITE
+from tests.support.signed_in import SignedIn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -87,7 +87,7 @@ def test_the_config_help_links_the_docs_page_where_the_site_publishes_the_docs(a
 
 
 def test_config_errors_are_listed_one_per_option(app):
-    from signed_in import SignedIn
+    from tests.support.signed_in import SignedIn
 
     browser = SignedIn(app, factories.Sysadmin())
     organization = factories.Organization()
@@ -104,7 +104,7 @@ def test_config_errors_are_listed_one_per_option(app):
 
 
 def test_config_errors_read_as_sentences_with_their_codes_apart(app):
-    from signed_in import SignedIn
+    from tests.support.signed_in import SignedIn
 
     browser = SignedIn(app, factories.Sysadmin())
     organization = factories.Organization()

@@ -13,7 +13,7 @@ from ckan import model
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject
-from demo_site import retitle_pharmacies
+from tests.support.demo_site import retitle_pharmacies
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

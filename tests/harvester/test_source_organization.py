@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from signed_in import SignedIn
+from tests.support.signed_in import SignedIn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

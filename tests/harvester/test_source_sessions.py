@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from fault_passports import valid_passport
-from http_site import Fault
+from tests.support.fault_passports import valid_passport
+from tests.support.http_site import Fault
 
 pytestmark = [pytest.mark.stack]
 

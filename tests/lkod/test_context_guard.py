@@ -16,7 +16,7 @@ import pytest
 import rdflib
 
 from ckanext.passport.lkod import context, documents
-from http_site import Fault
+from tests.support.http_site import Fault
 
 # Terms that would change the document's triples were the context read.
 HOSTILE_TERMS = {"@context": {"title": "https://attacker.example/title", "@vocab": "https://attacker.example/"}}

@@ -7,11 +7,11 @@ import json
 
 import ckan.plugins.toolkit as tk
 import pytest
-from lkod_records import CATALOG, HVD_CATEGORY, SERIES_ID, SITE_URL, lkod_record
-from schema_registry import errors as errors_2024
+from tests.support.lkod_records import CATALOG, HVD_CATEGORY, SERIES_ID, SITE_URL, lkod_record
+from tests.support.schema_registry import errors as errors_2024
 from rdflib import RDF, URIRef
 from rdflib.compare import isomorphic
-from schema_registry_2026 import EXAMPLES, errors
+from tests.support.schema_registry_2026 import EXAMPLES, errors
 
 from ckanext.passport.lkod import iris, jsonld, norms, series
 from ckanext.passport.lkod.graph_out import DCAT

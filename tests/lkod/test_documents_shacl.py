@@ -16,9 +16,9 @@ from typing import Any, Callable
 
 import ckan.plugins.toolkit as tk
 import pytest
-from lkod_records import CATALOG, HVD_CATEGORY, SERIES_ID, SITE_URL, lkod_record
+from tests.support.lkod_records import CATALOG, HVD_CATEGORY, SERIES_ID, SITE_URL, lkod_record
 from rdflib import Graph, URIRef
-from shacl_support import (
+from tests.support.shacl import (
     CZ_2026_DATASET,
     DCAT_AP_3,
     HVD_3,

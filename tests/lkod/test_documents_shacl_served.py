@@ -8,11 +8,11 @@ both norms; the Turtle of the same graphs is test_documents_shacl.py's.
 from __future__ import annotations
 
 import pytest
-from catalog_records import complete_resource
+from tests.support.catalog_records import complete_resource
 from ckan.tests import factories
-from lkod_records import HVD_CATEGORY
-from shacl_support import shape_sets_for, unexpected, violations
-from views_support import LKOD_CONFIG_READ_ONLY, create
+from tests.support.lkod_records import HVD_CATEGORY
+from tests.support.shacl import shape_sets_for, unexpected, violations
+from tests.support.lkod_view_records import LKOD_CONFIG_READ_ONLY, create
 
 from ckanext.passport.lkod.context import parse_jsonld
 from ckanext.passport.lkod.norms import NORMS

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import ckan.plugins.toolkit as tk
 import pytest
-from lkod_records import CATALOG, HVD_CATEGORY, SITE_URL, lkod_record
-from schema_registry import errors
+from tests.support.lkod_records import CATALOG, HVD_CATEGORY, SITE_URL, lkod_record
+from tests.support.schema_registry import errors
 
 from ckanext.passport.lkod import iris, jsonld
 from ckanext.passport.lkod.context import CONTEXT_URL

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from catalog_records import ROSSTAT_INN
-from lkod_records import HVD_CATEGORY, lkod_record
+from tests.support.catalog_records import ROSSTAT_INN
+from tests.support.lkod_records import HVD_CATEGORY, lkod_record
 
 from ckanext.passport.lkod.eligibility import reasons
 from ckanext.passport.mr.translation import translator

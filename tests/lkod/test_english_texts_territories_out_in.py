@@ -9,9 +9,9 @@ import ckan.plugins.toolkit as tk
 import pytest
 import rdflib
 from ckanext.dcat.processors import RDFParser
-from lkod_records import HVD_CATEGORY, SITE_URL, lkod_fields, lkod_record
+from tests.support.lkod_records import HVD_CATEGORY, SITE_URL, lkod_fields, lkod_record
 from rdflib import Literal, URIRef
-from schema_registry import errors
+from tests.support.schema_registry import errors
 
 from ckanext.passport.lkod import eligibility, graph_out, iris, jsonld
 from ckanext.passport.lkod.context import parse_jsonld

@@ -14,10 +14,10 @@ from ckan.lib import jobs
 from ckan.logic import NotAuthorized
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import complete_resource
-from link_site import link_site  # noqa: F401 (fixture)
-from site_check_support import run_worker_burst
-from views_support import LKOD_CONFIG_READ_ONLY, lkod_record, token
+from tests.support.catalog_records import complete_resource
+from tests.support.link_site import link_site  # noqa: F401 (fixture)
+from tests.support.site_check_jobs import run_worker_burst
+from tests.support.lkod_view_records import LKOD_CONFIG_READ_ONLY, lkod_record, token
 
 from ckanext.passport import settings
 from ckanext.passport.lkod.links import job as link_job

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from link_site import link_site  # noqa: F401 (fixture)
+from tests.support.link_site import link_site  # noqa: F401 (fixture)
 
 from ckanext.passport import settings
 from ckanext.passport.lkod.links.probe import probe

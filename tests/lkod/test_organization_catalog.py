@@ -12,9 +12,9 @@ import pytest
 import rdflib
 from ckan import model
 from ckan.tests import factories
-from schema_registry import errors
-from schema_registry_2026 import errors as errors_2026
-from views_support import CONTEXT_URL, LKOD_CONFIG_READ_ONLY, SITE, create
+from tests.support.schema_registry import errors
+from tests.support.schema_registry_2026 import errors as errors_2026
+from tests.support.lkod_view_records import CONTEXT_URL, LKOD_CONFIG_READ_ONLY, SITE, create
 
 from ckanext.passport.cli import lkod_group
 from ckanext.passport.lkod import norms

@@ -12,7 +12,7 @@ import re
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from views_support import LKOD_CONFIG_READ_ONLY, token
+from tests.support.lkod_view_records import LKOD_CONFIG_READ_ONLY, token
 
 import ckan.plugins.toolkit as tk
 
@@ -116,7 +116,7 @@ def test_an_administrator_of_the_organization_sees_its_ico_read_only(app):
 
 
 def test_the_form_refuses_a_bad_ico_saying_why_in_the_readers_language(app):
-    from signed_in import SignedIn
+    from tests.support.signed_in import SignedIn
 
     org = factories.Organization()
     browser = SignedIn(app, factories.Sysadmin())

@@ -6,7 +6,7 @@ from importlib.metadata import entry_points
 import ckan.plugins.toolkit as tk
 import pytest
 import rdflib
-from lkod_records import HVD_CATEGORY, SITE_URL, lkod_record
+from tests.support.lkod_records import HVD_CATEGORY, SITE_URL, lkod_record
 from rdflib import RDF, BNode, Literal, URIRef
 
 from ckanext.passport.lkod import iris, jsonld

@@ -8,7 +8,7 @@ import ckan.plugins.toolkit as tk
 import pytest
 import rdflib
 from ckanext.dcat.processors import RDFParser
-from lkod_records import HVD_CATEGORY, SITE_URL, lkod_fields, lkod_record
+from tests.support.lkod_records import HVD_CATEGORY, SITE_URL, lkod_fields, lkod_record
 from rdflib import URIRef
 
 from ckanext.passport.lkod import graph_in, iris, jsonld

@@ -8,8 +8,8 @@ import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from ckanext.dcat.processors import RDFParser
-from lkod_records import HVD_CATEGORY, SITE_URL, lkod_fields, lkod_record
-from schema_registry import errors
+from tests.support.lkod_records import HVD_CATEGORY, SITE_URL, lkod_fields, lkod_record
+from tests.support.schema_registry import errors
 
 from ckanext.passport.lkod import jsonld
 from ckanext.passport.lkod.context import parse_jsonld

@@ -16,8 +16,8 @@ import ckan.plugins.toolkit as tk
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from lkod_records import HVD_CATEGORY
-from views_support import LKOD_CONFIG_READ_ONLY, create, token
+from tests.support.lkod_records import HVD_CATEGORY
+from tests.support.lkod_view_records import LKOD_CONFIG_READ_ONLY, create, token
 
 from ckanext.passport.catalog.conditions import effective_conditions
 from ckanext.passport.lkod import catalog_stream, iris, jsonld, norms, ownership
@@ -95,7 +95,7 @@ def _build(tmp_path_factory, serve_site) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def module_sites():
     """Real HTTP servers over folders for the whole module (tests/conftest.py's serve_site is per test)."""
-    from http_site import Site
+    from tests.support.http_site import Site
 
     started = []
 

@@ -10,8 +10,8 @@ import json
 import pytest
 import rdflib
 from ckan.tests.helpers import call_action
-from schema_registry import errors
-from views_support import CATALOG_URL, CONTEXT_URL, LKOD_CONFIG_READ_ONLY, SITE, every_kind
+from tests.support.schema_registry import errors
+from tests.support.lkod_view_records import CATALOG_URL, CONTEXT_URL, LKOD_CONFIG_READ_ONLY, SITE, every_kind
 
 from ckanext.passport.lkod import catalog_stream
 from ckanext.passport.lkod.context import parse_jsonld

@@ -10,7 +10,7 @@ import json
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from views_support import KINDS, LKOD_CONFIG, SITE, create, every_kind
+from tests.support.lkod_view_records import KINDS, LKOD_CONFIG, SITE, create, every_kind
 
 from ckanext.passport.publish import search
 

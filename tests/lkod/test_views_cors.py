@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from views_support import LKOD_CONFIG
+from tests.support.lkod_view_records import LKOD_CONFIG
 
 pytestmark = list(LKOD_CONFIG)
 

@@ -7,8 +7,8 @@ import pytest
 import rdflib
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from schema_registry import errors
-from views_support import CONTEXT_URL, LKOD_CONFIG, SITE, create, token
+from tests.support.schema_registry import errors
+from tests.support.lkod_view_records import CONTEXT_URL, LKOD_CONFIG, SITE, create, token
 
 pytestmark = list(LKOD_CONFIG)
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 from ckan.tests import factories
-from schema_registry_2026 import errors
-from views_support import CONTEXT_URL, LKOD_CONFIG_READ_ONLY, SITE, create
+from tests.support.schema_registry_2026 import errors
+from tests.support.lkod_view_records import CONTEXT_URL, LKOD_CONFIG_READ_ONLY, SITE, create
 
 from ckanext.passport.lkod import norms
 from ckanext.passport.lkod.context import parse_jsonld

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 from ckan.tests import factories
-from views_support import CATALOG_URL, LEFT_OUT, LKOD_CONFIG_READ_ONLY, every_kind, token
+from tests.support.lkod_view_records import CATALOG_URL, LEFT_OUT, LKOD_CONFIG_READ_ONLY, every_kind, token
 
 from ckanext.passport.lkod import eligibility
 

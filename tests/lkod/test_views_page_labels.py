@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from bs4 import BeautifulSoup
-from views_support import LKOD_CONFIG_READ_ONLY
+from tests.support.lkod_view_records import LKOD_CONFIG_READ_ONLY
 
 pytestmark = list(LKOD_CONFIG_READ_ONLY)
 

@@ -8,9 +8,9 @@ import re
 
 import pytest
 from bs4 import BeautifulSoup
-from catalog_records import complete_resource
+from tests.support.catalog_records import complete_resource
 from ckan.tests import factories
-from views_support import LKOD_CONFIG_READ_ONLY, create, token
+from tests.support.lkod_view_records import LKOD_CONFIG_READ_ONLY, create, token
 
 pytestmark = list(LKOD_CONFIG_READ_ONLY)
 

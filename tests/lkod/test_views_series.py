@@ -11,9 +11,9 @@ import pytest
 from ckan.logic import ValidationError
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from schema_registry import errors as errors_2024
-from schema_registry_2026 import errors
-from views_support import LKOD_CONFIG_READ_ONLY, create, lkod_record
+from tests.support.schema_registry import errors as errors_2024
+from tests.support.schema_registry_2026 import errors
+from tests.support.lkod_view_records import LKOD_CONFIG_READ_ONLY, create, lkod_record
 
 from ckanext.passport.lkod import norms
 from ckanext.passport.lkod.norms import NORM_2026, Kind

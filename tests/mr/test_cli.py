@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from ckanext.passport.cli import passport
 
-from mr_site import serve_mr_site
+from tests.support.mr_site import serve_mr_site
 
 DEMO_SITE = Path(__file__).resolve().parents[2] / "dev" / "demo-site"
 

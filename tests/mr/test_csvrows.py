@@ -5,12 +5,8 @@ parser tests (registries, passports) build their generated corpus from small tem
 """
 from __future__ import annotations
 
-import codecs
-import csv
-import io
-from typing import Collection, Sequence
-
 import pytest
+from tests.support.publisher_bytes import write_csv
 
 from ckanext.passport.mr.csvrows import (
     canonical_standard,
@@ -23,40 +19,6 @@ from ckanext.passport.mr.csvrows import (
 )
 from ckanext.passport.mr.decode import decode_bytes
 from ckanext.passport.mr.model import STANDARD_3_0
-
-
-def write_csv(
-    rows: Sequence[Sequence[str]],
-    *,
-    delimiter: str = ",",
-    quote_all: bool = False,
-    blank_lines: bool = False,
-    number_row: bool = False,
-    trailing: int = 0,
-    line_end: str = "\n",
-    encoding: str = "utf-8",
-    utf8_rows: Collection[int] = (),
-    bom: bool = False,
-) -> bytes:
-    """Bytes of a CSV file with real-world quirks.
-
-    ``number_row`` puts a ``1;2;3`` row under the first row, ``trailing`` pads every row with empty cells,
-    ``blank_lines`` follows every row with an empty line, ``encoding="cp1251"`` with ``utf8_rows`` writes
-    those row indexes in UTF-8 (the mixed-encoding file).
-    """
-    quoting = csv.QUOTE_ALL if quote_all else csv.QUOTE_MINIMAL
-    lines: list[tuple[bytes, str]] = []
-    for index, row in enumerate(rows):
-        buffer = io.StringIO()
-        csv.writer(buffer, delimiter=delimiter, quoting=quoting, lineterminator="\n").writerow(row)
-        codec = "utf-8" if index in utf8_rows else encoding
-        lines.append(((buffer.getvalue()[:-1] + delimiter * trailing).encode(codec), codec))
-        if number_row and index == 0:
-            lines.append((delimiter.join(str(n) for n in range(1, len(row) + 1)).encode(), "ascii"))
-        if blank_lines:
-            lines.append((b"", "ascii"))
-    data = b"".join(line + line_end.encode() for line, _ in lines)
-    return codecs.BOM_UTF8 + data if bom else data
 
 
 def rows_of(data: bytes, **kwargs) -> list[tuple[int, tuple[str, ...]]]:

@@ -17,8 +17,8 @@ from ckanext.passport.mr.limits import ReadLimits
 from ckanext.passport.mr.model import Passport, StructureField
 from ckanext.passport.mr.translation import translator
 
-from data_site import DATA_CSV, STRUCTURE_CSV, Dataset, publish
-from test_fetch import LOCAL
+from tests.support.data_site import DATA_CSV, STRUCTURE_CSV, Dataset, publish
+from tests.support.loopback import LOCAL
 
 IDENTIFIER = "7709876545-pharmacies"
 

@@ -6,15 +6,9 @@ import codecs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.publisher_bytes import mojibake
 
 from ckanext.passport.mr.decode import Decoded, decode_bytes, repair_mojibake
-
-
-def mojibake(text: str) -> str:
-    """What a publisher's tools did: UTF-8 bytes read as Windows-1251 (0x98 becoming U+0098, as Windows does)."""
-    return "".join(
-        bytes([byte]).decode("cp1251") if byte != 0x98 else "\u0098" for byte in text.encode("utf-8")
-    )
 
 
 def codes(decoded: Decoded) -> list[str]:

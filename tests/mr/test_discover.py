@@ -266,7 +266,7 @@ def test_any_fetcher_with_the_fetch_signature_can_be_used():
     assert discovery.registry.standard_version == "http://opendata.gosmonitor.ru/standard/3.0"
 
 
-# --- the given address read as what it is, on a real local site (tests/http_site.py) -------------------------
+# --- the given address read as what it is, on a real local site (tests/support/http_site.py) -------------------------
 
 @pytest.fixture
 def demo_copy(tmp_path) -> Path:

@@ -12,11 +12,10 @@ import json
 import socket
 import threading
 import time
-from contextlib import contextmanager
-from typing import Callable, Iterator
 
 import pytest
 from werkzeug import Request, Response
+from tests.support.loopback import LOCAL, raw_server
 
 from ckanext.passport.mr import fetch as fetch_module
 from ckanext.passport.mr.addresses import is_public_address
@@ -24,40 +23,6 @@ from ckanext.passport.mr.fetch import DEFAULT_USER_AGENT, FetchPolicy, fetch, ma
 from ckanext.passport.mr.translation import translator
 
 RUSSIAN = translator("ru")
-
-LOCAL = FetchPolicy(allow_private_addresses=True, retries=0, backoff_factor=0.01, total_timeout=5)
-
-
-@contextmanager
-def raw_server(handle: Callable[[socket.socket, threading.Event], None]) -> Iterator[str]:
-    """A loopback server that reads one request per connection and lets ``handle`` write raw bytes."""
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(8)
-    listener.settimeout(0.05)
-    stop = threading.Event()
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except socket.timeout:
-                continue
-            with conn:
-                try:
-                    conn.recv(65536)
-                    handle(conn, stop)
-                except OSError:
-                    pass
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}/data.csv"
-    finally:
-        stop.set()
-        thread.join(2)
-        listener.close()
 
 
 def test_ok_response_gives_body_final_url_and_case_insensitive_headers(httpserver):

@@ -18,7 +18,7 @@ from ckanext.passport.mr import addresses
 from ckanext.passport.mr.deadline import Deadline
 from ckanext.passport.mr.fetch import FetchPolicy, fetch, make_session
 
-from test_fetch import raw_server
+from tests.support.loopback import raw_server
 
 DEADLINE = 1.0
 # Far below the 12 s a server keeps dripping, far above the deadline.

@@ -10,7 +10,7 @@ from werkzeug import Request, Response
 
 from ckanext.passport.mr.fetch import FetchPolicy, fetch
 
-from test_fetch import LOCAL, raw_server
+from tests.support.loopback import LOCAL, raw_server
 
 BODY = "".join(f"{n};строка {n}\n" for n in range(5000)).encode("utf-8")
 

@@ -387,7 +387,7 @@ def test_the_passport_link_of_a_registry_entry_is_tried_as_a_page():
 
 
 def test_a_site_check_reads_a_table_passport_behind_the_registry_link(tmp_path, serve_site):
-    from http_site import Fault
+    from tests.support.http_site import Fault
 
     folder = tmp_path / "opendata" / "7710568760-budgetexecution"
     folder.mkdir(parents=True)

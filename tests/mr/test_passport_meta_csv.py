@@ -4,8 +4,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from test_csvrows import write_csv
-from test_decode import mojibake
+from tests.support.publisher_bytes import mojibake, write_csv
 
 from ckanext.passport.mr.model import STANDARD_3_0, Severity
 from ckanext.passport.mr.fields import read_version_name

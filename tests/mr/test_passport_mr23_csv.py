@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from test_csvrows import write_csv
+from tests.support.publisher_bytes import write_csv
 
 from ckanext.passport.mr.model import STANDARD_2_3
 from ckanext.passport.mr.passport.mr23_csv import parse, row_by_name

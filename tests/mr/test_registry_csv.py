@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from test_csvrows import write_csv
-from test_decode import mojibake
+from tests.support.publisher_bytes import mojibake, write_csv
 
 from ckanext.passport.mr.model import STANDARD_2_3, STANDARD_3_0, RegistryEntry
 from ckanext.passport.mr.registry import csv_list, csv_opendatalist

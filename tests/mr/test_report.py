@@ -6,20 +6,18 @@ import shutil
 from pathlib import Path
 
 import pytest
+from tests.support.loopback import LOCAL_SITE_CHECK
 
 from ckanext.passport.mr import report
 from ckanext.passport.mr.fetch import FetchPolicy
 from ckanext.passport.mr.model import STANDARD_3_0, Severity
 from ckanext.passport.mr.translation import translator
 
-from mr_site import serve_mr_site
+from tests.support.mr_site import serve_mr_site
 
 PREDGOR = "predgor/2618017120-politicaldivisions"
 DEMO_SITE = Path(__file__).resolve().parents[2] / "dev" / "demo-site"
 # The local test sites are loopback addresses; the settings room builds real policies (tests/test_settings.py).
-LOCAL = FetchPolicy(connect_timeout=5, read_timeout=5, total_timeout=20, allow_private_addresses=True)
-
-
 @pytest.fixture
 def site(httpserver) -> str:
     return serve_mr_site(httpserver)
@@ -27,7 +25,7 @@ def site(httpserver) -> str:
 
 @pytest.fixture
 def checked(site) -> report.SiteReport:
-    return report.check_site(site, LOCAL, check_data=False)
+    return report.check_site(site, LOCAL_SITE_CHECK, check_data=False)
 
 
 def by_identifier(site_report: report.SiteReport) -> dict[str, report.PassportCheck]:
@@ -92,7 +90,7 @@ def test_the_site_score_is_the_mean_of_the_readable_passports(checked):
 
 
 def test_limit_caps_the_passports_checked(site):
-    limited = report.check_site(site, LOCAL, limit=2, check_data=False)
+    limited = report.check_site(site, LOCAL_SITE_CHECK, limit=2, check_data=False)
 
     assert [p.identifier for p in limited.passports] == ["7708234640-okvedva", "2618017120-politicaldivisions"]
     assert limited.registry_size == 4
@@ -100,7 +98,7 @@ def test_limit_caps_the_passports_checked(site):
 
 def test_a_single_passport_file_url_is_checked_alone(site):
     single = report.check_site(f"{site}opendata/7703092752-terorg/meta.csv",
-                               LOCAL, check_data=False)
+                               LOCAL_SITE_CHECK, check_data=False)
 
     assert single.registry_url == ""
     assert [(p.identifier, p.form) for p in single.passports] == [("7703092752-terorg", "mr23.csv")]
@@ -109,7 +107,7 @@ def test_a_single_passport_file_url_is_checked_alone(site):
 def test_a_single_rdfa_passport_page_is_checked_alone(site):
     page = f"{site}opendata/2618017120-politicaldivisions/index.php"
 
-    single = report.check_site(page, LOCAL, check_data=False)
+    single = report.check_site(page, LOCAL_SITE_CHECK, check_data=False)
 
     assert [(p.identifier, p.form, p.url) for p in single.passports] == [
         ("2618017120-politicaldivisions", "rdfa", page)]
@@ -121,7 +119,7 @@ def test_a_registry_page_at_a_file_address_is_checked_as_the_registry(tmp_path, 
     shutil.copy(tmp_path / "site" / "opendata" / "index.html", tmp_path / "site" / "index.html")
     served = serve_site(tmp_path / "site")
 
-    checked = report.check_site(f"{served.url}/index.html", LOCAL, limit=1, check_data=False)
+    checked = report.check_site(f"{served.url}/index.html", LOCAL_SITE_CHECK, limit=1, check_data=False)
 
     assert (checked.registry_url, checked.registry_form, checked.registry_size) == (
         f"{served.url}/index.html", "rdfa", 6)
@@ -134,7 +132,7 @@ def test_a_passport_page_at_a_file_address_is_fetched_once_and_nothing_appended(
     served = serve_site(tmp_path / "site")
     page = "/opendata/2618017120-politicaldivisions/index.html"
 
-    single = report.check_site(served.url + page, LOCAL, check_data=False)
+    single = report.check_site(served.url + page, LOCAL_SITE_CHECK, check_data=False)
 
     assert [(p.identifier, p.form) for p in single.passports] == [("2618017120-politicaldivisions", "rdfa")]
     assert served.hits == [page]
@@ -146,7 +144,7 @@ def test_a_registry_broken_part_way_is_reported_as_incomplete(tmp_path, serve_si
     registry.write_bytes(registry.read_bytes().replace(b"7701234560-schools,", b'7701234560-schools,"', 1))
     served = serve_site(tmp_path / "site")
 
-    checked = report.check_site(f"{served.url}/", LOCAL, limit=0, check_data=False)
+    checked = report.check_site(f"{served.url}/", LOCAL_SITE_CHECK, limit=0, check_data=False)
 
     assert (checked.registry_form, checked.registry_size) == ("list.csv", 3)
     incomplete = [p for p in checked.problems if p.code == "registry.incomplete"]

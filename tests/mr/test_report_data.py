@@ -16,9 +16,9 @@ from ckanext.passport.mr.check import score
 from ckanext.passport.mr.model import Passport
 from ckanext.passport.mr.translation import translator
 
-from data_site import DATA_CSV, STRUCTURE_CSV, Dataset, publish
-from mr_site import serve_mr_site
-from test_report import LOCAL
+from tests.support.data_site import DATA_CSV, STRUCTURE_CSV, Dataset, publish
+from tests.support.mr_site import serve_mr_site
+from tests.support.loopback import LOCAL_SITE_CHECK
 
 AGREEING = "7709876545-pharmacies"
 DISAGREEING = "7701234560-schools"
@@ -41,7 +41,7 @@ def found(checked: report.SiteReport) -> dict[str, list[tuple[str, dict]]]:
 
 
 def test_data_that_disagrees_with_its_structure_is_found_and_counts_in_the_score(site):
-    checked = report.check_site(f"{site.url}/", LOCAL)
+    checked = report.check_site(f"{site.url}/", LOCAL_SITE_CHECK)
 
     assert found(checked) == {
         AGREEING: [],
@@ -57,7 +57,7 @@ def test_data_that_disagrees_with_its_structure_is_found_and_counts_in_the_score
 
 
 def test_without_the_data_check_no_data_file_is_fetched(site):
-    checked = report.check_site(f"{site.url}/", LOCAL, check_data=False)
+    checked = report.check_site(f"{site.url}/", LOCAL_SITE_CHECK, check_data=False)
 
     assert all(p.problems == [] for p in checked.passports)
     assert not any("/data-" in hit or "/structure-" in hit for hit in site.hits)
@@ -66,7 +66,7 @@ def test_without_the_data_check_no_data_file_is_fetched(site):
 def test_progress_is_told_once_the_registry_is_read_and_after_each_passport(site):
     told = []
 
-    report.check_site(f"{site.url}/", LOCAL, progress=lambda done, total: told.append((done, total)))
+    report.check_site(f"{site.url}/", LOCAL_SITE_CHECK, progress=lambda done, total: told.append((done, total)))
 
     assert told == [(0, 3), (1, 3), (2, 3), (3, 3)]
 
@@ -74,14 +74,14 @@ def test_progress_is_told_once_the_registry_is_read_and_after_each_passport(site
 def test_progress_of_a_single_passport_and_of_a_limited_check(site):
     told = []
 
-    report.check_site(f"{site.url}/opendata/{AGREEING}/meta.json", LOCAL, progress=lambda *p: told.append(p))
-    report.check_site(f"{site.url}/", LOCAL, limit=1, progress=lambda *p: told.append(p))
+    report.check_site(f"{site.url}/opendata/{AGREEING}/meta.json", LOCAL_SITE_CHECK, progress=lambda *p: told.append(p))
+    report.check_site(f"{site.url}/", LOCAL_SITE_CHECK, limit=1, progress=lambda *p: told.append(p))
 
     assert told == [(1, 1), (0, 1), (1, 1)]
 
 
 def test_each_passport_carries_what_was_read(site):
-    checked = report.check_site(f"{site.url}/", LOCAL)
+    checked = report.check_site(f"{site.url}/", LOCAL_SITE_CHECK)
 
     assert all(isinstance(p.passport, Passport) for p in checked.passports)
     assert checked.passports[0].passport.identifier == AGREEING
@@ -94,7 +94,7 @@ def mr_site(httpserver) -> str:
 
 
 def test_each_passport_carries_its_corrections_which_cost_no_score(mr_site):
-    checked = report.check_site(f"{mr_site}opendata/7703092752-terorg/meta.csv", LOCAL, check_data=False)
+    checked = report.check_site(f"{mr_site}opendata/7703092752-terorg/meta.csv", LOCAL_SITE_CHECK, check_data=False)
     terorg, = checked.passports
 
     assert [f.code for f in terorg.corrections][:2] == ["fix.standard_version", "fix.date"]
@@ -102,8 +102,8 @@ def test_each_passport_carries_its_corrections_which_cost_no_score(mr_site):
 
 
 def test_the_text_report_shows_data_findings_and_corrections(site, mr_site):
-    text = report.render_text(report.check_site(f"{site.url}/", LOCAL), translator("ru"))
-    terorg = report.render_text(report.check_site(f"{mr_site}opendata/7703092752-terorg/meta.csv", LOCAL,
+    text = report.render_text(report.check_site(f"{site.url}/", LOCAL_SITE_CHECK), translator("ru"))
+    terorg = report.render_text(report.check_site(f"{mr_site}opendata/7703092752-terorg/meta.csv", LOCAL_SITE_CHECK,
                                                   check_data=False))
 
     assert "ОШИБКА data.field_missing" in text
@@ -115,9 +115,9 @@ def test_the_text_report_shows_data_findings_and_corrections(site, mr_site):
 
 
 def test_the_json_report_holds_data_findings_corrections_and_the_passport_read(site, mr_site):
-    document = json.loads(report.report_json(report.check_site(f"{site.url}/", LOCAL)))
+    document = json.loads(report.report_json(report.check_site(f"{site.url}/", LOCAL_SITE_CHECK)))
     terorg = json.loads(report.report_json(report.check_site(
-        f"{mr_site}opendata/7703092752-terorg/meta.csv", LOCAL, check_data=False)))["passports"][0]
+        f"{mr_site}opendata/7703092752-terorg/meta.csv", LOCAL_SITE_CHECK, check_data=False)))["passports"][0]
 
     assert [f["code"] for f in document["passports"][1]["problems"]] == [
         "data.field_renamed", "data.field_renamed", "data.field_missing"]

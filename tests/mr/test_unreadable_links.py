@@ -18,7 +18,7 @@ from ckanext.passport.mr.passport import looks_like_data_file, parse_passport, p
 from ckanext.passport.mr.model import RegistryEntry
 from ckanext.passport.mr.registry import iter_registry, parse_registry
 
-from fault_passports import valid_passport
+from tests.support.fault_passports import valid_passport
 
 SITE = "http://example.ru/opendata/"
 STANDARD = "http://opendata.gosmonitor.ru/standard/3.0"

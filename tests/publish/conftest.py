@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import pytest
-from publish_shapes import publish_shape, publisher
+from tests.support.publish_shapes import publish_shape, publisher
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from lxml import etree
-from publish_shapes import PUBLISH_CONFIG
+from tests.support.publish_shapes import PUBLISH_CONFIG
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *PUBLISH_CONFIG]
 

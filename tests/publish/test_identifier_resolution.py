@@ -13,7 +13,7 @@ from ckan import model
 from ckan.lib import search
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from publish_shapes import PUBLISH_CONFIG, harvested_shape
+from tests.support.publish_shapes import PUBLISH_CONFIG, harvested_shape
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *PUBLISH_CONFIG]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from publish_shapes import INN, PUBLISH_CONFIG
+from tests.support.publish_shapes import INN, PUBLISH_CONFIG
 from pyRdfa import pyRdfa
 from rdflib import Literal, Namespace, URIRef
 

@@ -15,7 +15,7 @@ from lxml import etree
 import ckanext.passport.mr as mr
 from ckanext.passport.mr.passport import meta_csv, meta_json, meta_xml
 
-from publish_shapes import INN, PUBLISH_CONFIG
+from tests.support.publish_shapes import INN, PUBLISH_CONFIG
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *PUBLISH_CONFIG]
 

@@ -18,7 +18,7 @@ import pytest
 import requests
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from publish_shapes import PUBLISH_CONFIG
+from tests.support.publish_shapes import PUBLISH_CONFIG
 
 from ckanext.passport.catalog.mapping import dataset_to_passport, passport_to_dataset
 from ckanext.passport.mr.model import RegistryEntry

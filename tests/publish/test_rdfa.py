@@ -13,7 +13,7 @@ import json
 import html5lib
 import pytest
 from bs4 import BeautifulSoup
-from publish_shapes import PUBLISH_CONFIG
+from tests.support.publish_shapes import PUBLISH_CONFIG
 from pyRdfa import pyRdfa
 from rdflib import RDF, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import FOAF

@@ -10,7 +10,7 @@ import json
 
 import pytest
 from lxml import etree
-from publish_shapes import INN, PUBLISH_CONFIG, publish_shape, publisher
+from tests.support.publish_shapes import INN, PUBLISH_CONFIG, publish_shape, publisher
 
 from ckanext.passport.mr.registry import csv_list, csv_opendatalist, list_json, list_xml
 

@@ -5,7 +5,7 @@ import csv
 import io
 
 import pytest
-from publish_shapes import PUBLISH_CONFIG
+from tests.support.publish_shapes import PUBLISH_CONFIG
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *PUBLISH_CONFIG]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from publish_shapes import SHAPES
+from tests.support.publish_shapes import SHAPES
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from bs4 import BeautifulSoup
-from catalog_records import complete_record
+from tests.support.catalog_records import complete_record
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 

@@ -6,18 +6,14 @@ process (``-m service_faults -n 0``) on a set of services of their own, beside t
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
 
-# The harvest processes' helper lives with the end-to-end tests; this folder runs on its own too.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-
-from brokers import BROKERS  # noqa: E402
-from fault_rounds import SOURCE_CONFIG, Harvested, PassportSite, Round, harvest_through  # noqa: E402
-from service_control import Fault, start_services  # noqa: E402
+from tests.support.brokers import BROKERS
+from tests.support.fault_rounds import SOURCE_CONFIG, Harvested, PassportSite, Round, harvest_through
+from tests.support.service_control import Fault, start_services
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-DEMO_SITE = Path(__file__).resolve().parent.parent / "dev" / "demo-site"
+DEMO_SITE = Path(__file__).resolve().parents[2] / "dev" / "demo-site"
 IDENTIFIERS = frozenset(
     {
         "7708234640-okvedva",

@@ -3,7 +3,7 @@
 The record is Rosstat's OKVED2 passport (fixtures/real/rosstat-okved2/meta.csv) through ``mapping``, created with
 the harvest's context flag, so it carries the MR identity (``mr_*``, resource types and versions) and lacks what a
 passport cannot carry (EUROVOC, openness conditions, provider e-mail). For the tests of the edit paths (catalog,
-browser walks). Imported as ``harvested_records`` from every test folder (the root conftest puts tests/ on sys.path).
+browser walks).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from ckan.tests.helpers import call_action
 from ckanext.passport.catalog import mapping
 from ckanext.passport.mr.passport import parse_passport
 
-PASSPORT = Path(__file__).parent / "fixtures" / "real" / "rosstat-okved2" / "meta.csv"
+PASSPORT = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "rosstat-okved2" / "meta.csv"
 IDENTIFIER = "7708234640-okvedva"
 STRUCTURE_VERSION = "20180402T1704"
 LATEST_DATA_VERSION = "20251101T1411"

@@ -1,8 +1,7 @@
 """A complete Czech catalog record: every field the catalog schema (catalog/schemas/dataset.yaml) requires.
 
 For any test that creates datasets through the real schema: the catalog's schema, validator, vocabulary,
-openness and workflow tests, the publish tests, the stack tests. Imported as ``catalog_records`` from every
-test folder (the root conftest puts tests/ on sys.path).
+openness and workflow tests, the publish tests, the stack tests.
 """
 from __future__ import annotations
 

@@ -19,15 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TypeVar
 
-import harvest_processes
+from tests.support import harvest_processes
 import pytest
-from brokers import consumer_ini, declare_empty_queues, wait_for_consumers
+from tests.support.brokers import consumer_ini, declare_empty_queues, wait_for_consumers
 from ckan import model
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestJob, HarvestObject
-from fault_passports import valid_passport
-from harvest_processes import HarvestProcesses
-from service_control import Fault
+from tests.support.fault_passports import valid_passport
+from tests.support.harvest_processes import HarvestProcesses
+from tests.support.service_control import Fault
 
 from ckanext.passport.harvest import records
 from ckanext.passport.settings import HARVEST_OBJECT_BUDGET
@@ -130,7 +130,7 @@ def harvest_through(fault: Fault, site: PassportSite, source: dict, broker: str,
 
 
 def processes_ini(broker: str, folder: Path) -> Path:
-    """The broker's consumer configuration (tests/brokers.py) with the round's object budget over it."""
+    """The broker's consumer configuration (tests/support/brokers.py) with the round's object budget over it."""
     base = consumer_ini(broker, folder)
     text = base.read_text()
     ini = folder / "processes.ini"

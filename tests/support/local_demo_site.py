@@ -12,8 +12,8 @@ import shutil
 from pathlib import Path
 from typing import Callable
 
-from demo_site import DEMO_SITE
-from http_site import Site
+from tests.support.demo_site import DEMO_SITE
+from tests.support.http_site import Site
 
 # Each real host (and path prefix) of a data or structure link → where the same file is on the local copy.
 REAL_HOSTS = {

@@ -3,8 +3,6 @@
 Another connection holds a lock every writer meets on its way to the commit. The writers start one after the
 other, each once the one before is waiting for a lock, so their order is known; the lock is let go once all of
 them wait. Whatever each writer read before it waited is then as stale as a race can make it.
-
-Imported by the race test modules (pytest puts this folder on sys.path).
 """
 from __future__ import annotations
 

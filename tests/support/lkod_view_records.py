@@ -1,6 +1,6 @@
 """Records of every kind the LKOD meets, for the /lkod/ view tests: one eligible, one left out per reason.
 
-Built like tests/catalog_records.py (the Czech record the catalog schema requires) with the LKOD fields; made
+Built like tests/support/catalog_records.py (the Czech record the catalog schema requires) with the LKOD fields; made
 by a sysadmin, whom the site lets give a new record the state ``published`` (``LKOD_CONFIG``).
 """
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from catalog_records import ROSSTAT_INN, complete_record
+from tests.support.catalog_records import ROSSTAT_INN, complete_record
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 

@@ -17,12 +17,12 @@ from ckan.lib import jobs
 from ckan.lib.redis import connect_to_redis
 from ckan.tests.helpers import call_action
 
-from local_demo_site import local_demo_site
+from tests.support.local_demo_site import local_demo_site
 
 from ckanext.passport.conformance.site_check import actions as site_check_actions
 from ckanext.passport.conformance.site_check import job as site_check_job
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CKAN = str(Path(sys.executable).with_name("ckan"))
 # The queues the tests' workers take jobs from: CKAN's default (link and openness checks) and the site checks'.
 QUEUES = (jobs.DEFAULT_QUEUE_NAME, site_check_job.QUEUE)

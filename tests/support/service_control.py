@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from harvest_processes import HarvestProcesses
+from tests.support.harvest_processes import HarvestProcesses
 
 ROOT = Path(__file__).resolve().parents[2]
 # The set of services these tests act on: `make test` gives them their own (dev/services.sh's SERVICES_NAME and

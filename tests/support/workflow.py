@@ -1,6 +1,4 @@
 """What the workflow tests share: the people of the workflow, acting as someone, and a real SMTP sink.
-
-Imported by the workflow test modules (pytest puts this folder on sys.path).
 """
 from __future__ import annotations
 
@@ -10,8 +8,8 @@ from typing import Any, Optional
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from catalog_records import complete_record
-from smtp_sink import SmtpSink
+from tests.support.catalog_records import complete_record
+from tests.support.smtp_sink import SmtpSink
 
 EDITORS_ORG = "redakce"
 

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import axe_playwright_python
-from harvest_processes import HarvestProcesses
+from tests.support.harvest_processes import HarvestProcesses
 from playwright.sync_api import Browser, Page, expect
 
 EDITORS_ORG = "redakce"

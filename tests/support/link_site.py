@@ -5,7 +5,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from http_site import Fault
+from tests.support.http_site import Fault
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,8 @@
 """docs/actions.md, written from what the plugins register: every ``passport_*`` action, its docstring's parameters
-and return value, and who may call it as tests/authorization_table.py asks it of each role.
+and return value, and who may call it as tests/support/authorization_table.py asks it of each role.
 
 tests/test_actions_reference.py fails while the page differs from what this writes; to write it again, with the
-services running: ``.venv/bin/python tests/actions_reference.py test.ini > docs/actions.md``.
+services running: ``.venv/bin/python tests/support/actions_reference.py test.ini > docs/actions.md``.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from authorization_table import ALLOWED, CASES, NAMING_NO_USER, NOT_FOUND, ROLES  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script: the project root, for ``tests``
+from tests.support.authorization_table import ALLOWED, CASES, NAMING_NO_USER, NOT_FOUND, ROLES  # noqa: E402
 
 PREFIX = "passport_"
 ROLE_WORDS = {
@@ -26,11 +26,11 @@ HEAD = """# Actions
 Every action the extension adds, called like CKAN's own: `POST /api/3/action/<name>` with a JSON body (or `GET`
 with the parameters in the query string for those that change nothing), or `tk.get_action(name)(context,
 data_dict)`. Messages in the answers are in the request's language (`/cs/api/3/action/…`). Who may call each is
-what the authorization matrix (`tests/authorization_table.py`) asks of each role and gets: "the organization" is
+what the authorization matrix (`tests/support/authorization_table.py`) asks of each role and gets: "the organization" is
 the one owning the record, source or check asked about; reviewers are the members of
 `ckanext.passport.editors_organization`. [Security](security.md) explains the roles.
 
-This page is written from the code (`tests/actions_reference.py`); `tests/test_actions_reference.py` keeps it in
+This page is written from the code (`tests/support/actions_reference.py`); `tests/test_actions_reference.py` keeps it in
 step with the actions registered, their docstrings and the matrix.
 """
 

@@ -1,7 +1,6 @@
 """A small Czech LKOD (DCAT-AP-CZ, documents variant) for the ``lkod`` harvester's tests, served by a real local
 HTTP server: a catalog document listing the norm's official example datasets, their IRIs rewritten to the server's
-URLs, plus dataset documents that cannot be read. Imported as ``lkod_site`` (the root conftest puts tests/ on
-sys.path).
+URLs, plus dataset documents that cannot be read.
 """
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from pathlib import Path
 
 from ckanext.passport.lkod.context import CONTEXT_URL
 
-EXAMPLES = Path(__file__).parent / "fixtures" / "dcat-ap-cz" / "příklady"
+EXAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "dcat-ap-cz" / "příklady"
 # Each good dataset: its name on the site and the official example it is made of.
 GOOD = {
     "vld": "datová-sada.jsonld", "hvd": "datová-sada-hvd.jsonld", "rozpocet-2019": "datová-sada-v-sérii.jsonld",

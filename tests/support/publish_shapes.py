@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import pytest
-from catalog_records import ALL_CONDITIONS_MET, EUROVOC_ECONOMICS, ROSSTAT_INN
+from tests.support.catalog_records import ALL_CONDITIONS_MET, EUROVOC_ECONOMICS, ROSSTAT_INN
 from ckan.tests import factories
 
 PUBLISH_CONFIG = (pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),)

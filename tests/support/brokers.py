@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BROKERS: dict[str, dict[str, str]] = {
     "redis": {"ckan.harvest.mq.port": os.environ.get("REDIS_PORT", "6380")},
     "amqp": {"ckan.harvest.mq.type": "amqp", "ckan.harvest.mq.hostname": "127.0.0.1",

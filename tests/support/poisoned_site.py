@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fault_passports import valid_passport
+from tests.support.fault_passports import valid_passport
 
 INN = "7701234560"
 GOOD = [f"{INN}-good{n}" for n in range(4)]

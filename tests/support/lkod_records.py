@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalog_records import complete_record, complete_resource
+from tests.support.catalog_records import complete_record, complete_resource
 
 from ckanext.passport.catalog import vocab
 from ckanext.passport.catalog.conditions import effective_conditions

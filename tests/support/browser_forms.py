@@ -1,6 +1,4 @@
 """Posting CKAN's forms the way a browser does, for tests that drive the dataset and resource forms.
-
-Imported by the form test modules (pytest puts this folder on sys.path).
 """
 from __future__ import annotations
 
