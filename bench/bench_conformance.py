@@ -17,11 +17,11 @@ database's rows are emptied first (as bench_harvest.py empties its own), so poin
    its p50 after each job as a ratio to ckanext-harvest's source page ``/harvest/<source>`` of the same source,
    requested in turn with it; and its p50 and the peak of Python's heap during one view (tracemalloc) as ratios
    to those of the tab of a 100-passport source harvested in the same run: the tab shows one page of 100
-   passports, so neither should grow with the job. :func:`tab_figures` measures one source's tab; bench_harvest.py
-   calls it for its 6,692-passport site.
+   passports, so neither should grow with the job. ``support.conformance_tab`` measures one source's tab;
+   bench_harvest.py calls it for its 6,692-passport site.
 
-The site is bench_harvest.py's (1,000 passports in six forms, served by tests/support/http_site.py), harvested in this
-process through the harvest stages the way bench_harvest.py runs a job. The actions are called in-process as
+The site is ``support.mr_site``'s (1,000 passports in six forms, served by tests/support/http_site.py), harvested
+in this process through the harvest stages (``support.harvest.run_job``). The actions are called in-process as
 the API calls them (a sysadmin's context, inside a request context for the links), so no HTTP time is counted.
 It is a benchmark, not a test: it prints a table and exits 0 whatever the figures.
 """
@@ -30,106 +30,22 @@ from __future__ import annotations
 import json
 import logging
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from support.conformance_tab import tab_figures
+from support.database import database_url, prepare_database, review_free_config
+from support.harvest import create_source, passport_harvester, run_job
+from support.measure import p50
+from support.mr_site import DATASETS, build_site
 
-import bench_harvest  # noqa: E402 (the 1,000-passport site and one harvest job's run)
-import bench_pages  # noqa: E402 (the sysadmin whose API token signs page requests in)
-
-INI = ROOT / "test.ini"
 SAMPLES = int(os.environ.get("BENCH_CONFORMANCE_SAMPLES", "7"))
 SMALL_SITE = 100  # passports of the source whose tab is the memory baseline: one full page of the tab
 TARGET_TAB_SECONDS = 1.0  # issue 27: p50 of one view, on 6,692 passports (bench_harvest.py measures that one)
 TARGET_TAB_FLAT = 1.5  # the tab of 1,000 passports against that of 100: one page each, so about the same
-
-
-def configured() -> Any:
-    from ckan.cli import load_config
-
-    config = load_config(str(INI))
-    config["ckanext.passport.review_scope"] = "none"
-    return config
-
-
-def database_url() -> str:
-    return os.environ.get("CKAN_SQLALCHEMY_URL") or configured()["sqlalchemy.url"]
-
-
-def prepare_database() -> None:
-    """The schema brought up to date (CKAN, harvest, passport), then every row out but the migration bookkeeping."""
-    import psycopg2
-
-    ckan = str(Path(sys.executable).parent / "ckan")
-    env = dict(os.environ, CKAN_INI=str(INI))
-    for command in (["db", "init"], ["db", "pending-migrations", "--apply"]):
-        subprocess.run([ckan, *command], env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-    with psycopg2.connect(database_url()) as connection, connection.cursor() as cursor:
-        cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
-                       "AND tablename NOT LIKE '%%alembic_version%%'")
-        tables = ", ".join(f'"{name}"' for (name,) in cursor.fetchall())
-        cursor.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
-    connection.close()
-
-
-def p50(call: Callable[[], Any], samples: int = SAMPLES) -> tuple[float, Any]:
-    value = call()  # warm: the first call pays for imports and caches
-    timings = []
-    for _ in range(samples):
-        started = time.perf_counter()
-        value = call()
-        timings.append(time.perf_counter() - started)
-    return statistics.median(timings), value
-
-
-def tab_figures(app: Any, source_name: str, samples: int) -> dict[str, float]:
-    """The Conformance tab of harvest source ``source_name`` (its last finished job) as a sysadmin opens it.
-
-    ``app`` is what ``ckan.config.middleware.make_app`` returns; the pages are requested of it (its middleware
-    included: the language) by werkzeug's test client with the API token of bench_pages.py's sysadmin, so no HTTP
-    server is needed and the time is the view's. The tab and ckanext-harvest's page of the same source ``/harvest/<source>`` (the baseline) are
-    requested in turn, once each to warm up and then ``samples`` times. Returns ``{"p50": seconds of the tab,
-    "page_p50": seconds of the source page, "peak": bytes}``: ``peak`` is the peak of Python's heap during one
-    more view of the tab (tracemalloc, started just before it), what the view itself holds at once.
-    """
-    from werkzeug.test import Client
-
-    with app._wsgi_app.test_request_context():
-        token = bench_pages.sysadmin_token()
-    client = Client(app)
-
-    def view(path: str) -> Callable[[], None]:
-        def get() -> None:
-            response = client.get(path, headers={"Authorization": token})
-            if response.status_code != 200:
-                raise RuntimeError(f"{path} answered {response.status_code}")
-        return get
-
-    tab, page = view(f"/harvest/{source_name}/conformance"), view(f"/harvest/{source_name}")
-    tab(), page()
-    timings: dict[Callable[[], None], list[float]] = {tab: [], page: []}
-    for _ in range(samples):
-        for get, taken in timings.items():
-            started = time.perf_counter()
-            get()
-            taken.append(time.perf_counter() - started)
-    tracemalloc.start()
-    try:
-        tab()
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    return {"p50": statistics.median(timings[tab]), "page_p50": statistics.median(timings[page]), "peak": peak}
 
 
 def small_source(url: str) -> str:
@@ -152,7 +68,7 @@ def measure(site_url: str, small_site_url: str) -> dict[str, Any]:
 
     from ckanext.passport.conformance.harvest.report import last_finished_job
 
-    app = make_app(configured())
+    app = make_app(review_free_config())
     # The in-process harvests log every dataset (test.ini's levels): the output is the figures.
     for name in ("ckan", "ckanext"):
         logging.getLogger(name).setLevel(logging.ERROR)
@@ -164,18 +80,19 @@ def measure(site_url: str, small_site_url: str) -> dict[str, Any]:
         # first, then cleared (its datasets purged), so that the large source's records are its own.
         small = small_source(f"{small_site_url}/opendata/list.csv")
         small_id = tk.get_action("harvest_source_show")(context(), {"id": small})["id"]
-        job = bench_harvest.run_job(small_id, bench_harvest.passport_harvester())
+        job = run_job(small_id, passport_harvester())
         small_figures = {"statuses": job["statuses"], "tab": tab_figures(app, small, SAMPLES)}
         tk.get_action("harvest_source_clear")({"user": user, "ignore_auth": True}, {"id": small_id})
-        source_id = bench_harvest.create_source("passport", f"{site_url}/opendata/list.csv")
+        source_id = create_source("passport", f"{site_url}/opendata/list.csv")
         source_name = tk.get_action("harvest_source_show")(context(), {"id": source_id})["name"]
         figures: dict[str, Any] = {}
         for run in ("first", "unchanged"):
-            job = bench_harvest.run_job(source_id, bench_harvest.passport_harvester())
+            job = run_job(source_id, passport_harvester())
             job_id = last_finished_job(source_id).id
             ours, report = p50(lambda: tk.get_action("passport_conformance_report")(
-                context(), {"id": source_id, "job_id": job_id}))
-            theirs, job_report = p50(lambda: tk.get_action("harvest_job_report")(context(), {"id": job_id}))
+                context(), {"id": source_id, "job_id": job_id}), SAMPLES)
+            theirs, job_report = p50(lambda: tk.get_action("harvest_job_report")(context(), {"id": job_id}),
+                                       SAMPLES)
             figures[run] = {
                 "harvest_seconds": job["seconds"], "statuses": job["statuses"], "ours": ours, "theirs": theirs,
                 "passports": report["summary"]["passports"], "read": report["summary"]["read"],
@@ -187,7 +104,7 @@ def measure(site_url: str, small_site_url: str) -> dict[str, Any]:
                 "tab": tab_figures(app, source_name, SAMPLES),
             }
         figures["history"], history = p50(lambda: tk.get_action("passport_conformance_history")(
-            context(), {"id": source_id}))
+            context(), {"id": source_id}), SAMPLES)
         figures["history_jobs"] = len(history)
         figures["small"] = small_figures
     return figures
@@ -200,9 +117,9 @@ def main() -> int:
     prepare_database()
     with tempfile.TemporaryDirectory(prefix="bench-conformance-") as folder:
         started = time.perf_counter()
-        site = bench_harvest.build_site(Path(folder) / "large")
-        bench_harvest.build_site(Path(folder) / "small", SMALL_SITE)
-        print(f"sites of {bench_harvest.DATASETS} and {SMALL_SITE} passports generated in "
+        site = build_site(Path(folder) / "large")
+        build_site(Path(folder) / "small", SMALL_SITE)
+        print(f"sites of {DATASETS} and {SMALL_SITE} passports generated in "
               f"{time.perf_counter() - started:.0f} s", flush=True)
         server, small_server = HttpSite(Path(folder) / "large").start(), HttpSite(Path(folder) / "small").start()
         try:
@@ -230,9 +147,9 @@ def main() -> int:
         tab = figures[run]["tab"]
         row(f"Conformance tab, {label}, s (vs /harvest/<source>)", tab["p50"], tab["page_p50"],
             target=f"p50 <= {TARGET_TAB_SECONDS:g} s", ok=tab["p50"] <= TARGET_TAB_SECONDS)
-        row(f"  p50, s: {bench_harvest.DATASETS} passports (vs {SMALL_SITE})", tab["p50"], small["p50"],
+        row(f"  p50, s: {DATASETS} passports (vs {SMALL_SITE})", tab["p50"], small["p50"],
             target=f"<= {TARGET_TAB_FLAT}", ok=tab["p50"] / small["p50"] <= TARGET_TAB_FLAT)
-        row(f"  heap peak of one view, MiB: {bench_harvest.DATASETS} passports (vs {SMALL_SITE})",
+        row(f"  heap peak of one view, MiB: {DATASETS} passports (vs {SMALL_SITE})",
             tab["peak"] / 2**20, small["peak"] / 2**20, target=f"<= {TARGET_TAB_FLAT}",
             ok=tab["peak"] / small["peak"] <= TARGET_TAB_FLAT)
     return 0

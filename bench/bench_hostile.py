@@ -34,11 +34,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from bench_harvest import memory_kib, reset_peak  # noqa: E402
+from support import ROOT
+from support.measure import memory_kib, reset_peak
 
 REAL = ROOT / "tests" / "fixtures" / "real"
 DEMO = ROOT / "dev" / "demo-site" / "opendata"

@@ -9,7 +9,7 @@
 The records are created when missing (organization ``bench-lkod``, kept between runs: creating them takes
 minutes). The small catalog is the first tenth of them indexed a second time under a Solr site id of its own
 (``<site id>-small``) and served by a second server reading that site id: the same database and code, a catalog
-a tenth the size. Servers and measuring helpers are bench_publish.py's. Database and Solr core are test.ini's
+a tenth the size. Servers and measuring helpers are ``support``'s. Database and Solr core are test.ini's
 unless CKAN_SQLALCHEMY_URL / CKAN_SITE_ID say otherwise; LKOD_BENCH_DATASETS sets the catalog size.
 Run from the repository root: `.venv/bin/python bench/bench_lkod.py`.
 """
@@ -22,22 +22,27 @@ import time
 from typing import Any
 
 import requests
-import bench_publish
-from bench_publish import ROOT, SAMPLES, fetched, free_port, memory_kib, p50, reset_peak, timed
+from support import ROOT
+from support.measure import memory_kib, p50, reset_peak, timed
+from support.server import configured as server_configured
+from support.server import fetched, page_through_search, start_server
 
 ORGANIZATION = "bench-lkod"
 DATASETS = int(os.environ.get("LKOD_BENCH_DATASETS", "10000"))
 SMALL = DATASETS // 10
-PAGE_ROWS = 1000
+SAMPLES = 60
 WORKERS = 6
 TARGET_CATALOG = 1.5
 TARGET_DOCUMENT = 1.5
 ELIGIBLE = "+passport_lkod_eligible:true"
 
 
-def configured(port: int | None = None) -> Any:
-    # Bench records start published (the workflow is not what is measured).
-    return bench_publish.configured(port, {"ckanext.passport.initial_states": "published"})
+# Bench records start published (the workflow is not what is measured).
+PUBLISHED = {"ckanext.passport.initial_states": "published"}
+
+
+def configured() -> Any:
+    return server_configured(None, PUBLISHED)
 
 
 def site_id() -> str:
@@ -141,46 +146,13 @@ def ensure_records() -> None:
         raise RuntimeError("indexing the small catalog failed")
 
 
-def serve(port: int) -> None:
-    from ckan.config.middleware import make_app
-    from werkzeug.serving import make_server
-
-    make_server("127.0.0.1", port, make_app(configured(port))).serve_forever()
-
-
-def start_server(env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    server = run_self("--serve", str(port), env=env)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            requests.get(f"{base}/api/3/action/status_show", timeout=5)
-            return server, base
-        except requests.ConnectionError:
-            time.sleep(0.1)
-    server.kill()
-    raise RuntimeError("the benchmark server did not start")
-
-
-def page_through_search(session: requests.Session, base: str) -> int:
-    """The baseline: every eligible record through package_search, a page of 1,000 at a time."""
-    seen, start = 0, 0
-    while True:
-        result = fetched(session, f"{base}/api/3/action/package_search", q="*:*", fq=ELIGIBLE,
-                         sort="name asc", rows=PAGE_ROWS, start=start).json()["result"]
-        seen += len(result["results"])
-        start += PAGE_ROWS
-        if start >= result["count"]:
-            return seen
-
-
 def catalog_growth(session: requests.Session, server: subprocess.Popen, base: str) -> tuple[float, int, int]:
     """Download the catalog once warm: seconds, listed records, the server's peak memory growth (KiB)."""
     fetched(session, f"{base}/lkod/catalog")
     reset_peak(server.pid)
-    before = memory_kib(server.pid, "VmRSS")
+    before = memory_kib("VmRSS", server.pid)
     seconds, response = timed(lambda: fetched(session, f"{base}/lkod/catalog"))
-    return seconds, len(response.json()["datová_sada"]), memory_kib(server.pid, "VmHWM") - before
+    return seconds, len(response.json()["datová_sada"]), memory_kib("VmHWM", server.pid) - before
 
 
 def verdict(ratio: float, target: float) -> str:
@@ -188,9 +160,6 @@ def verdict(ratio: float, target: float) -> str:
 
 
 def main() -> int:
-    if len(sys.argv) == 3 and sys.argv[1] == "--serve":
-        serve(int(sys.argv[2]))
-        return 0
     if len(sys.argv) == 3 and sys.argv[1] == "--create":
         create_share(int(sys.argv[2]))
         return 0
@@ -200,25 +169,25 @@ def main() -> int:
     print(f"ensuring {DATASETS} LKOD records in organization {ORGANIZATION} ({SMALL} in the small catalog)…",
           flush=True)
     ensure_records()
-    server, base = start_server()
-    small_server, small_base = start_server(small_site_env())
+    server, base = start_server(PUBLISHED)
+    small_server, small_base = start_server(PUBLISHED, small_site_env())
     session = requests.Session()
     ok = True
     try:
         identifier = fetched(session, f"{base}/api/3/action/package_show", id=name(42)).json()["result"]["id"]
-        show = p50(lambda: fetched(session, f"{base}/api/3/action/package_show", id=identifier))
+        show = p50(lambda: fetched(session, f"{base}/api/3/action/package_show", id=identifier), SAMPLES, warm=5)[0]
         print(f"one record, p50 of {SAMPLES} requests (package_show {show * 1000:.1f} ms):")
-        latency = p50(lambda: fetched(session, f"{base}/lkod/dataset/{identifier}"))
+        latency = p50(lambda: fetched(session, f"{base}/lkod/dataset/{identifier}"), SAMPLES, warm=5)[0]
         ratio = latency / show
         ok &= ratio <= TARGET_DOCUMENT
         print(f"  JSON-LD  {latency * 1000:6.1f} ms  {verdict(ratio, TARGET_DOCUMENT)}")
         # What NKOD reads is the JSON-LD document (it sends no Accept header); Turtle is shown for reference.
-        latency = p50(lambda: fetched(session, f"{base}/lkod/dataset/{identifier}?format=ttl"))
+        latency = p50(lambda: fetched(session, f"{base}/lkod/dataset/{identifier}?format=ttl"), SAMPLES, warm=5)[0]
         print(f"  Turtle   {latency * 1000:6.1f} ms  ratio {latency / show:.2f} (no target)")
 
-        page_through_search(session, base)  # warm Solr's caches for both runs alike
+        page_through_search(session, base, ELIGIBLE)  # warm Solr's caches for both runs alike
         catalog_time, listed, growth = catalog_growth(session, server, base)
-        search_time, seen = timed(lambda: page_through_search(session, base))
+        search_time, seen = timed(lambda: page_through_search(session, base, ELIGIBLE))
         ratio = catalog_time / search_time
         ok &= ratio <= TARGET_CATALOG
         print(f"/lkod/catalog: {listed} records in {catalog_time:.2f} s; paging package_search through {seen} "

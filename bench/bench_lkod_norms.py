@@ -3,14 +3,14 @@ reading the same datasets, both through the demo's processes.
 
 A 200-dataset catalog (``LKOD_NORMS_DATASETS``) in 2021-01-11 lists dataset documents half in 2021-01-11 and half
 in 2024-05-28 (the norm's official example, each its own IRI and title), served by the suite's real HTTP server
-(``tests/support/http_site.py``). Each first harvest runs as on the demo: a gather consumer and bench_harvest's fetch
+(``tests/support/http_site.py``). Each first harvest runs as on the demo: a gather consumer and fetch
 consumers, ``ckan harvester`` processes on RabbitMQ, carry the job this process starts and runs ``harvest_jobs_run``
-for until it is finished (bench_harvest.through_consumers). Ours is timed against ckanext-dcat's ``dcat_rdf``
+for until it is finished (``support.harvest.through_consumers``). Ours is timed against ckanext-dcat's ``dcat_rdf``
 harvester landing the same datasets from one Turtle document holding their graphs (it dereferences no dataset IRI:
 its one document is the fairest reading of "the same documents"), its profile's distributions mapped onto the
 catalog schema as a portal would (``dcat_harvester`` below, installed in its consumers by ``as_a_portal``). Prints
 each time and the ratio ours / dcat's (target <= 1: the issue asks that ours stay within dcat's time). Database
-and Solr core are bench_harvest.py's (``ckan_bench``; BENCH_DATABASE and BENCH_SITE_ID for a run beside others).
+and Solr core are the harvest benchmarks' (``ckan_bench``; BENCH_DATABASE and BENCH_SITE_ID for a run beside others).
 Run from the repository root: ``.venv/bin/python bench/bench_lkod_norms.py``.
 """
 from __future__ import annotations
@@ -23,10 +23,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import bench_harvest
-from bench_harvest import ROOT
-
-sys.path.insert(0, str(ROOT))
+from support import ROOT, harvest
+from support.database import bench_env, empty_database, ensure_database
+from support.harvest import configured, landed, outcome, through_consumers
 
 DATASETS = int(os.environ.get("LKOD_NORMS_DATASETS", "200"))
 EXAMPLES_2024 = ROOT / "tests" / "fixtures" / "dcat-ap-cz" / "příklady" / "datová-sada.jsonld"
@@ -67,13 +66,13 @@ def build(root: Path, url: str) -> None:
 
 
 def dcat_harvester() -> Any:
-    """bench_harvest's ``dcat_rdf`` harvester (its catalog-field moves kept), with what a portal harvesting DCAT-AP-CZ
+    """``support.harvest``'s ``dcat_rdf`` harvester (its catalog-field moves kept), with what a portal harvesting DCAT-AP-CZ
     into our catalog schema would add: the profile keeps a distribution's format and media type as the EU file-type
     and IANA IRIs the norm writes, and the schema holds a format label and a media type (it refuses the IRI); the
     records are Czech."""
     from ckanext.passport.lkod import iris
 
-    harvester = bench_harvest.dcat_harvester()
+    harvester = harvest.dcat_harvester()
     to_catalog_fields = harvester.modify_package_dict
 
     def to_czech_records(package_dict: dict, temp_dict: dict, harvest_object: Any) -> dict:
@@ -90,9 +89,9 @@ def dcat_harvester() -> Any:
 
 def as_a_portal() -> None:
     """In a ``dcat_rdf`` consumer process (its ``sitecustomize``, see :func:`consumer_env`): the harvester's
-    mapping above and bench_harvest's lenient validation, before CKAN loads the plugin (a SingletonPlugin: the
+    mapping above and bench_harvest.py's lenient validation, before CKAN loads the plugin (a SingletonPlugin: the
     instance patched here is the one it loads)."""
-    from ckanext.passport.catalog import validators
+    from ckanext.passport.catalog.record import validators
 
     dcat_harvester()
     validators.harvesting = lambda context: True
@@ -111,14 +110,14 @@ def consumer_env(kind: str, folder: Path) -> dict[str, str]:
 
 def child(kind: str, url: str) -> dict[str, Any]:
     """One first harvest of ``url`` through the demo's processes: a gather consumer and fetch consumers
-    (bench_harvest.through_consumers), this process starting the job as the portal's cron does."""
+    (``support.harvest.through_consumers``), this process starting the job as the portal's cron does."""
     import ckan.plugins.toolkit as tk
     from ckan.config.middleware import make_app
     from ckan.lib.search import clear_all
 
     from tests.support.brokers import BROKERS
 
-    config = bench_harvest.configured()
+    config = configured()
     config.update(BROKERS[BROKER])
     app = make_app(config)
     with app._wsgi_app.test_request_context(), tempfile.TemporaryDirectory() as folder:
@@ -129,16 +128,16 @@ def child(kind: str, url: str) -> dict[str, Any]:
         source = tk.get_action("harvest_source_create")(dict(context), {
             "name": f"bench-{kind}-source", "title": f"Bench {kind}", "url": url, "owner_org": org["id"],
             "source_type": "dcat_rdf" if kind == "dcat" else "lkod", "config": json.dumps(config)})
-        # Both harvesters' plugins in both sides' consumers (bench_harvest.configured's list): neither pays for the
+        # Both harvesters' plugins in both sides' consumers (``support.harvest.configured``'s list): neither pays for the
         # other's absence.
-        plugins = {"ckan.plugins": bench_harvest.configured()["ckan.plugins"]}
-        result = bench_harvest.through_consumers(source["id"], BROKER, consumer_env(kind, Path(folder)), plugins)
-        return {**result, **bench_harvest.outcome(result["job_id"]), "landed": bench_harvest.landed()}
+        plugins = {"ckan.plugins": configured()["ckan.plugins"]}
+        result = through_consumers(source["id"], BROKER, consumer_env(kind, Path(folder)), plugins)
+        return {**result, **outcome(result["job_id"]), "landed": landed()}
 
 
 def run_child(kind: str, url: str) -> dict[str, Any]:
-    bench_harvest.empty_database()
-    done = subprocess.run([sys.executable, __file__, "--run", kind, url], env=bench_harvest.bench_env(), cwd=ROOT,
+    empty_database()
+    done = subprocess.run([sys.executable, __file__, "--run", kind, url], env=bench_env(), cwd=ROOT,
                           capture_output=True, text=True)
     if done.returncode:
         sys.exit(done.stderr[-3000:])
@@ -148,7 +147,7 @@ def run_child(kind: str, url: str) -> dict[str, Any]:
 def main() -> None:
     from tests.support.http_site import Site
 
-    bench_harvest.ensure_database()
+    ensure_database()
     with tempfile.TemporaryDirectory() as folder:
         site = Site(Path(folder)).start()
         try:

@@ -14,8 +14,8 @@ and CKAN's own ``/dataset/``, the baseline. Printed in one run:
 - each process of the web server (uWSGI's master's children: its workers and its HTTP router) and its RSS before
   and after (flat: a worker that uWSGI recycled, ``max-requests``, is printed as such).
 
-The harvests: a generated MR site of ``BENCH_LOAD_PASSPORTS`` (500) passports (bench_harvest.build_site), served on
-127.0.0.1 by this process, one site per job with identifiers of its own (a fresh ``series``), so each job creates
+The harvests: a generated MR site of ``BENCH_LOAD_PASSPORTS`` (500) passports (``support.mr_site.build_site``),
+served on 127.0.0.1 by this process, one site per job with identifiers of its own (a fresh ``series``), so each job creates
 every record; harvested by a source of the demo's (``bench-load``, in an organization of that name) created when
 missing and cleared (``harvest_source_clear``) before each job, so the demo does not grow; the job is started as
 the demo's cron starts it (``ckan harvester job`` then ``ckan harvester run``) and carried by the demo's gather and
@@ -48,10 +48,8 @@ from urllib.parse import urlsplit
 import requests
 import sqlalchemy as sa
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-
-import bench_harvest  # noqa: E402 (the generated MR site)
+from support import ROOT
+from support.mr_site import build_site
 
 BASE = os.environ.get("BENCH_LOAD_URL", "http://127.0.0.1:5000").rstrip("/")
 INI = Path(os.environ.get("BENCH_LOAD_INI", ROOT / "dev" / "ckan.ini"))
@@ -392,7 +390,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
         sites = [Path(folder) / job for job in "ab"]
         for site in sites:
-            bench_harvest.build_site(site, PASSPORTS, series=f"load{run}{site.name}")
+            build_site(site, PASSPORTS, series=f"load{run}{site.name}")
         servers = [serve_site(site) for site in sites]
         try:
             before = server_processes()

@@ -29,11 +29,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from bench_harvest import memory_kib, reset_peak  # noqa: E402
+from support.measure import memory_kib, reset_peak
 
 MIB = 1024 * 1024
 SIZES_MIB = (1, 5, 20, 50)

@@ -1,13 +1,14 @@
 """What people meet (issue 24): the pages of the visitors', curators' and editors' journeys, over HTTP on a live
 server, each against CKAN's dataset page of the same record.
 
-- Two records built as bench_publish.py builds its datasets (MR resources with ``mr_version``…), published: one
+- Two records built as bench_publish.py builds its datasets (``support.server.dataset``: MR resources with
+  ``mr_version``…), published: one
   with 3 data versions, one with 43 (each with its structure version). For each, the p50 of the dataset page
   ``/dataset/<name>`` is the baseline; every other page is printed as a ratio to it (target <= 1.5): the dataset
   page in cs and ru and signed in, the edit form, the resource page, ``meta.csv``; and the pages of the site,
   measured once and printed as a ratio to each record's dataset page: the dataset search, ``/opendata/``,
   ``/lkod/``, ``/lkod/catalog``, the site check form, the review queue, a harvest source's Conformance tab (a
-  source that harvested a generated 50-passport site, bench_harvest.py's) and the dataset form.
+  source that harvested a generated 50-passport site, ``support.mr_site``'s) and the dataset form.
 - The HTML of the 43-version record's page as a ratio to the 3-version record's, in en, cs and ru (target <= 1.5).
 - The dataset form ``/dataset/new`` with a 7,000-concept EUROVOC loaded (``ckan passport vocab load`` of
   the synthetic SKOS file tests/catalog/test_vocab_search.py builds): its size (target <= 300 KiB) and its p50
@@ -19,7 +20,7 @@ server, each against CKAN's dataset page of the same record.
 Pages that need a signed-in user (edit, new, queue, Conformance tab, site check, the signed-in dataset page)
 are requested with a sysadmin's API token. Each figure is the median of up to ``BENCH_PAGES_SAMPLES`` requests
 (30) after two warm-up requests, at most ``BENCH_PAGES_BUDGET`` seconds (20) of requests per page, 5 at least.
-The server is bench_publish.py's (werkzeug in a child process), with the shipped review scope (``full``: only
+The server is ``support.server``'s (werkzeug in a child process), with the shipped review scope (``full``: only
 published records are public). The records, the submitted records of the review queue and the harvest source
 are created when missing and kept between runs. Database and Solr core are test.ini's unless
 CKAN_SQLALCHEMY_URL / CKAN_SITE_ID / CKAN_SOLR_URL say otherwise. It is a benchmark, not a test: it prints a
@@ -41,17 +42,16 @@ from typing import Any, Callable, Optional
 
 import requests
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT))
-
-import bench_harvest  # noqa: E402 (the generated MR site and one harvest job's run)
-import bench_publish  # noqa: E402 (the server, the records' shape)
+from support import INI, ROOT
+from support.conformance_tab import sysadmin_token
+from support.harvest import passport_harvester, run_job
+from support.mr_site import build_site
+from support.server import configured, start_server
+from support.server import dataset as publish_dataset
 
 ORGANIZATION = "bench-pages"
 HARVEST_ORGANIZATION = "bench-pages-harvest"
 SOURCE = "bench-pages-source"
-SYSADMIN = "bench-pages-admin"
 VERSIONS = (3, 43)
 QUEUED = 20  # submitted records, so that the review queue lists something
 SITE_PASSPORTS = 50
@@ -81,8 +81,8 @@ def identifier(versions: int) -> str:
 
 
 def record(versions: int, owner_org: str) -> dict:
-    """bench_publish's dataset with ``versions`` data versions (newest first) and its structure version."""
-    dataset = bench_publish.dataset(0, owner_org)
+    """``support.server``'s dataset with ``versions`` data versions (newest first) and its structure version."""
+    dataset = publish_dataset(0, owner_org)
     data, structure = dataset["resources"]
     first = datetime(2021, 1, 1)
     resources = []
@@ -97,7 +97,7 @@ def record(versions: int, owner_org: str) -> dict:
 
 
 def queued(number: int, owner_org: str) -> dict:
-    dataset = bench_publish.dataset(number, owner_org)
+    dataset = publish_dataset(number, owner_org)
     dataset.update(name=f"bench-pages-queue-{number:02d}", mr_identifier=f"7712345678-pagesq{number:02d}",
                    editorial_state="submitted")
     return dataset
@@ -106,7 +106,7 @@ def queued(number: int, owner_org: str) -> dict:
 def app_context(vocab_dir: Path) -> Any:
     from ckan.config.middleware import make_app
 
-    app = make_app(bench_publish.configured(None, options(vocab_dir)))
+    app = make_app(configured(None, options(vocab_dir)))
     for logger in ("ckan", "ckanext"):  # the harvest logs every dataset; the output is the figures
         logging.getLogger(logger).setLevel(logging.ERROR)
     return app._wsgi_app.test_request_context()
@@ -138,21 +138,6 @@ def ensure_records(context: Any) -> dict[int, dict]:
     return {versions: tk.get_action("package_show")(context(), {"id": name(versions)}) for versions in VERSIONS}
 
 
-def sysadmin_token() -> str:
-    import ckan.model as model
-    from ckan.plugins import toolkit as tk
-
-    site = {"user": tk.get_action("get_site_user")({"ignore_auth": True}, {})["name"], "ignore_auth": True}
-    if model.User.get(SYSADMIN) is None:
-        tk.get_action("user_create")(dict(site), {"name": SYSADMIN, "email": "bench-pages@example.com",
-                                                  "password": "bench-pages-password"})
-    user = model.User.get(SYSADMIN)
-    if not user.sysadmin:
-        user.sysadmin = True
-        model.Session.commit()
-    return tk.get_action("api_token_create")({"user": SYSADMIN}, {"user": SYSADMIN, "name": "bench"})["token"]
-
-
 def ensure_source(context: Any) -> tuple[Optional[str], str]:
     """The harvest source whose Conformance tab is measured, with one finished job of a generated site; its name
     and what was done to have it."""
@@ -169,7 +154,7 @@ def ensure_source(context: Any) -> tuple[Optional[str], str]:
         return SOURCE, "kept from an earlier run"
     with tempfile.TemporaryDirectory(prefix="bench-pages-site-") as folder:
         # Identifiers of their own: bench_harvest's records, left in the database before this runs, hold its series'.
-        bench_harvest.build_site(Path(folder), SITE_PASSPORTS, series="pages")
+        build_site(Path(folder), SITE_PASSPORTS, series="pages")
         site = HttpSite(Path(folder)).start()
         try:
             url = f"{site.url}/opendata/list.csv"
@@ -181,7 +166,7 @@ def ensure_source(context: Any) -> tuple[Optional[str], str]:
             else:
                 source = tk.get_action("harvest_source_patch")(context(), {"id": source["id"], **fields})
             started = time.perf_counter()
-            job = bench_harvest.run_job(source["id"], bench_harvest.passport_harvester())
+            job = run_job(source["id"], passport_harvester())
         finally:
             site.stop()
     if last_finished_job(source["id"]) is None:
@@ -247,7 +232,7 @@ def load_eurovoc(vocab_dir: Path) -> str:
         skos = synthetic_eurovoc(Path(folder) / "eurovoc.rdf", LOADED_CONCEPTS)
         ini = Path(folder) / "vocab.ini"
         # test.ini with the server's vocab_dir; CKAN's command reads its logging sections from the file it is given.
-        ini.write_text(f"[app:main]\nuse = config:{bench_publish.INI}\nckanext.passport.vocab_dir = {vocab_dir}\n"
+        ini.write_text(f"[app:main]\nuse = config:{INI}\nckanext.passport.vocab_dir = {vocab_dir}\n"
                        "[loggers]\nkeys = root\n[handlers]\nkeys = console\n[formatters]\nkeys = generic\n"
                        "[logger_root]\nlevel = WARNING\nhandlers = console\n[handler_console]\n"
                        "class = StreamHandler\nargs = (sys.stderr,)\nformatter = generic\n"
@@ -275,7 +260,7 @@ def run(vocab_dir: Path) -> int:
     print("ensuring the records (3 and 43 data versions), the review queue and a harvested source…", flush=True)
     prepared = prepare(vocab_dir)
     records, token = prepared["records"], prepared["token"]
-    server, base = bench_publish.start_server(options(vocab_dir))
+    server, base = start_server(options(vocab_dir))
     session = requests.Session()
     try:
         baseline_pages: list[Request] = [(f"{base}/dataset/{records[v]['name']}", None, None) for v in VERSIONS]

@@ -3,12 +3,14 @@
 Run from the repository root: ``.venv/bin/python bench/bench_portal_scale.py`` (``make bench`` starts the services
 and gives it its own Solr core, ``ckan-bench``).
 
-1. The same 1,000-passport site (bench_harvest.py's, served by tests/support/http_site.py) harvested into three portals:
-   an empty one, and ones already holding 20,000 and 50,000 records of other sources. Those are written in bulk
+1. The same 1,000-passport site (``support.mr_site``'s, served by tests/support/http_site.py) harvested into three
+   portals: an empty one, and ones already holding 20,000 and 50,000 records of other sources. Those are written in bulk
    (:func:`fill_statements`: multi-row ``INSERT … SELECT generate_series`` for the records, their extras and
    resources, organizations, harvest sources, a hundred finished jobs a source, three harvest objects a record, one
-   current, with their extras, and an activity each; then Solr's JSON update in batches of :data:`SOLR_BATCH`
-   documents of the size CKAN indexes), so no 20,000-record harvest is needed. The fill's time is printed.
+   current, with their extras, their error rows and findings (:data:`ERRORS_EVERY`), a gather error every
+   :data:`GATHER_ERRORS_EVERY` jobs, each finished job's summary, and an activity each; then Solr's JSON update in
+   batches of :data:`SOLR_BATCH` documents of the size CKAN indexes), so no 20,000-record harvest is needed. The
+   fill's time is printed.
 2. One 5,000-passport job in the empty portal.
 3. For each: ms per dataset as a ratio to the empty portal's 1,000 (targets: the 20,000 portal and the 5,000 job
    <= 1.1), the time by stage, timed in the harvest process by wrapping the stages' entry points (gather; fetch;
@@ -41,9 +43,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
-import bench_harvest as harvest
+from support import ROOT, database, harvest, measure, mr_site
+from support.conformance_tab import conformance_tab
 
-ROOT = harvest.ROOT
 QUICK = os.environ.get("BENCH_SCALE_QUICK") == "1"
 SOLR_URL = os.environ.get("BENCH_SOLR_URL", "http://127.0.0.1:8983/solr/ckan-bench")
 SITE_SIZE = int(os.environ.get("BENCH_SCALE_SITE", 30 if QUICK else 1000))
@@ -59,10 +61,13 @@ RECORDS_PER_SOURCE = 1000
 JOBS_PER_SOURCE = 100  # a hundred finished jobs a source: months of daily harvests
 OBJECTS_PER_RECORD = 3  # the last three jobs wrote each record; the last one's object is current
 SOLR_BATCH = 1000
+ERRORS_EVERY = 5  # every fifth record's objects carry two error rows, each with its finding
+GATHER_ERRORS_EVERY = 10  # every tenth finished job has a gather error
+FILL_CODE = "fetch.not_found"
 STAGES = ("gather", "fetch", "import bookkeeping", "package_create", "index pass", "commit", "jobs_run")
 # The tables a portal's size grows: a sequential scan over one of them costs in proportion to the portal.
 PORTAL_TABLES = ("package", "package_extra", "resource", "harvest_object", "harvest_object_extra",
-                 "harvest_object_error", "harvest_job", "activity", "member", "package_tag",
+                 "harvest_object_error", "harvest_gather_error", "harvest_job", "activity", "member", "package_tag",
                  "passport_job_summary", "passport_harvest_finding")
 
 
@@ -74,7 +79,10 @@ def fill_statements(records: int) -> list[str]:
     if records <= 0:
         return []
     sources = -(-records // RECORDS_PER_SOURCE)  # the last one may hold fewer
+    errors_per_job = 2 * RECORDS_PER_SOURCE // ERRORS_EVERY
     padding = "Перечень объектов и их характеристик. " * 8
+    finding = json.dumps({"code": FILL_CODE, "severity": "warning", "params": {"url": "https://fill.example.ru/"},
+                          "message": "", "location": {}}).replace("'", "''")
     content = json.dumps({"passport": {"title": "Набор", "description": padding}, "conformance": {"score": 87}},
                          ensure_ascii=False).replace("'", "''")
     return [
@@ -121,6 +129,31 @@ def fill_statements(records: int) -> list[str]:
                    CASE k WHEN 'status' THEN 'new' WHEN 'conformance_score' THEN '87' ELSE 'W/"' || n || '"' END
             FROM generate_series(0, {records - 1}) n, generate_series(0, {OBJECTS_PER_RECORD - 1}) o,
                  unnest(ARRAY['status', 'conformance_score', 'etag']) k""",
+        # Every ERRORS_EVERY-th record's objects carry two error rows (a fetch warning and an import finding),
+        # each with its finding beside it, as findings.save_object_error writes them.
+        f"""INSERT INTO harvest_object_error (id, harvest_object_id, message, stage, created)
+            SELECT 'fill-' || n || '-' || o || '-' || e, 'fill-' || n || '-' || o,
+                   '[{FILL_CODE}] ' || e || ': ' || n, e, now() - interval '1 second' * n
+            FROM generate_series(0, {records - 1}, {ERRORS_EVERY}) n, generate_series(0, {OBJECTS_PER_RECORD - 1}) o,
+                 unnest(ARRAY['Fetch', 'Import']) e""",
+        f"""INSERT INTO passport_harvest_finding (error_id, code, finding, repeats)
+            SELECT id, '{FILL_CODE}', '{finding}', 1 FROM harvest_object_error WHERE id LIKE 'fill-%'""",
+        # Every GATHER_ERRORS_EVERY-th job failed its gather once, with the finding beside its error row.
+        f"""INSERT INTO harvest_gather_error (id, harvest_job_id, message, created)
+            SELECT 'fill-gather-' || s || '-' || j, 'fill-job-' || s || '-' || j, '[{FILL_CODE}] gather', now()
+            FROM generate_series(0, {sources - 1}) s,
+                 generate_series(0, {JOBS_PER_SOURCE - 1}, {GATHER_ERRORS_EVERY}) j""",
+        f"""INSERT INTO passport_harvest_finding (error_id, code, finding, repeats)
+            SELECT id, '{FILL_CODE}', '{finding}', 1 FROM harvest_gather_error WHERE id LIKE 'fill-gather-%'""",
+        # Each finished job summarized once (scoreboard.summary), as harvest_jobs_run leaves it.
+        f"""INSERT INTO passport_job_summary (job_id, source_id, organization_id, publisher_key, publisher_name,
+                                              finished, status, listed, read, conformant, refused, mean_score,
+                                              errors, codes)
+            SELECT j.id, j.source_id, o.id, 'org:' || o.id, o.title, j.finished, 'finished', {RECORDS_PER_SOURCE},
+                   {RECORDS_PER_SOURCE}, {RECORDS_PER_SOURCE - RECORDS_PER_SOURCE // ERRORS_EVERY}, 0, 87,
+                   {errors_per_job}, '{{"{FILL_CODE}": {errors_per_job}}}'
+            FROM harvest_job j JOIN package p ON p.id = j.source_id JOIN "group" o ON o.id = p.owner_org
+            WHERE j.id LIKE 'fill-job-%'""",
         f"""INSERT INTO activity (id, timestamp, object_id, activity_type, data)
             SELECT 'fill-' || n, now(), 'fill-' || n, 'new package', '{{}}' FROM generate_series(0, {records - 1}) n""",
         "ANALYZE",
@@ -161,8 +194,8 @@ def solr_update(payload: Any, query: str = "") -> None:
 
 
 def empty_portal() -> None:
-    harvest.empty_database()
-    solr_update({"delete": {"query": f'site_id:"{harvest.SITE_ID}"'}}, "?commit=true")
+    database.empty_database()
+    solr_update({"delete": {"query": f'site_id:"{database.SITE_ID}"'}}, "?commit=true")
 
 
 def fill_portal(records: int) -> dict[str, float]:
@@ -171,16 +204,16 @@ def fill_portal(records: int) -> dict[str, float]:
 
     empty_portal()
     started = time.perf_counter()
-    connection = psycopg2.connect(harvest.DB_URL)
+    connection = psycopg2.connect(database.DB_URL)
     with connection, connection.cursor() as cursor:
         for statement in fill_statements(records):
             cursor.execute(statement)
     connection.close()
-    database = time.perf_counter() - started
+    written = time.perf_counter() - started
     for first in range(0, records, SOLR_BATCH):
-        solr_update(solr_documents(first, min(SOLR_BATCH, records - first), harvest.SITE_ID))
+        solr_update(solr_documents(first, min(SOLR_BATCH, records - first), database.SITE_ID))
     solr_update({"commit": {}})
-    return {"database": database, "index": time.perf_counter() - started - database}
+    return {"database": written, "index": time.perf_counter() - started - written}
 
 
 # -- one harvest, in a child process, timed by stage ----------------------------------------------------------
@@ -238,7 +271,7 @@ def stage_split(spent: dict[str, float]) -> dict[str, float]:
 
 
 def timed_job(source_id: str, harvester: Any) -> dict[str, Any]:
-    """One job through the stages (as bench_harvest.run_job), each stage's time summed in this process."""
+    """One job through the stages (as support.harvest.run_job), each stage's time summed in this process."""
     import ckan.logic
     import ckan.plugins.toolkit as tk
     import pysolr
@@ -275,11 +308,11 @@ def harvest_child(url: str, name: str) -> dict[str, Any]:
     with app._wsgi_app.test_request_context():
         source_id = create_source(name, url)
         harvester = harvest.passport_harvester()
-        before = harvest.memory_kib("VmRSS")
-        harvest.reset_peak()
+        before = measure.memory_kib("VmRSS")
+        measure.reset_peak()
         result = timed_job(source_id, harvester)
-        result.update(rss_before_kib=before, rss_after_kib=harvest.memory_kib("VmRSS"),
-                      peak_kib=harvest.memory_kib("VmHWM"), landed=landed(source_id))
+        result.update(rss_before_kib=before, rss_after_kib=measure.memory_kib("VmRSS"),
+                      peak_kib=measure.memory_kib("VmHWM"), landed=landed(source_id))
     return result
 
 
@@ -407,7 +440,7 @@ def plans_child(url: str, drop_url: str, out: str) -> dict[str, Any]:
             index_check.differences(source_id=source_id)
             records.drift(source_id)
             deletion_guard._largest_listing(source_id)
-            harvest.conformance_tab(app, source_id)
+            conformance_tab(app, source_id)
         plans = explained(found)
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", encoding="utf-8") as text:
@@ -418,7 +451,7 @@ def plans_child(url: str, drop_url: str, out: str) -> dict[str, Any]:
 
 
 def run(mode: str, *arguments: str) -> dict[str, Any]:
-    env = {**harvest.bench_env(), "CKAN_SOLR_URL": SOLR_URL}
+    env = {**database.bench_env(), "CKAN_SOLR_URL": SOLR_URL}
     process = subprocess.run([sys.executable, __file__, mode, *arguments], cwd=ROOT, env=env, capture_output=True,
                              text=True)
     if process.returncode != 0:
@@ -472,7 +505,7 @@ def main() -> int:
         return 0
     from tests.support.http_site import Site as HttpSite
 
-    harvest.ensure_database()
+    database.ensure_database()
     runs: dict[str, dict[str, Any]] = {}
     fills: dict[int, dict[str, float]] = {}
     plans: list[dict[str, Any]] = []
@@ -480,7 +513,7 @@ def main() -> int:
         root = Path(folder)
         for name, size, series in (("site", SITE_SIZE, "scale"), ("job", JOB_SIZE if JOB_SIZE and not PLANS_ONLY else PLAN_SITE_SIZE, "job"),
                                    ("plans", PLAN_SITE_SIZE, "plans")):
-            harvest.build_site(root / name, size, series)
+            mr_site.build_site(root / name, size, series)
         # The plans' re-harvest reads a listing one entry short: the deletion guard weighs deleting it.
         listed = root / "plans" / "opendata"
         (listed / "short.csv").write_bytes(b"\n".join(shortened((listed / "list.csv").read_bytes().splitlines())))

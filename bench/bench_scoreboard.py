@@ -3,7 +3,7 @@
 
 Run from the repository root: ``.venv/bin/python bench/bench_scoreboard.py`` (``make bench`` starts the services).
 The database is test.ini's unless CKAN_SQLALCHEMY_URL says otherwise (``make bench``: ``ckan_bench``); its rows are
-emptied first (as bench_conformance.py does), so point it at a test or bench database.
+emptied first (``support.database.prepare_database``), so point it at a test or bench database.
 
 The portal is written in bulk, not harvested: 200 ``passport`` sources (each its harvest source and its dataset, one
 publisher each, its organization, every tenth private), their finished harvest jobs
@@ -32,14 +32,10 @@ import sys
 import time
 import tracemalloc
 import uuid
-from pathlib import Path
 from typing import Any, Callable
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-import bench_conformance  # noqa: E402 (the bench database's preparation, the config and p50)
+from support.database import database_url, prepare_database, review_free_config
+from support.measure import p50
 
 PUBLISHERS = 200
 JOBS = 30
@@ -127,7 +123,7 @@ def peak_bytes(call: Callable[[], Any]) -> int:
 def page_view(client: Any, headers: dict[str, str]) -> tuple[float, int]:
     """p50 of ``GET /passport/scoreboard`` (its first page, the trends and the portal's chart; a sysadmin's with the
     harvest health) through the whole application, and the answer's status."""
-    seconds, response = bench_conformance.p50(lambda: client.get("/passport/scoreboard", headers=headers))
+    seconds, response = p50(lambda: client.get("/passport/scoreboard", headers=headers), SAMPLES)
     return seconds, response.status_code
 
 
@@ -135,7 +131,7 @@ def measure() -> dict[str, Any]:
     import ckan.plugins.toolkit as tk
     from ckan.config.middleware import make_app
 
-    app = make_app(bench_conformance.configured())
+    app = make_app(review_free_config())
     for name in ("ckan", "ckanext"):
         logging.getLogger(name).setLevel(logging.ERROR)
     figures: dict[str, Any] = {}
@@ -147,22 +143,22 @@ def measure() -> dict[str, Any]:
         sources = add_sources()
         for jobs in (FIRST_JOBS, JOBS):
             add_jobs(sources, JOBS - jobs, JOBS - (FIRST_JOBS if jobs == JOBS else 0))
-            seconds, page = bench_conformance.p50(board)
+            seconds, page = p50(board, SAMPLES)
             figures[jobs] = {"ours": seconds, "peak": peak_bytes(board), "rows": len(page["rows"]),
                              "count": page["count"],
-                             "visitor": bench_conformance.p50(lambda: tk.get_action("passport_scoreboard")(
-                                 visitor(), {"limit": 50}))[0]}
+                             "visitor": p50(lambda: tk.get_action("passport_scoreboard")(
+                                 visitor(), {"limit": 50}), SAMPLES)[0]}
         token = tk.get_action("api_token_create")({"user": user, "ignore_auth": True},
                                                   {"user": user, "name": "bench"})["token"]
-        figures["theirs"], listed = bench_conformance.p50(
-            lambda: tk.get_action("harvest_source_list")(context(), {}))
+        figures["theirs"], listed = p50(
+            lambda: tk.get_action("harvest_source_list")(context(), {}), SAMPLES)
         figures["listed"] = len(listed)
         publisher = sources[1]["publisher"]
-        figures["publisher_history"], history = bench_conformance.p50(
-            lambda: tk.get_action("passport_scoreboard_history")(context(), {"publisher": publisher}))
+        figures["publisher_history"], history = p50(
+            lambda: tk.get_action("passport_scoreboard_history")(context(), {"publisher": publisher}), SAMPLES)
         figures["publisher_jobs"] = len(history["jobs"])
-        figures["portal_history"], days = bench_conformance.p50(
-            lambda: tk.get_action("passport_scoreboard_history")(context(), {}))
+        figures["portal_history"], days = p50(
+            lambda: tk.get_action("passport_scoreboard_history")(context(), {}), SAMPLES)
         figures["days"] = len(days["days"])
     # Each page view is a request of its own through the whole application (CKAN's middleware included), outside
     # the actions' request context.
@@ -176,9 +172,8 @@ def measure() -> dict[str, Any]:
 
 
 def main() -> int:
-    bench_conformance.SAMPLES = SAMPLES
-    print(f"database {bench_conformance.database_url().rsplit('/', 1)[-1]}, emptied…", flush=True)
-    bench_conformance.prepare_database()
+    print(f"database {database_url().rsplit('/', 1)[-1]}, emptied…", flush=True)
+    prepare_database()
     started = time.perf_counter()
     figures = measure()
     print(f"{PUBLISHERS} publishers × {JOBS} jobs × {PASSPORTS} passports written as summaries and measured in "

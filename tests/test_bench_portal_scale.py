@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 import bench_portal_scale as scale  # noqa: E402
 
-from ckanext.passport.catalog import identity  # noqa: E402
+from ckanext.passport.catalog.record import identity  # noqa: E402
 from ckanext.passport.harvest import objects  # noqa: E402
 
 
@@ -28,6 +28,18 @@ def test_the_bulk_fill_writes_records_as_another_source_s_harvest_left_them():
     assert datasets == 1500
     assert [holder.id for holder in holders] == ["fill-1400"]
     assert objects.source_of("fill-1400") == "fill-source-1"
+
+
+@pytest.mark.usefixtures("with_plugins", "clean_db")
+def test_the_bulk_fill_writes_the_error_rows_findings_and_job_summaries_a_harvest_leaves():
+    for statement in scale.fill_statements(1500)[:-1]:
+        model.Session.execute(sa.text(statement))
+    count = lambda table: model.Session.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar()  # noqa: E731
+
+    assert count("harvest_object_error") == 1500 // scale.ERRORS_EVERY * scale.OBJECTS_PER_RECORD * 2
+    assert count("harvest_gather_error") == 2 * scale.JOBS_PER_SOURCE // scale.GATHER_ERRORS_EVERY
+    assert count("passport_harvest_finding") == count("harvest_object_error") + count("harvest_gather_error")
+    assert count("passport_job_summary") == count("harvest_job") == 2 * scale.JOBS_PER_SOURCE
 
 
 def test_a_statement_sent_inside_ckan_code_our_code_called_is_ckan_s():
