@@ -19,7 +19,7 @@ from typing import Any, Optional
 import ckan.plugins.toolkit as tk
 
 from ckanext.passport import settings
-from ckanext.passport.catalog import workflow
+from ckanext.passport.catalog.workflow import states
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def ensure_member(organization: str, person: Person, role: str) -> None:
 def awaiting_review(organization: str, person: Person) -> list[dict[str, Any]]:
     """The records of ``organization`` awaiting review, by name, as ``person`` finds them."""
     return tk.get_action("package_search")({"user": person.name}, {
-        "fq": f"+{workflow.FIELD}:{workflow.SUBMITTED} +organization:{organization}",
+        "fq": f"+{states.FIELD}:{states.SUBMITTED} +organization:{organization}",
         "include_private": True, "sort": "name asc", "rows": 1000,
     })["results"]
 
@@ -114,7 +114,7 @@ def leave_one_waiting(organization: str, curator: Person, editor: Person) -> Opt
         complete(record, curator)
     for record in waiting[1:]:
         tk.get_action("passport_workflow_transition")(
-            {"user": editor.name}, {"id": record["id"], "to": workflow.PUBLISHED}
+            {"user": editor.name}, {"id": record["id"], "to": states.PUBLISHED}
         )
     return waiting[0]["name"] if waiting else None
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from ckanext.passport.catalog.mapping import (
+from ckanext.passport.catalog.record.mapping import (
     PublishOptions,
     dataset_name,
     dataset_to_passport,

@@ -270,7 +270,7 @@ def command_tree(loaded: Callable[[str], bool]) -> click.Group:
     """``ckan passport`` whole, built here only: the commands above, the catalog's ``vocab``, and the commands of
     the optional plugins ``loaded`` names (passport_conformance's ``notices``, passport_lkod's ``lkod check-links``).
     The base plugin hands it to CKAN."""
-    from .catalog.cli import vocab_group
+    from .catalog.vocabularies.cli import vocab_group
     from .conformance.notices.cli import notices_group
     from .lkod.links.cli import check_links
 

@@ -1,7 +1,7 @@
 """Fixed-window rate limits counted in Redis (CKAN's own connection).
 
 One counter per key and window: the first hit creates it with the window as its lifetime, every hit adds one.
-Public feedback (``catalog.feedback``) and the publishers' site check (``conformance.site_check``) count with
+Public feedback (``catalog.workflow.feedback``) and the publishers' site check (``conformance.site_check``) count with
 it, each under its own prefix, so an operator (or a test) clears one kind of counter with its key pattern.
 A client is counted by its address (behind trusted reverse proxies: the one they forwarded), an IPv6 client by its
 /64; a checked host by its registrable domain (the Public Suffix List's, however its name is spelt) and by each

@@ -217,7 +217,7 @@ def review_scope() -> str:
 
 
 def initial_states() -> list[str]:
-    """The states the site lets a sysadmin give a new record (see ``catalog.workflow``)."""
+    """The states the site lets a sysadmin give a new record (see ``catalog.workflow.states``)."""
     return tk.aslist(tk.config.get(INITIAL_STATES))
 
 

@@ -1,7 +1,7 @@
 """The conditions of use that hold: a resource's own, else the dataset's, else the licence's, else undecided."""
 from __future__ import annotations
 
-from ckanext.passport.catalog.conditions import FIELDS, effective_conditions, licence_defaults
+from ckanext.passport.catalog.record.conditions import FIELDS, effective_conditions, licence_defaults
 
 UNDECIDED = dict.fromkeys(FIELDS, "")
 STATED = {

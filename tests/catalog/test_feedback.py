@@ -14,7 +14,7 @@ from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests.helpers import call_action
 from tests.support.workflow import CONFIG, People, act, draft_record, make_people, record_in_state
 
-from ckanext.passport.catalog import feedback
+from ckanext.passport.catalog.workflow import feedback
 
 pytestmark = [
     pytest.mark.stack,

@@ -16,7 +16,7 @@ from tests.support.harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STR
 
 from tests.support.catalog_records import ALL_CONDITIONS_MET, EUROVOC_ECONOMICS
 from ckanext.passport.catalog.ownership import MR, MR_IDENTITY
-from ckanext.passport.catalog.harvested_fields import VALIDATOR
+from ckanext.passport.catalog.record.harvested_fields import VALIDATOR
 from ckanext.passport.lkod.ownership import LKOD
 
 pytestmark = [

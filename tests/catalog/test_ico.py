@@ -1,9 +1,9 @@
-"""The one IČO rule (catalog.ico), used by the record's validators and the LKOD's publisher IRIs."""
+"""The one IČO rule (catalog.record.ico), used by the record's validators and the LKOD's publisher IRIs."""
 from __future__ import annotations
 
 import pytest
 
-from ckanext.passport.catalog.ico import is_ico
+from ckanext.passport.catalog.record.ico import is_ico
 from ckanext.passport.lkod import iris
 
 

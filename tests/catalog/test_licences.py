@@ -9,7 +9,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
 from tests.support.catalog_records import complete_record
-from ckanext.passport.catalog import licences
+from ckanext.passport.catalog.vocabularies import licences
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -1,9 +1,9 @@
-"""The one media-type grammar (catalog.media_type), used by the record's validator and the LKOD's IANA IRIs."""
+"""The one media-type grammar (catalog.record.media_type), used by the record's validator and the LKOD's IANA IRIs."""
 from __future__ import annotations
 
 import pytest
 
-from ckanext.passport.catalog.media_type import split_media_type
+from ckanext.passport.catalog.record.media_type import split_media_type
 from ckanext.passport.lkod import iris
 
 

@@ -6,7 +6,7 @@ from ckan.logic import ValidationError
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-from ckanext.passport.catalog import validators as v
+from ckanext.passport.catalog.record import validators as v
 from tests.support.catalog_records import CZSO_ICO, ROSSTAT_INN, complete_record, complete_resource
 
 # The pure checks need CKAN's translator (toolkit._), hence the app context of `with_request_context`.

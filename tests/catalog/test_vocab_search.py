@@ -10,8 +10,8 @@ from tests.support.browser_forms import DATASET_FORM, browser_post
 
 from tests.support.eurovoc import synthetic_eurovoc
 from tests.support.catalog_records import EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS, complete_record
-from ckanext.passport.catalog import vocab
-from ckanext.passport.catalog.cli import vocab_group
+from ckanext.passport.catalog.vocabularies import vocab
+from ckanext.passport.catalog.vocabularies.cli import vocab_group
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

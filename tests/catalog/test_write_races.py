@@ -12,7 +12,7 @@ from tests.support.catalog_records import complete_record
 from tests.support.concurrency import ROW_LOCK, Writer, overlapping
 from tests.support.workflow import CONFIG, People, act, people, record_in_state  # noqa: F401
 
-from ckanext.passport.catalog import identity
+from ckanext.passport.catalog.record import identity
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *CONFIG]
 

@@ -17,9 +17,9 @@ import requests
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-from ckanext.passport.catalog import vocab
-from ckanext.passport.catalog.conditions import effective_conditions
-from ckanext.passport.catalog.ico import is_ico
+from ckanext.passport.catalog.vocabularies import vocab
+from ckanext.passport.catalog.record.conditions import effective_conditions
+from ckanext.passport.catalog.record.ico import is_ico
 from ckanext.passport.lkod import context, iris, ownership
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins")]

@@ -16,7 +16,7 @@ from tests.support.lkod_view_records import LKOD_CONFIG_READ_ONLY, token
 
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport.catalog.ico import is_ico
+from ckanext.passport.catalog.record.ico import is_ico
 
 pytestmark = list(LKOD_CONFIG_READ_ONLY)
 

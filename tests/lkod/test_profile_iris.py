@@ -4,7 +4,8 @@ from __future__ import annotations
 import ckan.plugins.toolkit as tk
 import pytest
 
-from ckanext.passport.catalog import conditions, vocab
+from ckanext.passport.catalog.record import conditions
+from ckanext.passport.catalog.vocabularies import vocab
 from ckanext.passport.lkod import iris
 
 

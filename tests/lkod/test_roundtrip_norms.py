@@ -19,7 +19,7 @@ from ckan.tests.helpers import call_action
 from tests.support.lkod_records import HVD_CATEGORY
 from tests.support.lkod_view_records import LKOD_CONFIG_READ_ONLY, create, token
 
-from ckanext.passport.catalog.conditions import effective_conditions
+from ckanext.passport.catalog.record.conditions import effective_conditions
 from ckanext.passport.lkod import catalog_stream, iris, jsonld, norms, ownership
 from ckanext.passport.lkod.series import IN_SERIES_FIELD as IN_SERIES
 
@@ -170,7 +170,7 @@ def test_the_series_comes_back_a_series_and_its_member_names_the_series_copy(har
     series_copy = by_iri[f"{url}/lkod/dataset/{series['id']}"]
     member_copy = by_iri[f"{url}/lkod/dataset/{member['id']}"]
     assert series_copy["record_kind"] == "series" and series_copy["resources"] == []
-    # The source's IRI of it, whichever of the two the harvest read first (catalog.series).
+    # The source's IRI of it, whichever of the two the harvest read first (catalog.record.series).
     assert member_copy[IN_SERIES] == series_copy[ownership.IRI_FIELD]
 
 

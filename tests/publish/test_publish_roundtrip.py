@@ -20,7 +20,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from tests.support.publish_shapes import PUBLISH_CONFIG
 
-from ckanext.passport.catalog.mapping import dataset_to_passport, passport_to_dataset
+from ckanext.passport.catalog.record.mapping import dataset_to_passport, passport_to_dataset
 from ckanext.passport.mr.model import RegistryEntry
 from ckanext.passport.mr.registry import iter_registry
 from werkzeug.serving import make_server

@@ -9,8 +9,8 @@ from tests.support.catalog_records import complete_record
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-from ckanext.passport.catalog.display import readable_url
-from ckanext.passport.catalog.vocab import FACET_FIELDS
+from ckanext.passport.catalog.record.display import readable_url
+from ckanext.passport.catalog.vocabularies.vocab import FACET_FIELDS
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
 

@@ -98,7 +98,7 @@ CASES: list[Case] = [
     # --- the catalog record and its workflow (plugin passport) ----------------------------------------------------
     action("package_update", "a record of the organization", only(*CURATORS), id="{draft}", name=INVALID_NAME),
     # With create_unowned_dataset off (test.ini, a portal), CKAN lets no one outside every organization, its creator
-    # neither, change a record of no organization, and catalog/unowned.py refuses every organization's people.
+    # neither, change a record of no organization, and catalog/workflow/unowned.py refuses every organization's people.
     action("package_update", "a record of no organization", only("sysadmin"), id="{unowned}", name=INVALID_NAME),
     action("passport_workflow_state", "a published record", EVERYONE, id="{published}"),
     action("passport_workflow_state", "a draft", only(*READERS), id="{draft}"),

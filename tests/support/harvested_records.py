@@ -13,7 +13,7 @@ from typing import Any
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-from ckanext.passport.catalog import mapping
+from ckanext.passport.catalog.record import mapping
 from ckanext.passport.mr.passport import parse_passport
 
 PASSPORT = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "rosstat-okved2" / "meta.csv"

@@ -9,8 +9,8 @@ from typing import Any
 
 from tests.support.catalog_records import complete_record, complete_resource
 
-from ckanext.passport.catalog import vocab
-from ckanext.passport.catalog.conditions import effective_conditions
+from ckanext.passport.catalog.vocabularies import vocab
+from ckanext.passport.catalog.record.conditions import effective_conditions
 from ckanext.passport.lkod import graph_out, iris
 
 SITE_URL = "https://data.example.cz"
@@ -110,7 +110,7 @@ def lkod_fields(record: dict) -> dict:
         "documentation_url": record["documentation_url"],
         "hvd_category": record.get("hvd_category") or "",
         "resources": resources,
-        # A member's series is read back by its LKOD IRI (the validator finds its record: catalog.series).
+        # A member's series is read back by its LKOD IRI (the validator finds its record: catalog.record.series).
         "record_kind": record.get("record_kind") or "dataset",
         "in_series": iris.dataset_iri(record["in_series"]) if record.get("in_series") else "",
     }

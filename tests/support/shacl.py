@@ -21,7 +21,7 @@ from rdflib import RDF, SKOS, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import NamespaceManager
 from rdflib.term import Node
 
-from ckanext.passport.catalog import vocab
+from ckanext.passport.catalog.vocabularies import vocab
 from ckanext.passport.lkod import iris
 from ckanext.passport.lkod.norms import NORM_2026
 

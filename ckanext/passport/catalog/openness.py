@@ -308,7 +308,7 @@ blueprint = Blueprint("passport_openness", __name__)
 def start(id: str) -> Any:
     """The dataset page's button: queue the check of every resource, then show the page (the resources pending).
     A sysadmin may tick private addresses, as on the site check's form."""
-    # CKAN 2.11 checks CSRF only for sessions it knows (see catalog.views._require_csrf).
+    # CKAN 2.11 checks CSRF only for sessions it knows (see catalog.workflow.views._require_csrf).
     current_app.extensions["csrf"].protect()
     try:
         tk.get_action("passport_openness_check")(

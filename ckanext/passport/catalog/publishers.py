@@ -23,8 +23,8 @@ import ckan.plugins.toolkit as tk
 from ckan import authz
 from ckan.lib.navl.dictization_functions import missing
 
-from ckanext.passport.catalog.identity import claim_lock
-from ckanext.passport.catalog.validators import ico_error, inn_error
+from ckanext.passport.catalog.record.identity import claim_lock
+from ckanext.passport.catalog.record.validators import ico_error, inn_error
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.problems import problem
 

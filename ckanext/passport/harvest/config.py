@@ -12,7 +12,7 @@ from typing import Any, Optional
 import jsonschema
 
 from ckanext.passport import settings
-from ckanext.passport.catalog.workflow import STARTING_STATES
+from ckanext.passport.catalog.workflow.states import STARTING_STATES
 from ckanext.passport.mr.decode import text_codec
 from ckanext.passport.mr.fetch import FetchPolicy
 from ckanext.passport.mr.forms import forms

@@ -20,7 +20,7 @@ from ckan import authz
 from ckanext.harvest.model import HarvestSource
 
 from ckanext.passport import settings
-from ckanext.passport.catalog import workflow
+from ckanext.passport.catalog.workflow import states
 from ckanext.passport.harvest.config import above_site_limits
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.model import Problem
@@ -144,8 +144,8 @@ def _config_refusals(options: dict[str, Any], user: Optional[str], kept: dict[st
     refusals = [] if _is_sysadmin(user) else [
         found for option, found in _beyond_rights(options, user) if option not in kept or kept[option] != options[option]
     ]
-    state = options.get("default_editorial_state", workflow.DRAFT)
-    if workflow.initial_state_refusal(state, True, settings.initial_states()) == "editorial_state_not_allowed":
+    state = options.get("default_editorial_state", states.DRAFT)
+    if states.initial_state_refusal(state, True, settings.initial_states()) == "editorial_state_not_allowed":
         # Skipping review is the site's decision (ckanext.passport.initial_states), not a source's.
         refusals.append(problem("config.editorial_state_not_allowed", state=state))
     organization = options.get("organization")
@@ -170,8 +170,8 @@ def _beyond_rights(options: dict[str, Any], user: Optional[str]) -> list[tuple[s
         held.append(("create_organizations", problem("config.create_organizations_sysadmin_only")))
     if options.get("allow_private_addresses"):
         held.append(("allow_private_addresses", problem("config.private_addresses_sysadmin_only")))
-    state = options.get("default_editorial_state", workflow.DRAFT)
-    if isinstance(state, str) and workflow.initial_state_refusal(
+    state = options.get("default_editorial_state", states.DRAFT)
+    if isinstance(state, str) and states.initial_state_refusal(
             state, False, settings.initial_states()) == "editorial_state_sysadmin_only":
         held.append(("default_editorial_state", problem("config.editorial_state_sysadmin_only", state=state)))
     organization = options.get("organization")

@@ -18,7 +18,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.harvest.harvesters.base import HarvesterBase
 
 from ckanext.passport import settings, source_types
-from ckanext.passport.catalog import mapping
+from ckanext.passport.catalog.record import mapping
 from ckanext.passport.harvest import form_memory, index_check, objects, publishers, records, stage_guard, stored
 from ckanext.passport.harvest.config import SCHEMA, HarvestConfig, config_errors, load_config
 from ckanext.passport.harvest.config_authority import checked_config

@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from ckanext.harvest.model import HarvestObject, HarvestSource
 
 from ckanext.passport import source_types
-from ckanext.passport.catalog import identity
+from ckanext.passport.catalog.record import identity
 from ckanext.passport.harvest import stored
 from ckanext.passport.harvest.findings import save_object_error
 from ckanext.passport.harvest.objects import link, make_current, source_of

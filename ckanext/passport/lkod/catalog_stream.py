@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, Optional
 import ckan.plugins.toolkit as tk
 
 from ckanext.passport import settings
-from ckanext.passport.catalog.validators import ico_error
+from ckanext.passport.catalog.record.validators import ico_error
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.publish import search
 

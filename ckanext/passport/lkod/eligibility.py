@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ckanext.passport.catalog import vocab, workflow
-from ckanext.passport.catalog.conditions import effective_conditions
+from ckanext.passport.catalog.vocabularies import vocab
+from ckanext.passport.catalog.workflow import states
+from ckanext.passport.catalog.record.conditions import effective_conditions
 from ckanext.passport.lkod import graph_out, iris, series
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem
@@ -18,8 +19,8 @@ from ckanext.passport.mr.problems import problem
 def reasons(dataset_dict: Mapping[str, Any]) -> list[Problem]:
     """Why ``dataset_dict`` (a package_show dict) is left out of the LKOD; empty when it is listed."""
     found: list[Problem] = []
-    state = workflow.state_of(dict(dataset_dict))
-    if state != workflow.PUBLISHED:
+    state = states.state_of(dict(dataset_dict))
+    if state != states.PUBLISHED:
         found.append(problem("lkod.unpublished", state=state))
     if dataset_dict.get("private"):
         found.append(problem("lkod.private"))

@@ -11,10 +11,11 @@ from typing import Any, Iterable, Optional
 from rdflib import Graph, Literal, URIRef
 from rdflib.term import Node
 
-from ckanext.passport.catalog import conditions, vocab
+from ckanext.passport.catalog.record import conditions
+from ckanext.passport.catalog.vocabularies import vocab
 from ckanext.passport.lkod import iris, series
 from ckanext.passport.lkod.graph_out import DCAT, DCATAP, DCT, ENGLISH, FOAF, LANGUAGE, VCARD, date_part
-from ckanext.passport.catalog.mapping import tag_names
+from ckanext.passport.catalog.record.mapping import tag_names
 
 # The fields the LKOD mapping fills: an `lkod` harvest writes these and no others.
 DATASET_FIELDS = (
@@ -106,7 +107,7 @@ def read_dataset(graph: Graph, dataset_ref: Node) -> dict[str, Any]:
         "documentation_url": _first(_iris(graph, dataset_ref, FOAF.page)),
         "hvd_category": _hvd_category(_iris(graph, dataset_ref, DCATAP.hvdCategory)),
         # A series (dcat:DatasetSeries), or a dataset naming its series by the source's IRI, which the record keeps
-        # (catalog.series: its page links the record harvested from that IRI).
+        # (catalog.record.series: its page links the record harvested from that IRI).
         **series.read(graph, dataset_ref),
         "resources": [
             read_distribution(graph, distribution, _iris(graph, dataset_ref, FOAF.page))

@@ -13,7 +13,8 @@ from typing import Any, Iterable, Mapping, Optional
 from rdflib import RDF, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.term import Node
 
-from ckanext.passport.catalog import conditions, vocab
+from ckanext.passport.catalog.record import conditions
+from ckanext.passport.catalog.vocabularies import vocab
 from ckanext.passport.lkod import iris
 
 DCAT = Namespace("http://www.w3.org/ns/dcat#")

@@ -32,7 +32,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.dcat.harvesters.rdf import DCATRDFHarvester
 
 from ckanext.passport import settings, source_types
-from ckanext.passport.catalog import mapping
+from ckanext.passport.catalog.record import mapping
 from ckanext.passport.harvest import index_check, objects, records, stage_guard, stored
 from ckanext.passport.harvest.config_authority import checked_config
 from ckanext.passport.harvest.deletion_guard import queue_deletions

@@ -13,9 +13,9 @@ from urllib.parse import quote
 import ckan.plugins.toolkit as tk
 from rdflib import Namespace
 
-from ckanext.passport.catalog import vocab
-from ckanext.passport.catalog.ico import is_ico
-from ckanext.passport.catalog.media_type import split_media_type
+from ckanext.passport.catalog.vocabularies import vocab
+from ckanext.passport.catalog.record.ico import is_ico
+from ckanext.passport.catalog.record.media_type import split_media_type
 
 PU = Namespace("https://data.gov.cz/slovník/podmínky-užití/")
 PU_VALUES = "https://data.gov.cz/podmínky-užití/"
@@ -161,7 +161,7 @@ def is_ruian(iri: object) -> bool:
 # --- publisher (RPP) ---------------------------------------------------------------------------------------
 
 def publisher_iri(ico: object) -> Optional[str]:
-    # The IRI is named by the IČO's form; its check digit is the record validator's verdict (catalog.ico).
+    # The IRI is named by the IČO's form; its check digit is the record validator's verdict (catalog.record.ico).
     return RPP_PUBLISHER + ico if is_ico(ico, check_digit=False) else None
 
 

@@ -13,18 +13,19 @@ from typing import Any, Iterable, Iterator, Mapping
 
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport.catalog import conditions, workflow
-from ckanext.passport.catalog.completeness import field_label, form_anchor
+from ckanext.passport.catalog.record import conditions
+from ckanext.passport.catalog.workflow import states
+from ckanext.passport.catalog.workflow.completeness import field_label, form_anchor
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.model import Message, Problem, Translate
 from ckanext.passport.mr.problems import N_, Nn_
 
 # An unpublished record: what its state leaves to do.
 STATE_ADVICE: dict[str, str] = {
-    workflow.DRAFT: N_("The record is a draft: submit it for review, and an editor publishes it."),
-    workflow.SUBMITTED: N_("The record awaits an editor's review: it is listed once it is published."),
-    workflow.RETURNED: N_("The record was returned for changes: make them and submit it again."),
-    workflow.INVALIDATED: N_("The record was invalidated: it is no longer published."),
+    states.DRAFT: N_("The record is a draft: submit it for review, and an editor publishes it."),
+    states.SUBMITTED: N_("The record awaits an editor's review: it is listed once it is published."),
+    states.RETURNED: N_("The record was returned for changes: make them and submit it again."),
+    states.INVALIDATED: N_("The record was invalidated: it is no longer published."),
 }
 PRIVATE = N_("The record is private: make it public in '{label}'.")
 NO_ICO_PUBLISHER = N_(
@@ -153,7 +154,7 @@ def said(record: Mapping[str, Any], problems: list[Problem], translate: Translat
 
 def _unpublished(state: str, translate: Translate) -> str:
     advice = STATE_ADVICE.get(state)
-    return translate(advice) if advice else workflow.state_label(state)
+    return translate(advice) if advice else states.state_label(state)
 
 
 def _not_czech(record: Mapping[str, Any], fields: Mapping[str, Mapping[str, Any]], translate: Translate) -> str:

@@ -16,7 +16,7 @@ import ckan.plugins.toolkit as tk
 
 from ckanext.passport import settings
 from ckanext.passport.catalog.publishers import ICO_FIELD
-from ckanext.passport.catalog.validators import ico_error
+from ckanext.passport.catalog.record.validators import ico_error
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.model import Problem
 from ckanext.passport.mr.problems import problem

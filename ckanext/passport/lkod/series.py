@@ -3,7 +3,7 @@ which records are series, and how a series and its members are written.
 
 A series is a catalog record like any other (same workflow, same organization, same document URL under
 /lkod/dataset/<id>), whose ``record_kind`` is ``series``; it describes the series and has no distributions. A
-member names it in ``in_series`` (the series record's id, the validator's rule: catalog.validators), written as
+member names it in ``in_series`` (the series record's id, the validator's rule: catalog.record.validators), written as
 ``dcat:inSeries`` to the series' LKOD IRI.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from rdflib import RDF, Graph, URIRef
 
-from ckanext.passport.catalog.series import IN_SERIES_FIELD, KIND_FIELD, SERIES, is_iri
+from ckanext.passport.catalog.record.series import IN_SERIES_FIELD, KIND_FIELD, SERIES, is_iri
 from ckanext.passport.lkod import iris
 
 DCAT = "http://www.w3.org/ns/dcat#"

@@ -11,27 +11,11 @@ import ckan.plugins as p
 import ckan.plugins.toolkit as tk
 from ckan.lib.plugins import DefaultPermissionLabels
 
-from ckanext.passport.catalog import (
-    actions,
-    auth,
-    completeness,
-    display,
-    harvested_fields,
-    identity,
-    licences,
-    openness,
-    people,
-    publishers,
-    record_lock,
-    series,
-    unowned,
-    validators,
-    views,
-    visibility,
-    vocab,
-    vocab_search,
-    workflow,
-)
+from ckanext.passport.catalog import openness, publishers
+from ckanext.passport.catalog.people import users
+from ckanext.passport.catalog.record import display, harvested_fields, identity, record_lock, series, validators
+from ckanext.passport.catalog.vocabularies import licences, vocab, vocab_search
+from ckanext.passport.catalog.workflow import actions, auth, completeness, states, unowned, views, visibility
 
 from ckanext.passport import language, rate_limits, script_translations
 
@@ -44,19 +28,19 @@ from .shared import (SCHEMING_SETTINGS, PassportTranslation, add_assets, add_tem
 @tk.blanket.actions(lambda: actions.actions() | openness.actions() | vocab_search.actions()
                     # Wrapped: package_update (under the record's row lock); organization_show, group_show,
                     # user_show, organization_list_for_user and ckanext-activity's lists (no login published).
-                    | chained(record_lock.chained_actions(), people.chained_actions()))
+                    | chained(record_lock.chained_actions(), users.chained_actions()))
 @tk.blanket.auth_functions(
     auth.auth_functions()
     | openness.auth_functions()
     | vocab_search.auth_functions()
     # Wrapped: user_show, user_list, member_list, organization_list_for_user and package_collaborator_list (a
     # visitor lists no users); package_update (a record of no organization changed only by whoever made it).
-    | chained_auth(people.chained_auth_functions(), unowned.chained_auth_functions())
+    | chained_auth(users.chained_auth_functions(), unowned.chained_auth_functions())
 )
 @tk.blanket.validators(
     validators.validators()
     | harvested_fields.validators()
-    | workflow.validators()
+    | states.validators()
     | identity.validators()
     | openness.validators()
     | series.validators()
@@ -68,7 +52,7 @@ from .shared import (SCHEMING_SETTINGS, PassportTranslation, add_assets, add_tem
     | completeness.helpers()
     | visibility.helpers()
     | views.helpers()
-    | people.helpers()
+    | users.helpers()
     | series.helpers()
     | licences.helpers()
 )
@@ -115,7 +99,7 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrganizat
     def before_dataset_index(self, pkg_dict: dict) -> dict:
         return visibility.before_dataset_index(vocab.before_dataset_index(pkg_dict))
 
-    # A licence's title follows the reader's language, not the saver's (catalog.licences).
+    # A licence's title follows the reader's language, not the saver's (catalog.vocabularies.licences).
     def after_dataset_show(self, context: dict, pkg_dict: dict) -> dict:
         return licences.show_in_reader_language(pkg_dict)
 

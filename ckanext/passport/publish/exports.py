@@ -13,7 +13,7 @@ from typing import Any, Iterator, Optional
 from flask import Response, request, stream_with_context
 
 from ckanext.passport import settings
-from ckanext.passport.catalog.mapping import PublishOptions
+from ckanext.passport.catalog.record.mapping import PublishOptions
 from ckanext.passport.mr.forms import TRAITS, Form
 from ckanext.passport.mr.model import RegistryEntry
 from ckanext.passport.mr.writers.passport import write_passport

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import ckan.plugins.toolkit as tk
 
 from ckanext.passport import settings
-from ckanext.passport.catalog.mapping import PublishOptions, dataset_to_passport
+from ckanext.passport.catalog.record.mapping import PublishOptions, dataset_to_passport
 from ckanext.passport.mr.forms import forms
 from ckanext.passport.mr.model import DataVersion, Passport, StructureVersion
 from ckanext.passport.mr.writers.passport import data_key, structure_key

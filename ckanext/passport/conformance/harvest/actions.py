@@ -14,7 +14,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestObjectExtra, HarvestSource
 
 from ckanext.passport import source_types
-from ckanext.passport.catalog import workflow
+from ckanext.passport.catalog.workflow import states
 from ckanext.passport.harvest import stored as stored_object
 from ckanext.passport.language import reader_translate
 
@@ -186,7 +186,7 @@ def passport_dataset_conformance_auth(context: dict, data_dict: dict[str, Any]) 
         return {"success": True}
     except tk.NotAuthorized:
         pass
-    if workflow.is_editor(user):
+    if states.is_editor(user):
         try:
             tk.check_access("package_show", dict(context), {"id": data_dict.get("id")})
             return {"success": True}

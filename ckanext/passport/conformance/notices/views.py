@@ -33,7 +33,7 @@ def unsubscribe_form(token: str) -> Any:
 
 @blueprint.route("/passport/notices/unsubscribe/<token>", methods=["POST"])
 def unsubscribe(token: str) -> Any:
-    # CKAN 2.11 checks CSRF only for sessions it knows (see catalog.views._require_csrf), and the contact who
+    # CKAN 2.11 checks CSRF only for sessions it knows (see catalog.workflow.views._require_csrf), and the contact who
     # unsubscribes has none: a page elsewhere must not post it for them. 400 without the form's token.
     current_app.extensions["csrf"].protect()
     found = _address_or_404(token)

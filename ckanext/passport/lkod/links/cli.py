@@ -8,7 +8,7 @@ import click
 import ckan.model as model
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport.catalog import workflow
+from ckanext.passport.catalog.workflow import states
 from ckanext.passport.mr.model import Translate
 from ckanext.passport.mr.problems import N_, stored_problem
 from ckanext.passport.mr.translation import LANGUAGES, translator
@@ -25,7 +25,7 @@ def published_records(organization_id: Optional[str]) -> Iterator[dict[str, Any]
     owner = f" +owner_org:{search.solr_literal(organization_id)}" if organization_id else ""
 
     def find(fq: str = "", **params: Any) -> dict[str, Any]:
-        params["fq"] = (f"+dataset_type:{search.PUBLISHED_TYPE} +{workflow.FIELD}:{workflow.PUBLISHED}{owner} "
+        params["fq"] = (f"+dataset_type:{search.PUBLISHED_TYPE} +{states.FIELD}:{states.PUBLISHED}{owner} "
                         f"{fq}").strip()
         return tk.get_action("package_search")(search.anonymous_context(), params)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Optional
 
-from ckanext.passport.catalog import vocab
+from ckanext.passport.catalog.vocabularies import vocab
 from ckanext.passport.lkod import graph_out
 
 DOWNLOAD_URL = "download_url"

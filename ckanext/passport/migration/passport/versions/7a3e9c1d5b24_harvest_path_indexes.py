@@ -2,8 +2,8 @@
 
 Each was a sequential scan over a table every record adds rows to, at 50,000 records (bench/bench_portal_scale.py
 prints the plans):
-- the identity claim (catalog.identity.holders), an identifier among every record's extras: CKAN 2.11 keeps them as
-  ``package_extra`` rows, 2.12 in the ``package.extras`` JSONB column (indexed for the two identity fields of ours);
+- the identity claim (catalog.record.identity.holders), an identifier among every record's extras: CKAN 2.11 keeps
+  them as ``package_extra`` rows, 2.12 in the ``package.extras`` JSONB column (indexed for the two identity fields of ours);
   hash indexes, which any value's length fits;
 - the deletion guard's recent jobs of a source (harvest.deletion_guard), by source and time, and the recovery's
   running jobs (harvest.recovery), by status: ckanext-harvest indexes no ``harvest_job`` column but the id;

@@ -1,7 +1,7 @@
 """Empty the author fields every save filled with whoever saved the record (issue 24)
 
 The catalog set a record's ``author`` and ``author_email`` to the acting user's name and e-mail on every save, and
-they were published. They keep nothing now (``catalog.validators.NOT_KEPT``); what earlier saves stored goes too.
+they were published. They keep nothing now (``catalog.record.validators.NOT_KEPT``); what earlier saves stored goes too.
 Every value there came from that rule (it overwrote whatever was given), so nothing typed as a contact is lost. Run
 ``ckan search-index rebuild`` after the upgrade so that the index forgets them as well.
 

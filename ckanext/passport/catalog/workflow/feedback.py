@@ -11,7 +11,7 @@ import ckan.plugins.toolkit as tk
 from ckan.lib.navl.dictization_functions import Invalid
 
 from ckanext.passport import rate_limits, settings
-from ckanext.passport.rate_limits import client_hash  # noqa: F401 (the sender, as catalog.actions counts it)
+from ckanext.passport.rate_limits import client_hash  # noqa: F401 (the sender, as catalog.workflow.actions counts it)
 
 from .model import FEEDBACK_KINDS
 

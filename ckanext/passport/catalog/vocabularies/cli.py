@@ -10,7 +10,8 @@ import click
 
 from ckanext.passport import settings
 
-from . import skos, vocab
+from .. import skos
+from . import vocab
 
 
 @click.group("vocab")

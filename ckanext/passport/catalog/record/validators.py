@@ -19,7 +19,7 @@ from ckanext.scheming.validation import scheming_validator
 
 from ckanext.passport.mr.inn import is_valid_inn
 
-from . import vocab
+from ..vocabularies import vocab
 from .ico import is_ico
 from .media_type import split_media_type
 
@@ -54,7 +54,7 @@ TOP_LEVEL_TYPES = frozenset(
 
 
 def ico_error(value: str) -> Optional[str]:
-    """Czech IČO (catalog.ico): the form first, then the check digit, each with its own message."""
+    """Czech IČO (catalog.record.ico): the form first, then the check digit, each with its own message."""
     if not is_ico(value, check_digit=False):
         return tk._("An IČO has exactly 8 digits")
     if not is_ico(value):
@@ -239,24 +239,8 @@ def resource_url(key: tuple, data: dict, errors: dict, context: dict) -> None:
         errors[key].append(error)
 
 
-def listed(value: Any) -> list[Any]:
-    """Lists arrive as lists (API), as JSON text (stored) or as one line per item (text areas)."""
-    if isinstance(value, str):
-        stripped = value.strip()
-        if stripped.startswith("["):
-            try:
-                value = json.loads(stripped)
-            except ValueError:
-                raise Invalid(tk._("A list is expected"))
-        else:
-            value = stripped.splitlines()
-    if not isinstance(value, (list, tuple)):
-        raise Invalid(tk._("A list is expected"))
-    return [item.strip() if isinstance(item, str) else item for item in value if item not in ("", None)]
-
-
 def _checked_list(value: Any, check: Callable[[Any], Optional[str]]) -> str:
-    items = listed(value)
+    items = vocab.listed(value)
     for item in items:
         if not isinstance(item, str):
             raise Invalid(tk._("A text value is expected"))
@@ -313,7 +297,7 @@ def keywords(value: Any) -> str:
     Czech tags are typed, each held to CKAN's own tag rules; stored as a JSON list."""
     if isinstance(value, str) and not value.strip().startswith("["):
         value = value.split(",")
-    items = listed(value)
+    items = vocab.listed(value)
     length, name = tk.get_validator("tag_length_validator"), tk.get_validator("tag_name_validator")
     for item in items:
         if not isinstance(item, str):

@@ -34,8 +34,9 @@ AUTHOR_OF = {AUTHOR_WORK: AUTHOR, DATABASE_WORK: DATABASE_AUTHOR}
 # Open Definition ids a site's own licence list (``licenses_group_url``) may use for the same licences.
 _CC_BY_IDS = frozenset({"cc-by", "cc-by-4.0"})
 _CC0_IDS = frozenset({"cc-zero", "cc0-1.0"})
-# The Czech "bez podmínek užití" of the shipped list (catalog/licences.json): no author work, no database as an
-# author work, no special right of the database maker. Whether it holds personal data is no licence's to say.
+# The Czech "bez podmínek užití" of the shipped list (catalog/vocabularies/licences.json): no author work, no
+# database as an author work, no special right of the database maker. Whether it holds personal data is no
+# licence's to say.
 NO_CONDITIONS_ID = "cz-no-conditions"
 
 

@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional
 import ckan.plugins.toolkit as tk
 from flask import Blueprint, Response, current_app, session
 
-from . import completeness, feedback, visibility, workflow
+from . import completeness, feedback, states, visibility
 from . import model as passport_model
 
 # A field people never see and bots fill in: such a post is thanked for and dropped.
@@ -104,7 +104,7 @@ def transition(id: str) -> Response:
         completeness.remember_refusal(id, form.get("to", ""), error.error_dict)
         return _dataset_page(id, "#passport-refusal")
     return _confirm(
-        id, WORKFLOW_BLOCK, [tk._("The record is now: %(state)s") % {"state": workflow.state_label(form["to"])}]
+        id, WORKFLOW_BLOCK, [tk._("The record is now: %(state)s") % {"state": states.state_label(form["to"])}]
     )
 
 
@@ -143,16 +143,16 @@ def _allowed(action: str, data_dict: dict[str, Any]) -> bool:
 
 def workflow_panel(pkg_dict: dict[str, Any]) -> dict[str, Any]:
     """Everything the dataset page shows of the workflow, limited to what the visitor may see and do."""
-    state = workflow.state_of(pkg_dict)
+    state = states.state_of(pkg_dict)
     transitions = [
-        {"target": t.target, "label": workflow.action_label(t), "comment_required": t.comment_required}
-        for t in workflow.transitions_from(state)
+        {"target": t.target, "label": states.action_label(t), "comment_required": t.comment_required}
+        for t in states.transitions_from(state)
         if _allowed("passport_workflow_transition", {"id": pkg_dict["id"], "to": t.target})
     ]
     can_read_feedback = _allowed("passport_feedback_list", {"id": pkg_dict["id"]})
     return {
         "state": state,
-        "state_label": workflow.state_label(state),
+        "state_label": states.state_label(state),
         "since": tk.get_action("passport_workflow_state")(_context(), {"id": pkg_dict["id"]})["since"],
         "unreviewed": visibility.unreviewed(pkg_dict),
         "transitions": transitions,
@@ -173,11 +173,11 @@ def workflow_panel(pkg_dict: dict[str, Any]) -> dict[str, Any]:
 def return_notice(pkg_dict: dict[str, Any]) -> Optional[dict[str, Any]]:
     """The editor's latest return (who, when, the comment) of a record in state returned, for those who may read
     its history (its curators and the editors); ``None`` otherwise."""
-    if workflow.state_of(pkg_dict) != workflow.RETURNED or not _allowed(
+    if states.state_of(pkg_dict) != states.RETURNED or not _allowed(
         "passport_workflow_history", {"id": pkg_dict["id"]}
     ):
         return None
-    event = passport_model.last_event(pkg_dict["id"], workflow.RETURNED)
+    event = passport_model.last_event(pkg_dict["id"], states.RETURNED)
     return event.as_dict() if event is not None else None
 
 
@@ -187,7 +187,7 @@ def records_awaiting() -> dict[str, Any]:
 
 
 def is_editor() -> bool:
-    return workflow.is_editor(tk.g.user)
+    return states.is_editor(tk.g.user)
 
 
 def queue_count() -> int:
@@ -197,16 +197,16 @@ def queue_count() -> int:
 
 def refusal_heading(target: str) -> str:
     """What the block of a refused transition says first."""
-    if target == workflow.SUBMITTED:
+    if target == states.SUBMITTED:
         return tk._("The record cannot be submitted for review yet. Fill in or correct:")
-    return tk._("The record could not be moved to the state %(state)s:") % {"state": workflow.state_label(target)}
+    return tk._("The record could not be moved to the state %(state)s:") % {"state": states.state_label(target)}
 
 
 def helpers() -> dict[str, Callable]:
     return {
         "passport_refusal_heading": refusal_heading,
         "passport_workflow_panel": workflow_panel,
-        "passport_state_label": workflow.state_label,
+        "passport_state_label": states.state_label,
         "passport_is_editor": is_editor,
         "passport_queue_count": queue_count,
         "passport_return_notice": return_notice,

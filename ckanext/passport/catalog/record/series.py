@@ -15,8 +15,8 @@ import ckan.authz as authz
 import ckan.plugins.toolkit as tk
 from ckan import model
 
-from ckanext.passport.catalog import identity
-from ckanext.passport.catalog.validators import harvesting
+from ckanext.passport.catalog.record import identity
+from ckanext.passport.catalog.record.validators import harvesting
 KIND_FIELD = "record_kind"
 SERIES = "series"
 IN_SERIES_FIELD = "in_series"

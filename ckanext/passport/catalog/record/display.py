@@ -12,8 +12,9 @@ import ckan.plugins.toolkit as tk
 from ckanext.passport.language import current_language, offered_locales, readable_date, reader_translate
 from ckanext.passport.mr.problems import from_dict
 
-from . import conditions, vocab
-from .openness import FIELD as OPENNESS_FIELD
+from ..vocabularies import vocab
+from . import conditions
+from ..openness import FIELD as OPENNESS_FIELD
 from .validators import OPENNESS_CONDITIONS
 
 

@@ -1,6 +1,6 @@
 """The media-type grammar (RFC 6838, section 4.2): the one rule for a record's MIME types and the LKOD's IANA IRIs.
 
-Pure: which text is a media type, nothing about which types are registered (catalog.validators asks that).
+Pure: which text is a media type, nothing about which types are registered (catalog.record.validators asks that).
 """
 from __future__ import annotations
 

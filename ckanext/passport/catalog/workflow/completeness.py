@@ -14,8 +14,8 @@ from typing import Any, Iterable, Mapping, Optional
 import ckan.plugins.toolkit as tk
 from flask import session
 
-from .display import missing_required
-from .validators import conditions_rule
+from ..record.display import missing_required
+from ..record.validators import conditions_rule
 
 # The session key carrying a refused transition's items from the POST to the dataset page it redirects to.
 SESSION_KEY = "passport_transition_problems"

@@ -15,7 +15,7 @@ import ckan.plugins.toolkit as tk
 
 from ckanext.passport import mail, settings
 
-from . import workflow
+from . import states
 from .model import WorkflowEvent
 
 
@@ -25,7 +25,7 @@ def enabled() -> bool:
 
 def recipients(package: model.Package, target: str, actor: Optional[model.User]) -> list[model.User]:
     """Who hears of a move to ``target``: editors of a submission, curators of anything else; never the actor."""
-    people = workflow.editors() if target == workflow.SUBMITTED else workflow.curators_of(package)
+    people = states.editors() if target == states.SUBMITTED else states.curators_of(package)
     actor_id = actor.id if actor else None
     return [user for user in people if user.email and user.id != actor_id]
 
@@ -34,14 +34,14 @@ def message(pkg_dict: dict[str, Any], event: WorkflowEvent, actor: Optional[mode
     """Subject and plain-text body of the notice."""
     title = pkg_dict.get("title") or pkg_dict["name"]
     site = tk.config.get("ckan.site_title") or ""
-    subject = f"[{site}] {title}: {workflow.state_label(event.to_state)}"
+    subject = f"[{site}] {title}: {states.state_label(event.to_state)}"
     lines = [
         tk._("%(who)s moved the record \"%(title)s\" from \"%(source)s\" to \"%(target)s\".")
         % {
             "who": actor.display_name if actor else tk._("Someone"),
             "title": title,
-            "source": workflow.state_label(event.from_state),
-            "target": workflow.state_label(event.to_state),
+            "source": states.state_label(event.from_state),
+            "target": states.state_label(event.to_state),
         }
     ]
     if event.comment:

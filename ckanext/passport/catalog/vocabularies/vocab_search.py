@@ -15,7 +15,6 @@ from ckan.plugins.toolkit import Invalid
 from ckanext.passport.language import current_language
 
 from . import vocab
-from .validators import listed
 
 # The vocabularies the form's searchable selects search (the frequency's short list stays a plain select).
 SEARCHABLE = (vocab.EUROVOC, vocab.CZ_NACE, vocab.SPATIAL_AREA, vocab.DATA_THEMES, vocab.HVD_CATEGORY)
@@ -135,7 +134,7 @@ def auth_functions() -> dict[str, Callable]:
 def _chosen_keys(value: Any) -> list[str]:
     """A field's chosen codes as the form holds them: a list, one code, or a list's JSON text (a stored extra)."""
     try:
-        items = listed(value)
+        items = vocab.listed(value)
     except Invalid:
         # Text no list reads from (a stored value gone wrong) is shown as it is, so the curator sees it.
         return [value.strip()] if isinstance(value, str) and value.strip() else []

@@ -13,7 +13,7 @@ import ckan.model as model
 from ckan.model.types import make_uuid
 from ckan.plugins.toolkit import BaseModel
 
-from .workflow import SUBMITTED
+from .states import SUBMITTED
 
 FEEDBACK_KINDS = ("comment", "error")
 

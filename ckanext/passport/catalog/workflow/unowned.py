@@ -1,9 +1,9 @@
-"""An unowned record is its curator's: whoever created it (``workflow.is_curator``), or a sysadmin.
+"""An unowned record is its curator's: whoever created it (``states.is_curator``), or a sysadmin.
 
 CKAN lets any signed-in user edit a dataset of no organization while ``ckan.auth.create_unowned_dataset`` and
 ``create_dataset_if_not_in_organization`` are on, and an editor of any organization whatever they say; on a portal
 of many organizations that is everyone's record. Updates, patches, deletions and the resource actions all end in
-``package_update``'s check (the workflow's transitions ask ``workflow.is_curator`` themselves); a collaborator CKAN
+``package_update``'s check (the workflow's transitions ask ``states.is_curator`` themselves); a collaborator CKAN
 lets edit the record still may.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 from ckan.logic.auth import get_package_object
 
-from . import workflow
+from . import states
 
 
 def _collaborator(user_name: str, package: model.Package) -> bool:
@@ -32,7 +32,7 @@ def _collaborator(user_name: str, package: model.Package) -> bool:
 def package_update(next_auth: Callable[..., Any], context: dict[str, Any], data_dict: dict[str, Any]) -> dict[str, Any]:
     package = get_package_object(context, data_dict)
     user = context.get("user") or ""
-    if package.owner_org or workflow.is_curator(user, package) or _collaborator(user, package):
+    if package.owner_org or states.is_curator(user, package) or _collaborator(user, package):
         return next_auth(context, data_dict)
     return {"success": False, "msg": tk._("Only whoever created a record of no organization may change it")}
 

@@ -9,7 +9,7 @@ import ckan.model as model
 import ckan.plugins.toolkit as tk
 
 from . import model as passport_model
-from . import workflow
+from . import states
 
 
 def _package(data_dict: dict[str, Any]) -> model.Package:
@@ -34,8 +34,8 @@ def four_eyes_refusal(user: Optional[str], package: model.Package, target: str) 
     """
     actor = model.User.get(user) if user else None
     submission = passport_model.last_submission(package.id)
-    if workflow.violates_four_eyes(
-        workflow.state_of(package.extras), target, actor.id if actor else None,
+    if states.violates_four_eyes(
+        states.state_of(package.extras), target, actor.id if actor else None,
         submission.user_id if submission else None,
     ):
         return tk._("The record must be approved by someone other than who submitted it")
@@ -50,11 +50,11 @@ def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     package = _package(data_dict)
     user = context.get("user")
     target = data_dict.get("to") or ""
-    role = workflow.CURATOR if target == workflow.SUBMITTED else workflow.EDITOR
-    if role == workflow.CURATOR and not workflow.is_curator(user, package):
+    role = states.CURATOR if target == states.SUBMITTED else states.EDITOR
+    if role == states.CURATOR and not states.is_curator(user, package):
         return _refused(tk._("Only the record's curators may submit it for review"))
-    if role == workflow.EDITOR:
-        if not workflow.is_editor(user):
+    if role == states.EDITOR:
+        if not states.is_editor(user):
             return _refused(tk._("Only editors may review records"))
         refusal = four_eyes_refusal(user, package, target)
         if refusal:
@@ -64,7 +64,7 @@ def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, A
 
 def _curator_or_editor(context: dict, package: model.Package) -> bool:
     user = context.get("user")
-    return workflow.is_curator(user, package) or workflow.is_editor(user)
+    return states.is_curator(user, package) or states.is_editor(user)
 
 
 @tk.auth_allow_anonymous_access
@@ -97,7 +97,7 @@ def feedback_list(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
 
 
 def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
-    if workflow.is_editor(context.get("user")):
+    if states.is_editor(context.get("user")):
         return {"success": True}
     return _refused(tk._("Only editors may see the review queue"))
 

@@ -19,8 +19,8 @@ import ckan.model as model
 
 from ckanext.passport import settings
 
-from . import workflow
-from .validators import NOT_KEPT
+from . import states
+from ..record.validators import NOT_KEPT
 
 FULL = "full"
 PARTIAL = "partial"
@@ -32,12 +32,12 @@ EDITOR_LABEL = "passport-editor"
 
 
 def is_public_in_scope(state: str, scope: str) -> bool:
-    return scope != FULL or state == workflow.PUBLISHED
+    return scope != FULL or state == states.PUBLISHED
 
 
 def is_marked_unreviewed(state: str, scope: str) -> bool:
     """Partial scope shows records the editors have not approved, with a mark."""
-    return scope == PARTIAL and state in (workflow.DRAFT, workflow.SUBMITTED, workflow.RETURNED)
+    return scope == PARTIAL and state in (states.DRAFT, states.SUBMITTED, states.RETURNED)
 
 
 def _owner_labels(dataset_obj: model.Package) -> list[str]:
@@ -57,7 +57,7 @@ def dataset_labels(labels: list[str], dataset_obj: model.Package) -> list[str]:
         # Harvest sources and other dataset types are not catalog records: review does not apply to them.
         return labels
     if PUBLIC in labels:
-        if is_public_in_scope(workflow.state_of(dataset_obj.extras), settings.review_scope()):
+        if is_public_in_scope(states.state_of(dataset_obj.extras), settings.review_scope()):
             return labels
         labels = [label for label in labels if label != PUBLIC] + _owner_labels(dataset_obj)
     if dataset_obj.state == "active":
@@ -67,7 +67,7 @@ def dataset_labels(labels: list[str], dataset_obj: model.Package) -> list[str]:
 
 def user_dataset_labels(labels: list[str], user_obj: Any) -> list[str]:
     # CKAN hands over None, "" or an anonymous user object for visitors who are not logged in.
-    if user_obj and not user_obj.is_anonymous and workflow.is_editor(user_obj.name):
+    if user_obj and not user_obj.is_anonymous and states.is_editor(user_obj.name):
         return labels + [EDITOR_LABEL]
     return labels
 
@@ -76,14 +76,14 @@ def before_dataset_index(pkg_dict: dict[str, Any]) -> dict[str, Any]:
     """Index every record's state, drafts that never stored one included, for the queue and facets; never the
     fields naming whoever saved it (``validators.NOT_KEPT``, emptied by the migration of issue 24), which a search
     must not find a record by."""
-    pkg_dict[workflow.FIELD] = workflow.state_of(pkg_dict)
+    pkg_dict[states.FIELD] = states.state_of(pkg_dict)
     for field in NOT_KEPT:
         pkg_dict.pop(field, None)
     return pkg_dict
 
 
 def unreviewed(pkg_dict: dict[str, Any]) -> bool:
-    return is_marked_unreviewed(workflow.state_of(pkg_dict), settings.review_scope())
+    return is_marked_unreviewed(states.state_of(pkg_dict), settings.review_scope())
 
 
 def helpers() -> dict[str, Callable]:

@@ -7,7 +7,8 @@ import ckan.authz as authz
 import ckan.model as model
 import ckan.plugins.toolkit as tk
 
-from . import auth, completeness, feedback, notify, record_lock, workflow
+from ..record import record_lock
+from . import auth, completeness, feedback, notify, states
 from . import model as passport_model
 
 
@@ -23,13 +24,13 @@ def _exempt_from_auth(context: dict) -> bool:
     return bool(context.get("ignore_auth")) or authz.is_sysadmin(context.get("user"))
 
 
-def _transition_message(error: workflow.TransitionError) -> dict[str, list[str]]:
+def _transition_message(error: states.TransitionError) -> dict[str, list[str]]:
     if error.code == "comment_required":
         return {"comment": [tk._("A comment is required when returning a record")]}
     return {
         "to": [
             tk._("A record in state %(source)s cannot move to %(target)s")
-            % {"source": workflow.state_label(error.source), "target": workflow.state_label(error.target)}
+            % {"source": states.state_label(error.source), "target": states.state_label(error.target)}
         ]
     }
 
@@ -42,7 +43,7 @@ def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     :param comment: why; required when returning a record
     :returns: the recorded event (who, when, from, to, comment)
     """
-    if data_dict.get("to") not in workflow.STATES:
+    if data_dict.get("to") not in states.STATES:
         raise tk.ValidationError({"to": [tk._("Unknown editorial state")]})
     tk.check_access("passport_workflow_transition", context, data_dict)
     package = _package(data_dict)
@@ -51,7 +52,7 @@ def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     # reviewed it (the history does, for the curators and the editors). defer_commit: no commit inside the lock.
     site_user = tk.get_action("get_site_user")({"ignore_auth": True, "defer_commit": True}, {})
     # Two reviewers acting at once must not both move the record from the same state.
-    source = workflow.state_of(record_lock.lock(package).extras)
+    source = states.state_of(record_lock.lock(package).extras)
     # The four-eyes rule once more, on what the lock shows: a submission by the same person that committed while
     # this request waited (submit and publish sent at once) was not there when authorization read the record.
     if not _exempt_from_auth(context):
@@ -60,8 +61,8 @@ def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, A
             model.Session.rollback()
             raise tk.NotAuthorized(refusal)
     try:
-        workflow.find_transition(source, data_dict.get("to") or "", comment)
-    except workflow.TransitionError as error:
+        states.find_transition(source, data_dict.get("to") or "", comment)
+    except states.TransitionError as error:
         model.Session.rollback()
         raise tk.ValidationError(_transition_message(error))
 
@@ -69,8 +70,8 @@ def workflow_transition(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     event = passport_model.record_event(package.id, actor.id if actor else None, source, data_dict["to"], comment)
     # package_patch commits the event together with the new state, or rolls both back on a validation error.
     patched = tk.get_action("package_patch")(
-        {"user": site_user["name"], "ignore_auth": True, workflow.TRANSITION_FLAG: True},
-        {"id": package.id, workflow.FIELD: data_dict["to"]},
+        {"user": site_user["name"], "ignore_auth": True, states.TRANSITION_FLAG: True},
+        {"id": package.id, states.FIELD: data_dict["to"]},
     )
     notify.transition(patched, package, event, actor)
     return event.as_dict()
@@ -87,7 +88,7 @@ def workflow_state(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     package = _package(data_dict)
     event = passport_model.last_event(package.id)
     since = event.created if event is not None else package.metadata_created
-    return {"id": package.id, "state": workflow.state_of(package.extras), "since": since.isoformat()}
+    return {"id": package.id, "state": states.state_of(package.extras), "since": since.isoformat()}
 
 
 @tk.side_effect_free
@@ -114,7 +115,7 @@ def _in_state(context: dict, state: str, narrower: str, sort: str, rows: int, st
     """The records in the workflow ``state`` (and ``narrower``, a further filter query) the caller may read."""
     return tk.get_action("package_search")(
         {"user": context.get("user"), "auth_user_obj": context.get("auth_user_obj")},
-        {"fq": f"+{workflow.FIELD}:{state}{narrower}", "include_private": True, "sort": sort, "rows": rows,
+        {"fq": f"+{states.FIELD}:{state}{narrower}", "include_private": True, "sort": sort, "rows": rows,
          "start": start},
     )
 
@@ -131,7 +132,7 @@ def workflow_queue(context: dict, data_dict: dict[str, Any]) -> dict[str, Any]:
     """
     tk.check_access("passport_workflow_queue", context, data_dict)
     rows, start = _page(data_dict, 50)
-    found = _in_state(context, workflow.SUBMITTED, "", "metadata_modified asc", rows, start)
+    found = _in_state(context, states.SUBMITTED, "", "metadata_modified asc", rows, start)
     submissions = passport_model.last_submissions([d["id"] for d in found["results"]])
     results = []
     for dataset in found["results"]:
@@ -160,13 +161,13 @@ def workflow_my_records(context: dict, data_dict: dict[str, Any]) -> dict[str, A
     """
     tk.check_access("passport_workflow_my_records", context, data_dict)
     rows, _start = _page(data_dict, 100)
-    organizations = workflow.curated_organizations(context.get("user"))
+    organizations = states.curated_organizations(context.get("user"))
     owners = " OR ".join(f'"{organization}"' for organization in organizations)
     lists: dict[str, Any] = {}
-    for state in (workflow.RETURNED, workflow.DRAFT):
+    for state in (states.RETURNED, states.DRAFT):
         found = (_in_state(context, state, f" +owner_org:({owners})", "metadata_modified desc", rows, 0)
                  if organizations else {"count": 0, "results": []})
-        returns = passport_model.last_events([d["id"] for d in found["results"]], workflow.RETURNED)
+        returns = passport_model.last_events([d["id"] for d in found["results"]], states.RETURNED)
         lists[state] = {
             "count": found["count"],
             "results": [

@@ -1,7 +1,7 @@
 """The controlled vocabularies of the catalog record: EUROVOC, CZ-NACE, Czech territorial units, and the EU data
 themes and frequencies a DCAT-AP-CZ record names.
 
-They ship as data files in ``vocabularies/`` (labels in cs, en and ru). A full EUROVOC SKOS file loaded with
+They ship as data files beside this module (labels in cs, en and ru). A full EUROVOC SKOS file loaded with
 ``ckan passport vocab load`` lands in ``ckanext.passport.vocab_dir`` and extends the shipped EUROVOC list, so
 validation, labels and facets know every concept without a deploy. The record stores codes (EUROVOC URIs,
 CZ-NACE codes, NUTS/LAU codes); labels are looked up here, in the reader's language, at display time.
@@ -19,7 +19,7 @@ import ckan.plugins.toolkit as tk
 from ckanext.passport import settings
 from ckanext.passport.language import current_language
 
-DATA_DIR = Path(__file__).resolve().parent / "vocabularies"
+DATA_DIR = Path(__file__).resolve().parent  # the shipped data files sit beside this module
 LANGUAGES = ("cs", "en", "ru")
 EUROVOC = "eurovoc"
 CZ_NACE = "cz_nace"
@@ -194,6 +194,23 @@ def as_list(value: Any) -> list[Any]:
     if isinstance(value, (list, tuple)):
         return list(value)
     return [value]
+
+
+def listed(value: Any) -> list[Any]:
+    """A list field's value as the form and the record's validators read it. Lists arrive as lists (API), as JSON
+    text (stored) or as one line per item (text areas)."""
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped.startswith("["):
+            try:
+                value = json.loads(stripped)
+            except ValueError:
+                raise tk.Invalid(tk._("A list is expected"))
+        else:
+            value = stripped.splitlines()
+    if not isinstance(value, (list, tuple)):
+        raise tk.Invalid(tk._("A list is expected"))
+    return [item.strip() if isinstance(item, str) else item for item in value if item not in ("", None)]
 
 
 def dataset_keys(pkg_dict: Mapping[str, Any], name: str) -> list[str]:
