@@ -102,12 +102,16 @@ db-demo: default-version services
 # either fails the target. A first phase interrupted (Ctrl-C, or a collection error: status 2) ends the target there.
 # Two phases at once: the service-fault tests in one process on their own services (their variables in a subshell
 # of their own; their output follows the parallel phase's), and everything else in the parallel workers.
+# What failed in either is listed again at the end, where a log's tail (CI's) shows it.
 test: db-test db-faults
 	@(export $(FAULT_TEST_ENV); exec $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) -n 0 -m service_faults tests \
 	  $(PYTEST_ARGS)) > $(RUN)/service-faults.log 2>&1 & faults=$$!; \
 	$(TEST_ENV) $(BIN)/python -m pytest --ckan-ini=$(TEST_INI) -n $(WORKERS) -m "not service_faults" tests \
-	  $(PYTEST_ARGS); parallel=$$?; [ $$parallel -ne 2 ] || { kill $$faults; exit 2; }; \
+	  $(PYTEST_ARGS) 2>&1 | tee $(RUN)/parallel.log; parallel=$${PIPESTATUS[0]}; \
+	[ $$parallel -ne 2 ] || { kill $$faults; exit 2; }; \
 	wait $$faults; serial=$$?; echo "== service-fault tests (on their own services)"; cat $(RUN)/service-faults.log; \
+	echo "== what failed, of both phases (their summaries above)"; \
+	grep -hE '^(FAILED|ERROR) ' $(RUN)/parallel.log $(RUN)/service-faults.log | cut -c1-300 || echo "nothing"; \
 	echo "make test: parallel phase exit status $$parallel, service-fault phase $$serial"; \
 	case "$$parallel $$serial" in "0 0"|"0 5"|"5 0") ;; "5 5") exit 5;; *) exit 1;; esac
 
