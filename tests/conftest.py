@@ -84,28 +84,48 @@ def read_real():
     return read
 
 
+# The suite's own fixtures where CKAN has one for the same need: named apart from CKAN's (``clean_db``,
+# ``with_plugins``, ``make_app``, ``app``, ``with_request_context``) because they behave otherwise, so a reader who
+# knows CKAN's is not misled and CKAN's stay usable as they are.
+
+
 @pytest.fixture
-def clean_db(reset_db, migrate_db_for):
-    """CKAN's ``clean_db``, plus the migrations of the plugins the suite runs with."""
+def clean_db_with_plugin_tables(reset_db, migrate_db_for):
+    """An empty database with the plugins' tables too (CKAN's ``clean_db`` recreates core's only): the plugins'
+    migrations applied at the process's first reset, every row deleted at the later ones (resets.py)."""
     reset_with_plugin_tables(reset_db, migrate_db_for)
 
 
 @pytest.fixture
-def with_plugins(ckan_config):
-    """CKAN's ``with_plugins`` (every plugin of ``ckan.plugins`` loaded for the test), loaded once for a run of tests
-    asking with the same configuration (plugin_state)."""
+def shared_plugins(ckan_config):
+    """Every plugin of ``ckan.plugins`` loaded for the test, as by CKAN's ``with_plugins``, but left loaded for the
+    next test asking with the same configuration instead of unloaded after each (plugin_state)."""
     plugin_state.load_all()
     yield
 
 
 @pytest.fixture
-def make_app(ckan_config):
-    """CKAN's ``make_app`` (behind ``app``): the app made once for a run of tests with the same configuration
-    (plugin_state), a new test client for each test."""
+def make_shared_app(ckan_config):
+    """A new test client for each call, over the app made once for a run of tests with the same configuration
+    (plugin_state), where CKAN's ``make_app`` makes a new app each time."""
     from ckan.lib.app_globals import _CONFIG_CACHE
 
     _CONFIG_CACHE.clear()  # values app_globals cached in an earlier test would hide this test's ckan_config marks
     return _test_app
+
+
+@pytest.fixture
+def shared_app(make_shared_app):
+    """A test client of the app shared by the tests of one configuration (``make_shared_app``)."""
+    return make_shared_app()
+
+
+@pytest.fixture
+def with_shared_app_request_context(shared_app):
+    """A request context of the shared app for the test, as CKAN's ``with_request_context`` gives of a new one (for
+    code that needs CKAN's translator or ``request``)."""
+    with shared_app.flask_app.test_request_context():
+        yield
 
 
 def _test_app():
@@ -118,7 +138,7 @@ def _test_app():
 
 
 # Fixtures that load the plugins: a test that asks for none of them runs without, as after CKAN's with_plugins.
-PLUGIN_FIXTURES = frozenset({"with_plugins", "make_app", "stack_once"})
+PLUGIN_FIXTURES = frozenset({"shared_plugins", "make_shared_app", "stack_once"})
 
 
 @pytest.fixture(autouse=True)
@@ -144,7 +164,7 @@ def _built_once() -> dict[str, Any]:
 
 
 @pytest.fixture
-def built_once(stack_once, with_plugins, _built_once: dict[str, Any]) -> Callable[[str, Callable[[], T]], T]:
+def built_once(stack_once, shared_plugins, _built_once: dict[str, Any]) -> Callable[[str, Callable[[], T]], T]:
     """``built_once(key, build)``: what ``build()`` made for the module's first test asking for ``key``, returned
     to its later tests; on the module's one clean database and index (``stack_once``), for state they only read.
 
@@ -190,27 +210,9 @@ def demo_site(tmp_path, serve_site):
 @pytest.fixture(scope="session")
 def harvest_source():
     """Create a ``passport`` harvest source: ``harvest_source(url, config=None, **fields)`` returns its dict."""
-    import json
+    from tests.support.factories import PassportSource
 
-    from ckan.tests import factories
-    from ckan.tests.helpers import call_action
-
-    def create(url: str, config=None, **fields):
-        sysadmin = factories.Sysadmin()
-        owner = fields.pop("owner_org", None) or factories.Organization()["id"]
-        return call_action(
-            "harvest_source_create",
-            context={"user": sysadmin["name"]},
-            name=fields.pop("name", f"source-{abs(hash(url)) % 10**8}"),
-            title=fields.pop("title", "MR site"),
-            url=url,
-            source_type="passport",
-            owner_org=owner,
-            config=json.dumps(config) if config is not None else "",
-            **fields,
-        )
-
-    return create
+    return lambda url, config=None, **fields: PassportSource(url=url, config=config, **fields)
 
 
 @pytest.fixture(scope="session")
@@ -219,12 +221,12 @@ def run_harvest():
     from ckan.plugins import toolkit
     from ckanext.harvest.model import HarvestSource
     from ckanext.harvest.tests.lib import run_harvest_job
-    from ckanext.harvest.tests.factories import HarvestJobObj
+    from tests.support.factories import JobObj
 
     from ckanext.passport.plugins.harvester import PassportHarvesterPlugin
 
     def run(source: dict):
-        job = HarvestJobObj(source=HarvestSource.get(source["id"]), run=False)
+        job = JobObj(source=HarvestSource.get(source["id"]))
         results = run_harvest_job(job, PassportHarvesterPlugin())
         return results, toolkit.get_action("harvest_job_show")({"ignore_auth": True}, {"id": job.id})
 

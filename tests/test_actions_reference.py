@@ -12,7 +12,7 @@ PAGE = Path(__file__).resolve().parent.parent / "docs" / "actions.md"
 
 
 @pytest.mark.stack
-@pytest.mark.usefixtures("with_plugins")
+@pytest.mark.usefixtures("shared_plugins")
 def test_the_actions_page_is_what_the_registered_actions_and_the_matrix_say():
     written = render(registered(plugins.PluginImplementations(plugins.IActions)))
     assert PAGE.read_text("utf-8") == written, (

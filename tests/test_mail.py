@@ -10,7 +10,7 @@ import pytest
 from ckanext.passport import mail
 from tests.support.smtp_sink import SmtpSink
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins")]
 
 # A long subject of non-ASCII words that the email package's default policy folds between encoded words.
 SUBJECT = "[CKAN] Obyvatelstvo obcí: Отправлено на проверку"

@@ -168,7 +168,7 @@ def scratch_engine(scratch_url: str, pytestconfig: pytest.Config) -> Iterator[sa
 
 
 @pytest.fixture
-def ckan_db(cli, with_plugins, scratch_url: str) -> Callable[..., None]:
+def ckan_db(cli, shared_plugins, scratch_url: str) -> Callable[..., None]:
     """``ckan_db("upgrade", "-p", "passport")``: the ``ckan db`` command, run on the scratch database."""
     from ckan.cli.db import db
     from ckan.common import config

@@ -132,7 +132,7 @@ def test_a_harvest_source_gets_the_same_policy_as_the_rule_gives():
 # --- read from CKAN's config --------------------------------------------------------------------------------
 
 
-@pytest.mark.usefixtures("with_plugins")
+@pytest.mark.usefixtures("shared_plugins")
 def test_with_the_plugins_loaded_the_accessors_give_the_declared_defaults():
     # test.ini allows private addresses: the suite's sites are local servers.
     assert settings.site_fetch_policy() == settings.fetch_policy({settings.ALLOW_PRIVATE_ADDRESSES: True}, {})
@@ -143,7 +143,7 @@ def test_with_the_plugins_loaded_the_accessors_give_the_declared_defaults():
     assert settings.vocab_dir() is None
 
 
-@pytest.mark.usefixtures("with_plugins")
+@pytest.mark.usefixtures("shared_plugins")
 @pytest.mark.ckan_config("ckanext.passport.feedback_rate_per_client", "2")
 @pytest.mark.ckan_config("ckanext.passport.initial_states", "submitted published")
 @pytest.mark.ckan_config("ckanext.passport.notify_by_email", "false")
@@ -153,7 +153,7 @@ def test_accessors_give_configured_text_its_type():
     assert settings.notify_by_email() is False
 
 
-@pytest.mark.usefixtures("with_plugins")
+@pytest.mark.usefixtures("shared_plugins")
 @pytest.mark.ckan_config("ckanext.passport.timeout", "20")
 def test_a_source_override_may_not_exceed_the_sites_setting():
     site = settings.site_fetch_options()

@@ -16,11 +16,11 @@ import ckan
 import pytest
 from bs4 import BeautifulSoup
 from ckan.tests.helpers import call_action
-from tests.support.harvested_records import create_harvested
+from tests.support.factories import HarvestedRecord
 from tests.support.workflow import CONFIG, draft_record, make_people, record_in_state
 from tests.support.signed_in import SignedIn
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"), *CONFIG]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"), *CONFIG]
 
 # The Czech form labels of the fields the harvested record lacks, by field.
 MISSING_CS = {
@@ -39,7 +39,7 @@ def people():
 
 @pytest.fixture
 def harvested(people) -> dict:
-    return create_harvested(people.publisher["id"])
+    return HarvestedRecord(owner_org=people.publisher["id"])
 
 
 def submit(browser: SignedIn, record: dict, prefix: str = "/cs", lands_on: str = "passport-refusal"):
@@ -60,8 +60,8 @@ def text_of(element) -> str:
     return " ".join(element.get_text(" ").split())
 
 
-def test_a_refused_submission_names_the_missing_fields_in_czech_in_the_workflow_block(app, people, harvested):
-    browser = SignedIn(app, people.curator)
+def test_a_refused_submission_names_the_missing_fields_in_czech_in_the_workflow_block(shared_app, people, harvested):
+    browser = SignedIn(shared_app, people.curator)
     landed = submit(browser, harvested)
     assert landed.status_code == 200
     page = BeautifulSoup(landed.get_data(as_text=True), "html.parser")
@@ -97,9 +97,9 @@ def test_a_refused_submission_names_the_missing_fields_in_czech_in_the_workflow_
     assert call_action("package_show", id=harvested["id"])["editorial_state"] == "draft"
 
 
-def test_a_refused_transition_of_another_record_is_not_shown_on_this_one(app, people, harvested):
+def test_a_refused_transition_of_another_record_is_not_shown_on_this_one(shared_app, people, harvested):
     other = draft_record(people)
-    browser = SignedIn(app, people.curator)
+    browser = SignedIn(shared_app, people.curator)
     page = browser.get(f"/cs/dataset/{harvested['name']}")
     token = re.search(r'name="_csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
     browser.post(
@@ -111,8 +111,8 @@ def test_a_refused_transition_of_another_record_is_not_shown_on_this_one(app, pe
     assert "passport-refusal" in browser.get(f"/cs/dataset/{harvested['name']}").get_data(as_text=True)
 
 
-def test_the_opened_edit_form_of_an_incomplete_record_says_what_it_lacks_at_the_top(app, people, harvested):
-    browser = SignedIn(app, people.curator)
+def test_the_opened_edit_form_of_an_incomplete_record_says_what_it_lacks_at_the_top(shared_app, people, harvested):
+    browser = SignedIn(shared_app, people.curator)
     body = browser.get(f"/cs/dataset/edit/{harvested['name']}").get_data(as_text=True)
     page = BeautifulSoup(body, "html.parser")
     summary = page.select_one(".passport-missing")
@@ -130,9 +130,9 @@ def test_the_opened_edit_form_of_an_incomplete_record_says_what_it_lacks_at_the_
         assert leak not in text_of(summary), leak
 
 
-def test_an_editor_returning_a_record_without_a_comment_is_told_so_in_the_workflow_block(app, people):
+def test_an_editor_returning_a_record_without_a_comment_is_told_so_in_the_workflow_block(shared_app, people):
     record = record_in_state(people, "submitted")
-    browser = SignedIn(app, people.editor)
+    browser = SignedIn(shared_app, people.editor)
     page = browser.get(f"/cs/dataset/{record['name']}")
     token = re.search(r'name="_csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
     response = browser.post(
@@ -146,17 +146,17 @@ def test_an_editor_returning_a_record_without_a_comment_is_told_so_in_the_workfl
     assert [text_of(li) for li in block.select("li")] == ["Při vrácení záznamu je nutný komentář"]
 
 
-def test_the_record_page_links_each_missing_field_to_the_form(app, people, harvested):
+def test_the_record_page_links_each_missing_field_to_the_form(shared_app, people, harvested):
     page = BeautifulSoup(
-        SignedIn(app, people.curator).get(f"/cs/dataset/{harvested['name']}").get_data(as_text=True), "html.parser"
+        SignedIn(shared_app, people.curator).get(f"/cs/dataset/{harvested['name']}").get_data(as_text=True), "html.parser"
     )
     link = page.select_one(".passport-missing li[data-field=publisher_email] a")
     assert link["href"].endswith(f"/cs/dataset/edit/{harvested['name']}#field-publisher_email")
 
 
-def test_the_edit_form_of_a_complete_record_has_no_summary(app, people):
+def test_the_edit_form_of_a_complete_record_has_no_summary(shared_app, people):
     record = draft_record(people)
-    body = SignedIn(app, people.curator).get(f"/cs/dataset/edit/{record['name']}").get_data(as_text=True)
+    body = SignedIn(shared_app, people.curator).get(f"/cs/dataset/edit/{record['name']}").get_data(as_text=True)
     assert "passport-missing" not in body
 
 
@@ -168,15 +168,15 @@ def title_of(body: str) -> str:
 
 
 @pytest.mark.parametrize("path", ["/cs/passport/queue", "/cs/passport/check", "/cs/opendata/", "/cs/lkod/"])
-def test_our_pages_have_no_empty_title_segment(app, people, path):
-    title = title_of(SignedIn(app, people.editor).get(path).get_data(as_text=True))
+def test_our_pages_have_no_empty_title_segment(shared_app, people, path):
+    title = title_of(SignedIn(shared_app, people.editor).get(path).get_data(as_text=True))
     segments = [part.strip() for part in title.split(" - ")]
     assert all(segments), title
     assert "- -" not in title
 
 
-def test_the_review_queue_icon_is_one_font_awesome_draws(app, people):
-    body = SignedIn(app, people.editor).get("/cs/dataset/").get_data(as_text=True)
+def test_the_review_queue_icon_is_one_font_awesome_draws(shared_app, people):
+    body = SignedIn(shared_app, people.editor).get("/cs/dataset/").get_data(as_text=True)
     icon = BeautifulSoup(body, "html.parser").select_one(".passport-review-queue-link i")
     names = [name for name in icon["class"] if name.startswith("fa-") and name not in ("fa-solid", "fa-regular")]
     assert names
@@ -190,12 +190,12 @@ def identifier_label(app, user: dict, record: dict) -> str:
     return text_of(page.select_one("tr[data-field=publisher_id] th"))
 
 
-def test_the_provider_identifier_is_named_by_its_scheme(app, people, harvested):
+def test_the_provider_identifier_is_named_by_its_scheme(shared_app, people, harvested):
     assert harvested["publisher_id_scheme"] == "inn"
-    assert identifier_label(app, people.curator, harvested) == "INN poskytovatele"
-    assert identifier_label(app, people.curator, draft_record(people)) == "IČO poskytovatele"
+    assert identifier_label(shared_app, people.curator, harvested) == "INN poskytovatele"
+    assert identifier_label(shared_app, people.curator, draft_record(people)) == "IČO poskytovatele"
     form = BeautifulSoup(
-        SignedIn(app, people.curator).get(f"/cs/dataset/edit/{harvested['name']}").get_data(as_text=True),
+        SignedIn(shared_app, people.curator).get(f"/cs/dataset/edit/{harvested['name']}").get_data(as_text=True),
         "html.parser",
     )
     assert "IČO nebo INN" in text_of(form.select_one("label[for=field-publisher_id]"))
@@ -210,9 +210,9 @@ def focusable(element) -> bool:
     return element.get("tabindex") == "-1"
 
 
-def test_a_submission_is_confirmed_in_the_workflow_block_the_page_lands_on_and_focused(app, people):
+def test_a_submission_is_confirmed_in_the_workflow_block_the_page_lands_on_and_focused(shared_app, people):
     record = draft_record(people)
-    landed = submit(SignedIn(app, people.curator), record, lands_on="passport-confirmation")
+    landed = submit(SignedIn(shared_app, people.curator), record, lands_on="passport-confirmation")
     page = BeautifulSoup(landed.get_data(as_text=True), "html.parser")
     [shown] = page.select("#passport-workflow .passport-confirmation")
     assert shown["id"] == "passport-confirmation" and focusable(shown) and shown["role"] == "status"
@@ -220,8 +220,8 @@ def test_a_submission_is_confirmed_in_the_workflow_block_the_page_lands_on_and_f
     assert not page.select(".flash-messages .alert")
 
 
-def test_a_refused_submission_is_focused_where_the_page_lands(app, people, harvested):
-    landed = submit(SignedIn(app, people.curator), harvested)
+def test_a_refused_submission_is_focused_where_the_page_lands(shared_app, people, harvested):
+    landed = submit(SignedIn(shared_app, people.curator), harvested)
     page = BeautifulSoup(landed.get_data(as_text=True), "html.parser")
     refusal = page.select_one("#passport-workflow .passport-refusal")
     assert refusal["id"] == "passport-refusal" and focusable(refusal) and refusal["role"] == "alert"

@@ -14,11 +14,12 @@ from ckan.logic import ValidationError
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from tests.support.browser_forms import DATASET_FORM, RESOURCE_FORM, browser_post
-from tests.support.harvested_records import STRUCTURE_VERSION, create_harvested, resource_of
+from tests.support.harvested_records import STRUCTURE_VERSION, resource_of
+from tests.support.factories import HarvestedRecord
 
 from tests.support.catalog_records import complete_record
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
 
 # What the incomplete harvested record's form reports, by language: field → message.
 MISSING = {
@@ -48,7 +49,7 @@ def curator() -> dict:
 @pytest.fixture
 def harvested(curator) -> dict:
     org = factories.Organization(name="rosstat", users=[{"name": curator["name"], "capacity": "editor"}])
-    return create_harvested(org["id"])
+    return HarvestedRecord(owner_org=org["id"])
 
 
 def headers(user: dict) -> dict[str, str]:
@@ -72,10 +73,10 @@ def beside(page: BeautifulSoup, field: str) -> str:
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "ru"])
-def test_saving_an_incomplete_harvested_record_shows_each_missing_part(app, curator, harvested, language):
+def test_saving_an_incomplete_harvested_record_shows_each_missing_part(shared_app, curator, harvested, language):
     path = f"/{language}/dataset/edit/{harvested['name']}"
-    form = app.get(path, headers=headers(curator)).body
-    response = app.post(path, data=browser_post(form, DATASET_FORM), headers=headers(curator), status=None)
+    form = shared_app.get(path, headers=headers(curator)).body
+    response = shared_app.post(path, data=browser_post(form, DATASET_FORM), headers=headers(curator), status=None)
     assert response.status_code == 200
     page = BeautifulSoup(response.body, "html.parser")
     listed = " | ".join(summary(page).values())
@@ -84,27 +85,27 @@ def test_saving_an_incomplete_harvested_record_shows_each_missing_part(app, cura
         assert message in beside(page, field), field
 
 
-def test_the_edit_form_offers_a_first_eurovoc_concept_to_a_record_without_one(app, curator, harvested):
-    page = BeautifulSoup(app.get(f"/dataset/edit/{harvested['name']}", headers=headers(curator)).body, "html.parser")
+def test_the_edit_form_offers_a_first_eurovoc_concept_to_a_record_without_one(shared_app, curator, harvested):
+    page = BeautifulSoup(shared_app.get(f"/dataset/edit/{harvested['name']}", headers=headers(curator)).body, "html.parser")
     assert page.select_one("select#field-eurovoc-0-uri") is not None
 
 
-def test_removing_every_eurovoc_concept_asks_for_one(app, curator, harvested):
+def test_removing_every_eurovoc_concept_asks_for_one(shared_app, curator, harvested):
     path = f"/cs/dataset/edit/{harvested['name']}"
-    form = app.get(path, headers=headers(curator)).body
+    form = shared_app.get(path, headers=headers(curator)).body
     posted = browser_post(form, DATASET_FORM, drop=["eurovoc-0-uri", "eurovoc-0-label"])  # scheming's Remove
-    page = BeautifulSoup(app.post(path, data=posted, headers=headers(curator)).body, "html.parser")
+    page = BeautifulSoup(shared_app.post(path, data=posted, headers=headers(curator)).body, "html.parser")
     assert "Zvolte alespoň jeden koncept EUROVOC" in summary(page)["eurovoc-1"]
     assert "Zvolte alespoň jeden koncept EUROVOC" in beside(page, "eurovoc-0-uri")
 
 
 @pytest.mark.parametrize("action", ["edit", "new"])
-def test_a_resource_form_of_an_incomplete_record_reports_the_record_errors(app, curator, harvested, action):
+def test_a_resource_form_of_an_incomplete_record_reports_the_record_errors(shared_app, curator, harvested, action):
     structure = resource_of(harvested, "structure", STRUCTURE_VERSION)
     path = f"/cs/dataset/{harvested['name']}/resource/" + (f"{structure['id']}/edit" if action == "edit" else "new")
-    form = app.get(path, headers=headers(curator)).body
+    form = shared_app.get(path, headers=headers(curator)).body
     changes = [("description", "Struktura"), ("url", "https://example.ru/s.csv"), ("name", "Struktura")]
-    response = app.post(path, data=browser_post(form, RESOURCE_FORM, changes), headers=headers(curator), status=None)
+    response = shared_app.post(path, data=browser_post(form, RESOURCE_FORM, changes), headers=headers(curator), status=None)
     assert response.status_code == 200
     page = BeautifulSoup(response.body, "html.parser")
     listed = summary(page)
@@ -113,9 +114,9 @@ def test_a_resource_form_of_an_incomplete_record_reports_the_record_errors(app, 
     assert page.select_one(".passport-record-incomplete a")["href"].endswith(f"/dataset/edit/{harvested['name']}")
 
 
-def test_a_new_record_form_reports_errors_of_each_field_kind(app, curator):
+def test_a_new_record_form_reports_errors_of_each_field_kind(shared_app, curator):
     factories.Organization(name="csu", users=[{"name": curator["name"], "capacity": "editor"}])
-    form = app.get("/en/dataset/new", headers=headers(curator)).body
+    form = shared_app.get("/en/dataset/new", headers=headers(curator)).body
     bad = [
         ("title", "Školy"), ("name", "skoly"), ("notes", "Rejstřík škol"), ("owner_org", "csu"),
         ("publisher_id_scheme", "ico"), ("publisher_id", "00025594"),  # grouped field, wrong check digit
@@ -125,7 +126,7 @@ def test_a_new_record_form_reports_errors_of_each_field_kind(app, curator):
         ("openness_conditions-complete", "yes"),  # composite, unanswered conditions
         ("eurovoc-0-uri", ""),  # repeating, empty item
     ]
-    response = app.post("/en/dataset/new", data=browser_post(form, DATASET_FORM, bad), headers=headers(curator),
+    response = shared_app.post("/en/dataset/new", data=browser_post(form, DATASET_FORM, bad), headers=headers(curator),
                         status=None)
     assert response.status_code == 200
     page = BeautifulSoup(response.body, "html.parser")
@@ -155,25 +156,25 @@ ANSWERS = {"complete": "yes", "accessible": "no", "machine_readable": "yes", "op
            "open_terms": "yes", "free": "no"}
 
 
-def test_a_new_record_refused_for_a_wrong_ico_keeps_every_openness_answer(app, curator):
+def test_a_new_record_refused_for_a_wrong_ico_keeps_every_openness_answer(shared_app, curator):
     factories.Organization(name="csu", users=[{"name": curator["name"], "capacity": "editor"}])
-    form = app.get("/cs/dataset/new", headers=headers(curator)).body
+    form = shared_app.get("/cs/dataset/new", headers=headers(curator)).body
     changes = [("title", "Školy"), ("name", "skoly"), ("owner_org", "csu"),
                ("publisher_id_scheme", "ico"), ("publisher_id", "00025594")]  # wrong check digit
     changes += [(f"openness_conditions-{code}", value) for code, value in ANSWERS.items()]
-    response = app.post("/cs/dataset/new", data=browser_post(form, DATASET_FORM, changes), headers=headers(curator),
+    response = shared_app.post("/cs/dataset/new", data=browser_post(form, DATASET_FORM, changes), headers=headers(curator),
                         status=None)
     page = BeautifulSoup(response.body, "html.parser")
     assert beside(page, "publisher_id")
     assert chosen_conditions(page) == ANSWERS
 
 
-def test_an_edit_refused_for_a_wrong_ico_shows_the_answers_posted_not_the_stored_ones(app, curator, harvested):
+def test_an_edit_refused_for_a_wrong_ico_shows_the_answers_posted_not_the_stored_ones(shared_app, curator, harvested):
     path = f"/cs/dataset/edit/{harvested['name']}"
-    form = app.get(path, headers=headers(curator)).body
+    form = shared_app.get(path, headers=headers(curator)).body
     changes = [("publisher_id_scheme", "ico"), ("publisher_id", "00025594")]
     changes += [(f"openness_conditions-{code}", value) for code, value in ANSWERS.items()]
-    page = BeautifulSoup(app.post(path, data=browser_post(form, DATASET_FORM, changes), headers=headers(curator)).body,
+    page = BeautifulSoup(shared_app.post(path, data=browser_post(form, DATASET_FORM, changes), headers=headers(curator)).body,
                          "html.parser")
     assert beside(page, "publisher_id")
     assert chosen_conditions(page) == ANSWERS

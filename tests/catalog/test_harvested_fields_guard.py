@@ -12,7 +12,8 @@ import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from tests.support.browser_forms import DATASET_FORM, RESOURCE_FORM, browser_post
-from tests.support.harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, create_harvested, resource_of
+from tests.support.harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, resource_of
+from tests.support.factories import HarvestedRecord
 
 from tests.support.catalog_records import ALL_CONDITIONS_MET, EUROVOC_ECONOMICS
 from ckanext.passport.catalog.ownership import MR, MR_IDENTITY
@@ -21,7 +22,7 @@ from ckanext.passport.lkod.ownership import LKOD
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"),
+    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"),
     # Exports are read as an anonymous visitor: without review every record is public.
     pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),
 ]
@@ -63,7 +64,7 @@ def curator() -> dict:
 def harvested(curator) -> dict:
     """The harvested record, completed by its curator (the API refuses an incomplete record's resource edits)."""
     org = factories.Organization(name="rosstat", users=[{"name": curator["name"], "capacity": "editor"}])
-    record = create_harvested(org["id"])
+    record = HarvestedRecord(owner_org=org["id"])
     as_user(curator, "package_patch", id=record["id"], **CURATOR_PART)
     return shown(record["id"])
 
@@ -80,7 +81,7 @@ def test_every_mr_identity_field_and_the_lkod_iri_are_guarded_first():
 
 def test_completing_a_harvested_record_keeps_its_mr_identity(curator):
     org = factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
-    record = create_harvested(org["id"])
+    record = HarvestedRecord(owner_org=org["id"])
     as_user(curator, "package_patch", id=record["id"], **CURATOR_PART)
     assert identity(shown(record["id"])) == identity(record)
 
@@ -194,28 +195,28 @@ def save_resource_form(app, curator: dict, dataset: dict, resource: dict, **chan
     assert response.status_code == 302, response.body
 
 
-def test_saving_the_dataset_form_keeps_the_mr_identity(app, curator, harvested):
-    save_dataset_form(app, curator, harvested, title="OKVED2 (klasifikace)")
+def test_saving_the_dataset_form_keeps_the_mr_identity(shared_app, curator, harvested):
+    save_dataset_form(shared_app, curator, harvested, title="OKVED2 (klasifikace)")
     after = shown(harvested["id"])
     assert after["title"] == "OKVED2 (klasifikace)"
     assert identity(after) == identity(harvested)
 
 
-def test_saving_a_structure_resource_form_keeps_its_mr_identity(app, curator, harvested):
+def test_saving_a_structure_resource_form_keeps_its_mr_identity(shared_app, curator, harvested):
     structure = resource_of(harvested, "structure", STRUCTURE_VERSION)
-    save_resource_form(app, curator, harvested, structure, description="Popis struktury")
+    save_resource_form(shared_app, curator, harvested, structure, description="Popis struktury")
     after = shown(harvested["id"])
     assert resource_of(after, "structure", STRUCTURE_VERSION)["description"] == "Popis struktury"
     assert identity(after) == identity(harvested)
 
 
-def test_the_mr_passport_lists_data_and_structure_after_form_edits(app, curator, harvested):
-    save_dataset_form(app, curator, harvested, notes="Klasifikace ekonomických činností")
-    save_resource_form(app, curator, harvested, resource_of(harvested, "structure", STRUCTURE_VERSION),
+def test_the_mr_passport_lists_data_and_structure_after_form_edits(shared_app, curator, harvested):
+    save_dataset_form(shared_app, curator, harvested, notes="Klasifikace ekonomických činností")
+    save_resource_form(shared_app, curator, harvested, resource_of(harvested, "structure", STRUCTURE_VERSION),
                        description="Popis struktury")
-    save_resource_form(app, curator, harvested, resource_of(harvested, "data", LATEST_DATA_VERSION),
+    save_resource_form(shared_app, curator, harvested, resource_of(harvested, "data", LATEST_DATA_VERSION),
                        description="Data")
-    document = json.loads(app.get(f"/opendata/{IDENTIFIER}/meta.json").data)
+    document = json.loads(shared_app.get(f"/opendata/{IDENTIFIER}/meta.json").data)
     data_links = [item["source"].rsplit("/", 1)[1] for item in document["data"]]
     structure_links = [item["source"].rsplit("/", 1)[1] for item in document["structure"]]
     assert document["identifier"] == IDENTIFIER

@@ -6,7 +6,7 @@ import pytest
 from ckan.tests import factories
 from tests.support.signed_in import SignedIn
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables")]
 
 
 @pytest.fixture
@@ -19,35 +19,35 @@ def organization(editor):
     return factories.Organization(user=editor)
 
 
-def test_a_visitor_gets_no_user_list(app):
-    assert app.get("/user/", status=403)
+def test_a_visitor_gets_no_user_list(shared_app):
+    assert shared_app.get("/user/", status=403)
 
 
-def test_a_visitor_gets_no_user_page(app, editor):
-    page = app.get(f"/user/{editor['name']}", status=403)
+def test_a_visitor_gets_no_user_page(shared_app, editor):
+    page = shared_app.get(f"/user/{editor['name']}", status=403)
     assert editor["fullname"] not in page.body
 
 
-def test_the_api_shows_a_visitor_no_user(app, editor):
+def test_the_api_shows_a_visitor_no_user(shared_app, editor):
     for action, params in (("user_show", {"id": editor["name"]}), ("user_list", {})):
-        response = app.get(f"/api/3/action/{action}", params=params, status=403)
+        response = shared_app.get(f"/api/3/action/{action}", params=params, status=403)
         assert response.json["success"] is False
         assert editor["name"] not in response.body
 
 
-def test_an_activity_stream_names_no_login_to_a_visitor(app, editor, organization):
-    page = app.get(f"/organization/activity/{organization['name']}").body
+def test_an_activity_stream_names_no_login_to_a_visitor(shared_app, editor, organization):
+    page = shared_app.get(f"/organization/activity/{organization['name']}").body
     assert "a portal user" in page
     assert editor["name"] not in page and editor["fullname"] not in page
 
 
-def test_a_signed_in_user_sees_who_changed_what(app, editor, organization):
-    reader = SignedIn(app, factories.User())
+def test_a_signed_in_user_sees_who_changed_what(shared_app, editor, organization):
+    reader = SignedIn(shared_app, factories.User())
     page = reader.get(f"/organization/activity/{organization['name']}").get_data(as_text=True)
     assert editor["fullname"] in page
     assert reader.get(f"/user/{editor['name']}").status_code == 200
 
 
-def test_a_visitor_still_asks_for_a_password_reset_by_login(app, editor):
-    response = app.post("/user/reset", data={"user": editor["name"]}, follow_redirects=False)
+def test_a_visitor_still_asks_for_a_password_reset_by_login(shared_app, editor):
+    response = shared_app.post("/user/reset", data={"user": editor["name"]}, follow_redirects=False)
     assert response.status_code == 302

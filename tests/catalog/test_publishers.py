@@ -10,7 +10,7 @@ import ckan.plugins.toolkit as tk
 
 from ckanext.passport.catalog.publishers import organization_holding_inn
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables")]
 
 INN, OTHER_INN = "7709876545", "7708234640"
 ICO = "00064581"
@@ -25,7 +25,7 @@ def administered(**fields) -> tuple[dict, dict]:
     return admin, factories.Organization(users=[{"name": admin["name"], "capacity": "admin"}], **fields)
 
 
-def test_a_sysadmin_sets_an_organizations_inns_shown_as_a_list(with_plugins):
+def test_a_sysadmin_sets_an_organizations_inns_shown_as_a_list(shared_plugins):
     org = factories.Organization()
 
     call_action("organization_patch", as_user(factories.Sysadmin()), id=org["id"], inns=f"{OTHER_INN}, {INN}")
@@ -34,7 +34,7 @@ def test_a_sysadmin_sets_an_organizations_inns_shown_as_a_list(with_plugins):
     assert organization_holding_inn(INN) == org["id"]
 
 
-def test_an_organization_admin_cannot_change_its_inns(with_plugins):
+def test_an_organization_admin_cannot_change_its_inns(shared_plugins):
     admin, org = administered(inns=[INN])
 
     with pytest.raises(tk.ValidationError) as refused:
@@ -44,7 +44,7 @@ def test_an_organization_admin_cannot_change_its_inns(with_plugins):
     assert call_action("organization_show", id=org["id"])["inns"] == [INN]
 
 
-def test_an_organization_admins_save_keeps_its_inns_and_ico(with_plugins):
+def test_an_organization_admins_save_keeps_its_inns_and_ico(shared_plugins):
     admin, org = administered(inns=[INN], ico=ICO)
 
     call_action("organization_update", as_user(admin), id=org["id"], name=org["name"], title="Renamed")
@@ -54,7 +54,7 @@ def test_an_organization_admins_save_keeps_its_inns_and_ico(with_plugins):
 
 
 @pytest.mark.ckan_config("ckan.auth.user_create_organizations", "true")
-def test_a_user_creating_an_organization_cannot_give_it_an_inn_or_ico(with_plugins):
+def test_a_user_creating_an_organization_cannot_give_it_an_inn_or_ico(shared_plugins):
     user = factories.User()
 
     with pytest.raises(tk.ValidationError) as refused:
@@ -64,7 +64,7 @@ def test_a_user_creating_an_organization_cannot_give_it_an_inn_or_ico(with_plugi
     assert organization_holding_inn(INN) is None
 
 
-def test_an_inn_another_organization_holds_is_refused_naming_it(with_plugins):
+def test_an_inn_another_organization_holds_is_refused_naming_it(shared_plugins):
     factories.Organization(title="Ministry of Health", inns=[INN])
 
     with pytest.raises(tk.ValidationError) as refused:
@@ -74,7 +74,7 @@ def test_an_inn_another_organization_holds_is_refused_naming_it(with_plugins):
     assert message.startswith("[organization.inn_taken] ") and "Ministry of Health" in message
 
 
-def test_an_ico_another_organization_holds_is_refused_naming_it(with_plugins):
+def test_an_ico_another_organization_holds_is_refused_naming_it(shared_plugins):
     factories.Organization(title="Město Testov", ico=ICO)
 
     with pytest.raises(tk.ValidationError) as refused:
@@ -84,14 +84,14 @@ def test_an_ico_another_organization_holds_is_refused_naming_it(with_plugins):
     assert message.startswith("[organization.ico_taken] ") and "Město Testov" in message
 
 
-def test_an_invalid_inn_is_refused(with_plugins):
+def test_an_invalid_inn_is_refused(shared_plugins):
     with pytest.raises(tk.ValidationError) as refused:
         factories.Organization(inns="7709876546")
 
     assert refused.value.error_dict["inns"] == ["7709876546: This INN's check digits are wrong"]
 
 
-def test_a_deleted_organization_holds_no_inn(with_plugins):
+def test_a_deleted_organization_holds_no_inn(shared_plugins):
     org = factories.Organization(inns=[INN])
 
     call_action("organization_delete", as_user(factories.Sysadmin()), id=org["id"])

@@ -15,7 +15,7 @@ from tests.support.workflow import act
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("with_plugins", "clean_db"),
+    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables"),
     pytest.mark.ckan_config("ckan.auth.create_unowned_dataset", "true"),
     pytest.mark.ckan_config("ckan.auth.create_dataset_if_not_in_organization", "true"),
 ]

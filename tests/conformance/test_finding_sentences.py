@@ -11,7 +11,7 @@ from ckanext.passport.harvest.findings import shown
 from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.translation import translator
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins")]
 
 FOUND = problem("fetch.not_found", url="http://example.org/opendata/list.csv", status=404)
 
@@ -26,25 +26,25 @@ def sentence_and_code(soup: BeautifulSoup) -> tuple[str, str]:
             soup.select_one("small.passport-finding-code").get_text(strip=True))
 
 
-def test_the_site_check_shows_a_finding_as_a_sentence_with_its_code_apart(app):
+def test_the_site_check_shows_a_finding_as_a_sentence_with_its_code_apart(shared_app):
     found = {"code": FOUND.code, "severity": "error", "message": FOUND.message(translator("cs")),
              "where": FOUND.location.url, "url": FOUND.location.url}
-    soup = rendered(app, "site_check/findings.html", findings=[found])
+    soup = rendered(shared_app, "site_check/findings.html", findings=[found])
     assert sentence_and_code(soup) == ("Soubor nebyl nalezen (HTTP 404)", "fetch.not_found")
     assert "[fetch.not_found]" not in soup.get_text()
 
 
-def test_the_conformance_tab_shows_a_finding_as_a_sentence_with_its_code_apart(app):
+def test_the_conformance_tab_shows_a_finding_as_a_sentence_with_its_code_apart(shared_app):
     group = {"code": FOUND.code, "severity": "error", "severity_label": "ошибка",
              "message": FOUND.message(translator("ru")), "shown": [], "folded": []}
-    soup = rendered(app, "passport_conformance/findings.html", row={"groups": [group]})
+    soup = rendered(shared_app, "passport_conformance/findings.html", row={"groups": [group]})
     assert sentence_and_code(soup) == ("Файл не найден (HTTP 404)", "fetch.not_found")
     assert soup.select_one(".badge").get_text(strip=True) == "ошибка"
 
 
-def test_the_job_pages_error_summary_shows_a_finding_as_a_sentence_with_its_code_apart(app):
+def test_the_job_pages_error_summary_shows_a_finding_as_a_sentence_with_its_code_apart(shared_app):
     error = shown(FOUND, 2, translator("cs")) | {"error_count": 2}
-    soup = rendered(app, "snippets/job_error_summary.html", summary=[error])
+    soup = rendered(shared_app, "snippets/job_error_summary.html", summary=[error])
     assert sentence_and_code(soup) == (
         "Soubor nebyl nalezen (HTTP 404) (http://example.org/opendata/list.csv) (×2)", "fetch.not_found")
     assert soup.select_one(".badge").get_text(strip=True) == "chyba"

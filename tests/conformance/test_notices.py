@@ -157,7 +157,7 @@ def test_a_score_dropped_by_the_set_points_alone_is_worse():
     assert changes.worse(_summary(errors=2, mean_score=90.0), before, 5).reasons == []
 
 
-def test_a_source_config_overrides_the_site_options(harvest_source, with_plugins):
+def test_a_source_config_overrides_the_site_options(harvest_source, shared_plugins):
     from ckanext.harvest.model import HarvestSource
 
     quiet = harvest_source("http://127.0.0.1:9/opendata/",
@@ -247,7 +247,7 @@ def test_the_weekly_digest_sums_up_each_sources_week_once(harvested):
 
 
 def test_an_organization_title_that_breaks_lines_is_mailed_on_one_line_and_the_digest_goes_on(harvest_source,
-                                                                                             with_plugins):
+                                                                                             shared_plugins):
     """Its subject made the email package raise ValueError, and every organization after it got no digest (issue
     37). The digest takes the organizations in the order of their sources' titles."""
     first_admin, next_admin = factories.User(), factories.User()
@@ -264,18 +264,18 @@ def test_an_organization_title_that_breaks_lines_is_mailed_on_one_line_and_the_d
     assert len(SINK.to(next_admin["email"])) == 1
 
 
-def test_an_unsubscribe_post_without_the_forms_csrf_token_is_refused(app):
+def test_an_unsubscribe_post_without_the_forms_csrf_token_is_refused(shared_app):
     address = "kontakt-bez-tokenu@example.cz"
     path = unsubscribe_link(address).removeprefix("http://test.ckan.net")
-    app.post(path, data={}, status=400)
-    app.post(path, data={"_csrf_token": "not-the-forms-token"}, status=400)
+    shared_app.post(path, data={}, status=400)
+    shared_app.post(path, data={"_csrf_token": "not-the-forms-token"}, status=400)
     assert not opted_out(address)
 
 
-def test_the_unsubscribe_link_stops_the_mails(harvested, app):
+def test_the_unsubscribe_link_stops_the_mails(harvested, shared_app):
     link = re.search(r"To receive no more of these mails: (\S+)", body(harvested.to(2, ADMIN_MAIL)[0])).group(1)
     path = link.removeprefix("http://test.ckan.net")
-    contact = app.test_client()  # one cookie jar: the form's CSRF token is checked against its session
+    contact = shared_app.test_client()  # one cookie jar: the form's CSRF token is checked against its session
     page = contact.get(path)
     assert ADMIN_MAIL in page.body and not opted_out(ADMIN_MAIL)
     token = re.search(r'name="_csrf_token" value="([^"]+)"', page.body).group(1)
@@ -283,7 +283,7 @@ def test_the_unsubscribe_link_stops_the_mails(harvested, app):
         done = contact.post(path, data={"_csrf_token": token})
         assert "receives no more conformance mails" in done.body and opted_out(ADMIN_MAIL)
         assert [r for r, _ in _again(harvested.jobs[4]) if ADMIN_MAIL in r] == []
-        assert app.get(path[:-3] + "xyz", status=404)
+        assert shared_app.get(path[:-3] + "xyz", status=404)
     finally:  # the module's other tests mail the admin, in whatever order they run
         model.Session.query(OptOut).filter(OptOut.address == ADMIN_MAIL).delete()
         model.Session.commit()

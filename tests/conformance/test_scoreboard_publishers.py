@@ -27,7 +27,7 @@ from ckanext.passport.conformance.harvest.report import Counted
 from ckanext.passport.conformance.scoreboard import summary
 from ckanext.passport.conformance.scoreboard.model import JobSummary
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("stack_once", "with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("stack_once", "shared_plugins")]
 
 ALLOW = {"allow_private_addresses": True}
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -100,13 +100,13 @@ def test_the_outsiders_source_neither_joins_nor_renames_the_holders_row(harveste
     assert outsider["name"] == "Outsider"
 
 
-def test_the_holders_feed_and_page_show_only_its_own_sources(app, harvested):
+def test_the_holders_feed_and_page_show_only_its_own_sources(shared_app, harvested):
     key = _key(harvested["district"])
-    feed = ET.fromstring(app.get(f"/passport/scoreboard/publisher/{key}/feed.atom").body.encode("utf-8"))
+    feed = ET.fromstring(shared_app.get(f"/passport/scoreboard/publisher/{key}/feed.atom").body.encode("utf-8"))
     assert feed.find(ATOM + "title").text.startswith("Predgorny district")
     links = [entry.find(ATOM + "link").get("href") for entry in feed.findall(ATOM + "entry")]
     assert links and all("/harvest/district-registry/" in link for link in links)
-    page = app.get(f"/passport/scoreboard/publisher/{key}").body
+    page = shared_app.get(f"/passport/scoreboard/publisher/{key}").body
     assert "district-registry" in page and "squatter-registry" not in page and CREATOR not in page
 
 
@@ -158,10 +158,10 @@ def test_the_migration_keys_summaries_made_by_inn_by_their_sources_organization(
     assert [source["name"] for source in _row(_key(town))["sources"]] == ["old-town-registry"]
 
 
-def test_an_address_keyed_by_a_held_inn_moves_to_its_holders(app, harvested):
+def test_an_address_keyed_by_a_held_inn_moves_to_its_holders(shared_app, harvested):
     key = _key(harvested["district"])
     for suffix in ("", "/feed.atom", "/feed.xml"):
-        moved = app.get(f"/cs/passport/scoreboard/publisher/{DISTRICT_INN}{suffix}", follow_redirects=False)
+        moved = shared_app.get(f"/cs/passport/scoreboard/publisher/{DISTRICT_INN}{suffix}", follow_redirects=False)
         assert moved.status_code == 301
         assert moved.headers["Location"].endswith(f"/cs/passport/scoreboard/publisher/{key}{suffix}")
-    app.get("/passport/scoreboard/publisher/7708234640", status=404)
+    shared_app.get("/passport/scoreboard/publisher/7708234640", status=404)

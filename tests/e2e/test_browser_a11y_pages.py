@@ -16,7 +16,7 @@ from ckan.tests.helpers import call_action
 from playwright.sync_api import Browser, Page, expect
 from tests.support.site_check_jobs import clean_site_checks, run_worker_burst  # noqa: F401
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 SOURCE = "okresni-web"

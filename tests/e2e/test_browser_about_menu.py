@@ -11,7 +11,7 @@ from ckan.tests.helpers import call_action
 from tests.support.browser_walk import axe_violations
 from playwright.sync_api import Browser, expect
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 WORDS = {"cs": ("cs-CZ", "O nás", "O zdroji"), "ru": ("ru-RU", "О проекте", "Об источнике")}
 

@@ -18,7 +18,7 @@ from tests.support.browser_walk import PASSWORD, sign_in
 from ckan.tests import factories
 from playwright.sync_api import Browser, expect
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "test-output" / "conformance-tab.png"
 SOURCE = "mr-district"

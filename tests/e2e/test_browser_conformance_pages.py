@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from ckanext.passport.conformance.harvest.views import PAGE_SIZE
 
 pytestmark = [
-    pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins"),
     pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),
 ]
 

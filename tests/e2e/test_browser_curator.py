@@ -16,13 +16,14 @@ import pytest
 from tests.support.browser_walk import EDITORS_ORG, PASSWORD, choose_in_vocabulary, save_dataset_form, sign_in
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from tests.support.harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, create_harvested, resource_of
+from tests.support.harvested_records import IDENTIFIER, LATEST_DATA_VERSION, STRUCTURE_VERSION, resource_of
+from tests.support.factories import HarvestedRecord
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.usefixtures("shared_plugins"),
 ]
 
 CONDITIONS = ("complete", "accessible", "machine_readable", "open_format", "open_terms", "free")
@@ -34,7 +35,7 @@ def cast(live_ckan) -> dict:
     editor = factories.User(name="redaktor", password=PASSWORD)
     publisher = factories.Organization(name="rosstat", users=[{"name": curator["name"], "capacity": "editor"}])
     factories.Organization(name=EDITORS_ORG, users=[{"name": editor["name"], "capacity": "member"}])
-    return {"curator": curator, "editor": editor, "record": create_harvested(publisher["id"])}
+    return {"curator": curator, "editor": editor, "record": HarvestedRecord(owner_org=publisher["id"])}
 
 
 def field_error(page: Page, field: str):

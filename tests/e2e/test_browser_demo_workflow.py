@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.usefixtures("shared_plugins"),
     pytest.mark.ckan_config("ckanext.passport.initial_states", "submitted published"),
     pytest.mark.ckan_config("ckanext.passport.editors_organization", EDITORS_ORG),
 ]

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 # Each part of the portal: the link's class, and the page it leads to (its address, and what the page shows).
 PARTS = {

@@ -11,7 +11,7 @@ from ckan.tests import factories
 from tests.support.harvest_processes import COMMANDS, ROOT, HarvestProcesses
 from playwright.sync_api import Browser, expect
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 CLOSED_SOLR = "http://127.0.0.1:9/solr/closed"
 CONSUMERS = ("gather-consumer", "fetch-consumer")

@@ -20,7 +20,7 @@ from tests.support.catalog_records import complete_record
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.usefixtures("shared_plugins"),
 ]
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "test-output" / "licence-picker-cs.png"

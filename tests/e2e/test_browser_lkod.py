@@ -24,7 +24,7 @@ from ckanext.passport.lkod import context
 from ckanext.passport.lkod.left_out import NO_ICO_PUBLISHER
 from ckanext.passport.mr.translation import translator
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 DCAT_DATASET = rdflib.URIRef("http://www.w3.org/ns/dcat#dataset")
 

@@ -16,7 +16,7 @@ from ckan.tests.helpers import call_action
 from tests.support.harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
 from playwright.sync_api import Browser, expect
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 DEMO_RECORDS = Path(__file__).resolve().parents[2] / "dev" / "demo-records.jsonl"
 

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, expect
 
 from ckanext.passport.lkod import norms
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "test-output" / "lkod-norms-source-cs.png"
 PORTAL_SCREENSHOT = SCREENSHOT.with_name("lkod-norms-portal-cs.png")

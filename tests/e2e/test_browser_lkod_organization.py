@@ -19,7 +19,7 @@ from tests.support.catalog_records import complete_record
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.usefixtures("shared_plugins"),
     pytest.mark.ckan_config("ckanext.passport.editors_organization", EDITORS_ORG),
 ]
 

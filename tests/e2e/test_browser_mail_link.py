@@ -23,7 +23,7 @@ SINK = SmtpSink()  # bound now, so the marks below can name it; it answers while
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.usefixtures("shared_plugins"),
     pytest.mark.ckan_config("smtp.server", SINK.address),
     pytest.mark.ckan_config("ckanext.passport.notify_sources", "true"),
 ]

@@ -21,7 +21,7 @@ from tests.support.site_check_jobs import clean_site_checks, run_worker_burst  #
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins", "clean_site_checks"),
+    pytest.mark.usefixtures("shared_plugins", "clean_site_checks"),
     # The transitions a walk takes in-process, by the live server's editors.
     pytest.mark.ckan_config("ckanext.passport.editors_organization", EDITORS_ORG),
 ]

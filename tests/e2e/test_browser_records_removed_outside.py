@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, expect
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.usefixtures("shared_plugins"),
 ]
 
 PURGED = "7709876545-pharmacies"

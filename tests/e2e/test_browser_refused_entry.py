@@ -13,7 +13,7 @@ from ckan.tests import factories
 from playwright.sync_api import Browser, expect
 
 pytestmark = [
-    pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins"),
     pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),
 ]
 

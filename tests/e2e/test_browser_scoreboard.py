@@ -11,7 +11,7 @@ from ckan.tests import factories
 from playwright.sync_api import Browser, expect
 from tests.support.scoreboard_rows import add_source, add_summary
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 ROSSTAT = "7708234640"
 

@@ -30,7 +30,7 @@ from playwright.sync_api import Browser, expect
 
 from ckanext.passport.conformance.shape import CSV_COLUMNS
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"

@@ -19,7 +19,7 @@ from tests.support.site_check_jobs import clean_site_checks, run_worker_burst  #
 from ckanext.passport.conformance.harvest.views import meaning
 from ckanext.passport.mr.translation import translator
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 TERORG = "7703092752-terorg"  # its data file heads its columns otherwise than its structure names them

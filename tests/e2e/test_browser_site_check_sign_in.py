@@ -16,7 +16,7 @@ from ckan.tests import factories
 from playwright.sync_api import Browser, expect
 from tests.support.site_check_jobs import clean_site_checks, home_site  # noqa: F401 (fixtures)
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 WANTED = "https://opendata.example.cz/opendata/"

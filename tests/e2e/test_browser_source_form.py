@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.usefixtures("shared_plugins"),
 ]
 
 # Loopback, a closed port: saving a source reads its registry once (source_check), and a test reaches no network.

@@ -20,7 +20,7 @@ from ckanext.passport.mr.translation import translator
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.usefixtures("shared_plugins"),
 ]
 
 # Loopback, a closed port: saving a source from its form reads its registry once (source_check), and a test reaches

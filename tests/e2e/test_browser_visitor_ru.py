@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, expect
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.usefixtures("shared_plugins"),
     # The records are stored published, as a harvest into a site that publishes at once stores them.
     pytest.mark.ckan_config("ckanext.passport.initial_states", "draft published"),
 ]

@@ -15,7 +15,7 @@ from ckan.tests.helpers import call_action
 from tests.support.catalog_records import complete_record, complete_resource
 from playwright.sync_api import Browser, expect
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 CURATOR = {"name": "kuratorka-jana", "fullname": "Jana Kurátorová", "email": "jana.kuratorova@example.cz"}
 EDITOR = {"name": "redaktor-petr", "fullname": "Petr Redaktor", "email": "petr.redaktor@example.cz"}

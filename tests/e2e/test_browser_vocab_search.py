@@ -20,7 +20,7 @@ from tests.support.catalog_records import EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS,
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.usefixtures("shared_plugins"),
 ]
 
 LAND_TRANSPORT = "http://eurovoc.europa.eu/100239"  # microthesaurus 4816 "pozemní doprava"

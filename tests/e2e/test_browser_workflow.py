@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page, expect
 pytestmark = [
     pytest.mark.stack,
     pytest.mark.browser,
-    pytest.mark.usefixtures("with_plugins"),
+    pytest.mark.usefixtures("shared_plugins"),
     # The transitions a walk takes in-process, before the browser reads the record, by the live server's editors.
     pytest.mark.ckan_config("ckanext.passport.editors_organization", EDITORS_ORG),
 ]

@@ -13,10 +13,10 @@ from tests.support.browser_walk import EDITORS_ORG, PASSWORD, sign_in
 from tests.support.catalog_records import complete_record
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
-from tests.support.harvested_records import create_harvested
+from tests.support.factories import HarvestedRecord
 from playwright.sync_api import Browser, expect
 
-pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.browser, pytest.mark.usefixtures("shared_plugins")]
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 
@@ -31,7 +31,7 @@ def test_a_curator_and_an_editor_read_the_record_form_and_queue_in_czech(browser
     editor = factories.User(name="redaktor", password=PASSWORD)
     publisher = factories.Organization(name="rosstat", users=[{"name": curator["name"], "capacity": "editor"}])
     factories.Organization(name=EDITORS_ORG, users=[{"name": editor["name"], "capacity": "member"}])
-    harvested = create_harvested(publisher["id"])
+    harvested = HarvestedRecord(owner_org=publisher["id"])
     waiting = call_action("package_create", {"user": curator["name"]}, owner_org=publisher["id"],
                           **complete_record(name="obyvatelstvo-obci"))
     call_action("passport_workflow_transition", {"user": curator["name"], "ignore_auth": False},

@@ -12,13 +12,13 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 from tests.support.catalog_records import complete_record, complete_resource
-from tests.support.harvested_records import create_harvested
+from tests.support.factories import HarvestedRecord
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from pyRdfa import pyRdfa
 from rdflib import Literal, Namespace
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
 
 DC = Namespace("http://purl.org/dc/terms/")
 SITE = "http://test.ckan.net"
@@ -50,10 +50,10 @@ def returned_record() -> tuple[dict, dict]:
     return record, curator
 
 
-def test_dataset_page_shows_workflow_feedback_openness_and_passport(app, returned_record):
+def test_dataset_page_shows_workflow_feedback_openness_and_passport(shared_app, returned_record):
     record, curator = returned_record
     token = factories.APIToken(user=curator["name"])["token"]
-    page = app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+    page = shared_app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
 
     # The workflow panel: state badge, the curator's transition, the history with the editor's comment.
     assert re.search(r'<span class="badge [^"]*passport-state-returned" data-state="returned">', page)
@@ -75,7 +75,7 @@ def test_dataset_page_shows_workflow_feedback_openness_and_passport(app, returne
     assert set(graph.objects(predicate=DC.identifier)) == {Literal("7708234640-obyvatelstvo")}
 
 
-def test_record_without_conditions_still_shows_the_openness_check_once(app):
+def test_record_without_conditions_still_shows_the_openness_check_once(shared_app):
     """A harvested record the curator has not completed has no conditions checklist; the check results stay."""
     sysadmin = factories.SysadminWithToken()
     org = factories.Organization()
@@ -83,7 +83,7 @@ def test_record_without_conditions_still_shows_the_openness_check_once(app):
                  if key not in ("openness_conditions", "eurovoc")}
     record = call_action("package_create", {"user": sysadmin["name"], "passport_harvest": True}, **harvested)
     assert "openness_conditions" not in call_action("package_show", id=record["id"])
-    page = app.get(f"/en/dataset/{record['name']}", headers={"Authorization": sysadmin["token"]}).body
+    page = shared_app.get(f"/en/dataset/{record['name']}", headers={"Authorization": sysadmin["token"]}).body
     assert 'class="passport-condition passport-condition-' not in page
     assert page.count('class="passport-openness-results"') == 1
     # Never checked: one line saying so, not a line per data source (issue 24).
@@ -110,7 +110,7 @@ def harvested() -> tuple[dict, dict]:
     """A harvested record lacking the curator's part, and its curator."""
     curator = factories.User()
     org = factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
-    return create_harvested(org["id"]), curator
+    return HarvestedRecord(owner_org=org["id"]), curator
 
 
 def record_table(page: str) -> list[tuple[str, str]]:
@@ -120,9 +120,9 @@ def record_table(page: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.ckan_config("ckanext.passport.review_scope", "none")
-def test_a_visitor_sees_only_the_records_filled_fields(app, harvested):
+def test_a_visitor_sees_only_the_records_filled_fields(shared_app, harvested):
     record, _ = harvested
-    page = app.get(f"/en/dataset/{record['name']}").body
+    page = shared_app.get(f"/en/dataset/{record['name']}").body
     rows = record_table(page)
     assert rows and all(text for _, text in rows)
     assert {"mr_identifier", "publisher_id", "publisher_name"} <= {name for name, _ in rows}
@@ -132,10 +132,10 @@ def test_a_visitor_sees_only_the_records_filled_fields(app, harvested):
 
 
 @pytest.mark.parametrize("locale", ["en", "cs", "ru"])
-def test_a_curator_is_shown_the_missing_required_fields_with_a_link_to_complete_them(app, harvested, locale):
+def test_a_curator_is_shown_the_missing_required_fields_with_a_link_to_complete_them(shared_app, harvested, locale):
     record, curator = harvested
     token = factories.APIToken(user=curator["name"])["token"]
-    page = app.get(f"/{locale}/dataset/{record['name']}", headers={"Authorization": token}).body
+    page = shared_app.get(f"/{locale}/dataset/{record['name']}", headers={"Authorization": token}).body
     soup = BeautifulSoup(page, "html.parser")
     notice = soup.select_one(".passport-missing")
     assert [item.get_text(strip=True) for item in notice.select("li")] == LABELS[locale]
@@ -146,8 +146,8 @@ def test_a_curator_is_shown_the_missing_required_fields_with_a_link_to_complete_
     assert all(text for name, text in record_table(page))
 
 
-def test_a_complete_record_shows_its_curator_no_missing_fields(app, returned_record):
+def test_a_complete_record_shows_its_curator_no_missing_fields(shared_app, returned_record):
     record, curator = returned_record
     token = factories.APIToken(user=curator["name"])["token"]
-    page = app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+    page = shared_app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
     assert "passport-missing" not in page

@@ -22,7 +22,7 @@ from ckanext.passport.catalog.record.conditions import effective_conditions
 from ckanext.passport.catalog.record.ico import is_ico
 from ckanext.passport.lkod import context, iris, ownership
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins")]
 
 DEV = Path(__file__).resolve().parents[2] / "dev"
 DEMO_ORGANIZATIONS = DEV / "demo-organizations.jsonl"

@@ -16,7 +16,7 @@ from ckanext.harvest.model import HarvestObject, HarvestObjectError
 from tests.support.harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
 from tests.support.poisoned_site import BAD_LINK, GOOD, HUGE, poisoned_site
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
 
 
 def objects_once_finished(job_id: str, seconds: float) -> list[HarvestObject]:

@@ -28,7 +28,7 @@ def as_user(user: dict) -> dict:
     return {"user": user["name"], "ignore_auth": False}
 
 
-def test_an_organization_keeps_its_ico_as_its_own_field(with_plugins):
+def test_an_organization_keeps_its_ico_as_its_own_field(shared_plugins):
     ico = next(_ICOS)
     org = factories.Organization(ico=ico)
 
@@ -42,14 +42,14 @@ def test_an_organization_keeps_its_ico_as_its_own_field(with_plugins):
     ("0006458a", "An IČO has exactly 8 digits"),
     ("12345678", "This IČO's check digit is wrong"),
 ])
-def test_an_invalid_ico_is_refused_with_the_records_message(with_plugins, ico, message):
+def test_an_invalid_ico_is_refused_with_the_records_message(shared_plugins, ico, message):
     with pytest.raises(tk.ValidationError) as refused:
         factories.Organization(ico=ico)
 
     assert refused.value.error_dict["ico"] == [message]
 
 
-def test_a_sysadmin_clears_an_ico_by_saving_it_empty(with_plugins):
+def test_a_sysadmin_clears_an_ico_by_saving_it_empty(shared_plugins):
     org = factories.Organization(ico=next(_ICOS))
 
     call_action("organization_patch", as_user(factories.Sysadmin()), id=org["id"], ico="")
@@ -57,7 +57,7 @@ def test_a_sysadmin_clears_an_ico_by_saving_it_empty(with_plugins):
     assert not call_action("organization_show", id=org["id"]).get("ico")
 
 
-def test_a_sysadmin_sets_an_organizations_ico(with_plugins):
+def test_a_sysadmin_sets_an_organizations_ico(shared_plugins):
     ico = next(_ICOS)
     org = factories.Organization()
 
@@ -66,7 +66,7 @@ def test_a_sysadmin_sets_an_organizations_ico(with_plugins):
     assert call_action("organization_show", id=org["id"])["ico"] == ico
 
 
-def test_an_administrator_of_the_organization_cannot_set_its_ico(with_plugins):
+def test_an_administrator_of_the_organization_cannot_set_its_ico(shared_plugins):
     admin = factories.User()
     org = factories.Organization(users=[{"name": admin["name"], "capacity": "admin"}])
 
@@ -78,7 +78,7 @@ def test_an_administrator_of_the_organization_cannot_set_its_ico(with_plugins):
 
 
 @pytest.mark.parametrize("capacity", ["editor", "member"])
-def test_an_editor_or_member_of_the_organization_cannot_set_its_ico(with_plugins, capacity):
+def test_an_editor_or_member_of_the_organization_cannot_set_its_ico(shared_plugins, capacity):
     user = factories.User()
     org = factories.Organization(users=[{"name": user["name"], "capacity": capacity}])
 
@@ -88,38 +88,38 @@ def test_an_editor_or_member_of_the_organization_cannot_set_its_ico(with_plugins
     assert not call_action("organization_show", id=org["id"]).get("ico")
 
 
-def test_the_organization_form_has_the_ico_field_labelled_ico_for_a_sysadmin(app):
+def test_the_organization_form_has_the_ico_field_labelled_ico_for_a_sysadmin(shared_app):
     ico = next(_ICOS)
     org = factories.Organization(ico=ico)
 
-    page = app.get(f"/organization/edit/{org['name']}", headers=token(factories.Sysadmin())).get_data(as_text=True)
+    page = shared_app.get(f"/organization/edit/{org['name']}", headers=token(factories.Sysadmin())).get_data(as_text=True)
 
     assert 'name="ico"' in page and f'value="{ico}"' in page
     assert '<label class="form-label" for="field-ico">IČO</label>' in page
 
 
-def test_the_organization_create_form_has_the_ico_field_for_a_sysadmin(app):
-    page = app.get("/organization/new", headers=token(factories.Sysadmin())).get_data(as_text=True)
+def test_the_organization_create_form_has_the_ico_field_for_a_sysadmin(shared_app):
+    page = shared_app.get("/organization/new", headers=token(factories.Sysadmin())).get_data(as_text=True)
 
     assert '<label class="form-label" for="field-ico">IČO</label>' in page
 
 
-def test_an_administrator_of_the_organization_sees_its_ico_read_only(app):
+def test_an_administrator_of_the_organization_sees_its_ico_read_only(shared_app):
     ico = next(_ICOS)
     admin = factories.User()
     org = factories.Organization(ico=ico, users=[{"name": admin["name"], "capacity": "admin"}])
 
-    page = app.get(f"/organization/edit/{org['name']}", headers=token(admin)).get_data(as_text=True)
+    page = shared_app.get(f"/organization/edit/{org['name']}", headers=token(admin)).get_data(as_text=True)
 
     field = re.search(r'<input[^>]*id="field-ico"[^>]*>', page).group(0)
     assert f'value="{ico}"' in field and "disabled" in field
 
 
-def test_the_form_refuses_a_bad_ico_saying_why_in_the_readers_language(app):
+def test_the_form_refuses_a_bad_ico_saying_why_in_the_readers_language(shared_app):
     from tests.support.signed_in import SignedIn
 
     org = factories.Organization()
-    browser = SignedIn(app, factories.Sysadmin())
+    browser = SignedIn(shared_app, factories.Sysadmin())
     page = browser.get(f"/cs/organization/edit/{org['name']}").get_data(as_text=True)
     csrf = re.search(r'name="_csrf_token" value="([^"]+)"', page).group(1)
 

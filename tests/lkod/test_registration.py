@@ -8,7 +8,7 @@ import rdflib
 from ckanext.passport.cli import lkod_group
 from ckanext.passport.lkod.registration import registration_document
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("with_plugins")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins")]
 
 DCAT = rdflib.Namespace("http://www.w3.org/ns/dcat#")
 DCT = rdflib.Namespace("http://purl.org/dc/terms/")

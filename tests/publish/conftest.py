@@ -11,7 +11,7 @@ from tests.support.publish_shapes import publish_shape, publisher
 
 
 @pytest.fixture
-def organization(with_plugins, clean_db, clean_index) -> dict[str, Any]:
+def organization(shared_plugins, clean_db_with_plugin_tables, clean_index) -> dict[str, Any]:
     return publisher()
 
 

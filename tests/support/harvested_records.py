@@ -3,15 +3,12 @@
 The record is Rosstat's OKVED2 passport (fixtures/real/rosstat-okved2/meta.csv) through ``mapping``, created with
 the harvest's context flag, so it carries the MR identity (``mr_*``, resource types and versions) and lacks what a
 passport cannot carry (EUROVOC, openness conditions, provider e-mail). For the tests of the edit paths (catalog,
-browser walks).
+browser walks); ``factories.HarvestedRecord`` stores it.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-
-from ckan.tests import factories
-from ckan.tests.helpers import call_action
 
 from ckanext.passport.catalog.record import mapping
 from ckanext.passport.mr.passport import parse_passport
@@ -27,13 +24,6 @@ def harvested_dataset() -> dict[str, Any]:
     passport = parse_passport(PASSPORT.read_bytes(), f"https://rosstat.gov.ru/opendata/{IDENTIFIER}/meta.csv").value
     assert passport is not None
     return mapping.passport_to_dataset(passport, conformance=80, registry_identifier=IDENTIFIER)
-
-
-def create_harvested(owner_org: str) -> dict[str, Any]:
-    """Store the harvested record in ``owner_org`` the way a harvest does; returns it as ``package_show`` gives it."""
-    context = {"user": factories.Sysadmin()["name"], "ignore_auth": True, "passport_harvest": True}
-    created = call_action("package_create", context, owner_org=owner_org, **harvested_dataset())
-    return call_action("package_show", id=created["id"])
 
 
 def resource_of(dataset: dict[str, Any], resource_type: str, version: str) -> dict[str, Any]:

@@ -2,12 +2,11 @@
 job run in process, and reading its report."""
 from __future__ import annotations
 
-import json
-
 import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from tests.support.catalog_records import complete_record
+from tests.support.factories import JobObj, LkodSource
 from tests.support.lkod_site import build_lkod
 
 ALLOW = {"allow_private_addresses": True}
@@ -33,22 +32,9 @@ def organization():
 
 @pytest.fixture
 def lkod_source(organization):
-    """Create an ``lkod`` harvest source as a sysadmin: ``lkod_source(url, config=None, **fields)``."""
-
-    def create(url: str, config=None, **fields):
-        return call_action(
-            "harvest_source_create",
-            context={"user": factories.Sysadmin()["name"]},
-            name=fields.pop("name", f"lkod-{abs(hash(url)) % 10**8}"),
-            title=fields.pop("title", "Another LKOD"),
-            url=url,
-            source_type="lkod",
-            owner_org=fields.pop("owner_org", organization["id"]),
-            config=json.dumps(config) if config is not None else "",
-            **fields,
-        )
-
-    return create
+    """Create an ``lkod`` harvest source of ``organization``: ``lkod_source(url, config=None, **fields)``."""
+    return lambda url, config=None, **fields: LkodSource(**{"owner_org": organization["id"], **fields}, url=url,
+                                                         config=config)
 
 
 @pytest.fixture
@@ -56,13 +42,12 @@ def run_lkod():
     """Run one job of an ``lkod`` source through gather, fetch and import in-process."""
     from ckan.plugins import toolkit
     from ckanext.harvest.model import HarvestSource
-    from ckanext.harvest.tests.factories import HarvestJobObj
     from ckanext.harvest.tests.lib import run_harvest_job
 
     from ckanext.passport.plugins.lkod_harvester import PassportLkodHarvesterPlugin
 
     def run(source: dict):
-        job = HarvestJobObj(source=HarvestSource.get(source["id"]), run=False)
+        job = JobObj(source=HarvestSource.get(source["id"]))
         results = run_harvest_job(job, PassportLkodHarvesterPlugin())
         return results, toolkit.get_action("harvest_job_show")({"ignore_auth": True}, {"id": job.id})
 

@@ -15,13 +15,13 @@ from ckan.tests.helpers import call_action
 # Every /lkod/ view test runs on the real stack with the site's publication options, on a clean database and index.
 LKOD_CONFIG = (
     pytest.mark.stack,
-    pytest.mark.usefixtures("with_plugins", "clean_db", "clean_index"),
+    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"),
     pytest.mark.ckan_config("ckanext.passport.initial_states", "published"),
 )
 # The same for a module whose tests only read what it made: one clean database and index for the whole module.
 LKOD_CONFIG_READ_ONLY = (
     pytest.mark.stack,
-    pytest.mark.usefixtures("with_plugins", "stack_once"),
+    pytest.mark.usefixtures("shared_plugins", "stack_once"),
     pytest.mark.ckan_config("ckanext.passport.initial_states", "published"),
 )
 SITE = "http://test.ckan.net"

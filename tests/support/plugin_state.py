@@ -1,4 +1,5 @@
-"""CKAN's plugins loaded and its test app made once for a run of tests with the same configuration.
+"""CKAN's plugins loaded and its test app made once for a run of tests with the same configuration (conftest's
+``shared_plugins``, ``make_shared_app`` and ``shared_app``).
 
 CKAN's ``with_plugins`` loads every plugin of ``ckan.plugins`` before a test and unloads them after it, and its
 ``app`` makes a new app, which loads them all again: three passes of every plugin's ``update_config`` and a Flask
@@ -40,7 +41,7 @@ class _Made:
 _made: _Made | None = None
 # Keys the test app sets on the configuration before making the app (conftest's ``_test_app``: Flask's testing
 # mode); no plugin reads them, so the plugins a test loaded are the app's even though the two configurations differ
-# by them. Compared, they made every test asking for both ``with_plugins`` and ``app`` load the plugins three times
+# by them. Compared, they made every test asking for both ``shared_plugins`` and ``shared_app`` load the plugins three times
 # and build a new app.
 _APP_OWN_KEYS = frozenset({"testing"})
 _updates = 0
@@ -128,7 +129,7 @@ def app(make: Callable[[], Any]) -> Any:
         middleware._internal_test_request_context = made.request_context
         return made.app
     made_app = make()
-    # make_app loaded the plugins again: what an earlier with_plugins left stands if it was asked the same way.
+    # make_app loaded the plugins again: what an earlier shared_plugins left stands if it was asked the same way.
     previous = made if made is not None and made.loaded_with is not None else None
     _made = _Made(_updates, _plugins(), app_with=asked, after_app=dict(config), app=made_app,
                   request_context=middleware._internal_test_request_context)
