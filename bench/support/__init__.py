@@ -7,8 +7,9 @@
 - :mod:`support.server`: this CKAN served in a child process, and the records the servers' benchmarks create;
 - :mod:`support.conformance_tab`: a sysadmin's API token and the Conformance tab as a sysadmin opens it.
 
-Importing the package puts the repository's root on ``sys.path``: ``tests.support`` (the suite's HTTP site, brokers
-and fixtures) is imported from there.
+Importing the package puts the repository's root on ``sys.path`` and imports the suite's package ``tests`` from it:
+``tests.support`` (the suite's HTTP site, brokers and fixtures) is imported from there, even after CKAN's search
+module has put its own folder, which holds CKAN's ``tests``, first on ``sys.path``.
 """
 from __future__ import annotations
 
@@ -20,3 +21,5 @@ INI = ROOT / "test.ini"
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+import tests  # noqa: E402, F401
