@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, BinaryIO, Collection, Iterable, Iterator, Mapping, Optional
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10: the same parser, before it joined the standard library
+    import tomli as tomllib
 
 from .model import Location, Message, Plural, Problem, Severity, Translate, english
 
