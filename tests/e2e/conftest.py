@@ -14,7 +14,7 @@ import pytest
 import requests
 from tests.support.browser_walk import EDITORS_ORG, axe_violations
 from tests.support.ini_logging import LOGGING
-from playwright.sync_api import Browser, BrowserContext, Page, Route
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 from ckan.lib.redis import connect_to_redis
 from tests.support.resets import ensure_tables
@@ -43,6 +43,12 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
             "--no-first-run",
         ],
     }
+
+
+# An assertion on a page waits up to 20 s (Playwright's default: 5 s) before it fails: a walk's page changes after a
+# job or a worker of the live server, which a loaded machine (two workers, a browser and the service-fault phase
+# on two cores) can take longer than 5 s to deliver; a page that is right passes as soon as it is.
+expect.set_options(timeout=20_000)
 
 
 # CKAN's static files and its JavaScript translations: the same bytes for a whole run.
