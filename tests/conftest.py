@@ -90,7 +90,7 @@ def read_real():
 
 
 @pytest.fixture
-def clean_db_with_plugin_tables(reset_db, migrate_db_for):
+def empty_db(reset_db, migrate_db_for):
     """An empty database with the plugins' tables too (CKAN's ``clean_db`` recreates core's only): the plugins'
     migrations applied at the process's first reset, every row deleted at the later ones (resets.py)."""
     reset_with_plugin_tables(reset_db, migrate_db_for)
@@ -115,16 +115,17 @@ def make_shared_app(ckan_config):
 
 
 @pytest.fixture
-def shared_app(make_shared_app):
-    """A test client of the app shared by the tests of one configuration (``make_shared_app``)."""
+def web(make_shared_app):
+    """A test client of the app shared by the tests of one configuration (``make_shared_app``): the web app
+    CKAN's ``app`` gives a new one of."""
     return make_shared_app()
 
 
 @pytest.fixture
-def with_shared_app_request_context(shared_app):
-    """A request context of the shared app for the test, as CKAN's ``with_request_context`` gives of a new one (for
-    code that needs CKAN's translator or ``request``)."""
-    with shared_app.flask_app.test_request_context():
+def with_web_request_context(web):
+    """A request context of the shared app (``web``) for the test, as CKAN's ``with_request_context`` gives of a
+    new one (for code that needs CKAN's translator or ``request``)."""
+    with web.flask_app.test_request_context():
         yield
 
 

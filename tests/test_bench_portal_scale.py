@@ -18,7 +18,7 @@ from ckanext.passport.catalog.record import identity  # noqa: E402
 from ckanext.passport.harvest import objects  # noqa: E402
 
 
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables")
+@pytest.mark.usefixtures("shared_plugins", "empty_db")
 def test_the_bulk_fill_writes_records_as_another_source_s_harvest_left_them():
     for statement in scale.fill_statements(1500)[:-1]:  # ANALYZE cannot run in the test's transaction
         model.Session.execute(sa.text(statement))
@@ -30,7 +30,7 @@ def test_the_bulk_fill_writes_records_as_another_source_s_harvest_left_them():
     assert objects.source_of("fill-1400") == "fill-source-1"
 
 
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables")
+@pytest.mark.usefixtures("shared_plugins", "empty_db")
 def test_the_bulk_fill_writes_the_error_rows_findings_and_job_summaries_a_harvest_leaves():
     for statement in scale.fill_statements(1500)[:-1]:
         model.Session.execute(sa.text(statement))

@@ -62,7 +62,7 @@ def test_the_ownership_engines_parameters_are_documented_with_each_instances_val
 
 
 @pytest.mark.stack
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")
 def test_the_documented_example_is_accepted_by_package_create():
     from ckan.tests import factories
     from ckan.tests.helpers import call_action

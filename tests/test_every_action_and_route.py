@@ -221,11 +221,11 @@ def _case_id(case: Case) -> str:
 
 
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
-def test_each_role_gets_the_answer_the_table_gives(shared_app, world, case):
+def test_each_role_gets_the_answer_the_table_gives(web, world, case):
     answers = {}
     for role in ROLES:
         if case.is_route:
-            answers[role] = ask_route(shared_app, case, world["tokens"].get(role), world["names"])
+            answers[role] = ask_route(web, case, world["tokens"].get(role), world["names"])
         else:
             answers[role] = ask_action(case, world["people"][role], world["names"], case.answers[role])
     differing = {role: f"{answers[role]}, the table: {case.answers[role]}" for role in ROLES
@@ -250,13 +250,13 @@ def registered_targets(flask_app) -> set[str]:
     return actions | auth | routes
 
 
-def test_every_registered_action_and_route_has_a_row(shared_app):
-    missing = registered_targets(shared_app.flask_app) - {case.target for case in CASES}
+def test_every_registered_action_and_route_has_a_row(web):
+    missing = registered_targets(web.flask_app) - {case.target for case in CASES}
     assert missing == set(), "registered without a row in tests/support/authorization_table.py"
 
 
-def test_every_row_names_a_registered_action_or_route(shared_app):
-    stale = {case.target for case in CASES} - registered_targets(shared_app.flask_app)
+def test_every_row_names_a_registered_action_or_route(web):
+    stale = {case.target for case in CASES} - registered_targets(web.flask_app)
     assert stale == set(), "rows of tests/support/authorization_table.py for nothing registered"
 
 

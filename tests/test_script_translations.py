@@ -21,13 +21,13 @@ def test_czech_is_found_under_its_region_and_russian_under_its_name():
     assert regional_catalog("ru") is None
 
 
-def test_the_czech_javascript_messages_are_ckans_own(shared_app, built):
-    messages = shared_app.get("/api/i18n/cs").json
+def test_the_czech_javascript_messages_are_ckans_own(web, built):
+    messages = web.get("/api/i18n/cs").json
     assert messages["Upload"][1] == "Nahrát"
     assert messages["No matches found"][1]
     assert messages[""]["lang"] == "cs"
 
 
-def test_russian_javascript_messages_stay_ckans_route(shared_app, built):
-    messages = shared_app.get("/api/i18n/ru").json
+def test_russian_javascript_messages_stay_ckans_route(web, built):
+    messages = web.get("/api/i18n/ru").json
     assert messages["Upload"][1] == "Загрузка"

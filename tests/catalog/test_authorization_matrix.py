@@ -163,18 +163,18 @@ def indexed_in_scope(ckan_config) -> Iterator[Callable[[dict, str], None]]:
 
 @pytest.mark.parametrize("state", STATES)
 @pytest.mark.parametrize("scope", sorted(PUBLIC_STATES))
-def test_anonymous_visibility_by_scope_and_state(shared_record, indexed_in_scope, shared_app, scope, state):
+def test_anonymous_visibility_by_scope_and_state(shared_record, indexed_in_scope, web, scope, state):
     record = shared_record(state)
     indexed_in_scope(record, scope)
     visible = state in PUBLIC_STATES[scope]
 
     assert anonymous_package_show(record) is visible
     assert anonymous_package_search(record) is visible
-    page = shared_app.get(f"/dataset/{record['name']}", status=200 if visible else 404)
+    page = web.get(f"/dataset/{record['name']}", status=200 if visible else 404)
     if visible:
         assert f'data-state="{state}"' in page.body
         assert ("passport-unreviewed" in page.body) is (state in MARKED_STATES[scope])
-        listing = shared_app.get("/dataset/", params={"q": f"name:{record['name']}"}).body
+        listing = web.get("/dataset/", params={"q": f"name:{record['name']}"}).body
         assert record["title"] in listing
         assert ("passport-unreviewed" in listing) is (state in MARKED_STATES[scope])
 
@@ -227,10 +227,10 @@ def test_the_state_of_an_unpublished_record_is_refused_to_those_who_cannot_read_
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_the_dataset_page_shows_reviewers_and_their_comments_to_curators_and_editors_only(shared_app, people, shared_record,
+def test_the_dataset_page_shows_reviewers_and_their_comments_to_curators_and_editors_only(web, people, shared_record,
                                                                                           role):
     record = shared_record("reviewed")
-    page = page_as(shared_app, people, role, record)
+    page = page_as(web, people, role, record)
     assert 'class="passport-state-since"' in page
     assert ('class="table table-sm passport-history"' in page) is HISTORY_READERS[role]
     assert (RETURN_COMMENT in page) is HISTORY_READERS[role]

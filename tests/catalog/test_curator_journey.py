@@ -1,6 +1,6 @@
 """The curator's journey in Czech (issue 24): what a refused submission and an incomplete record's pages say.
 
-A harvested record (tests/support/harvested_records.py) lacks the curator's part. Submitting it for review is refused; the dataset
+A harvested record (HarvestedRecord) lacks the curator's part. Submitting it for review is refused; the dataset
 page lands on its workflow block, and that block (not a row of flash messages at the top) names each field in
 Czech by its form label, links it to its place in the edit form, and says no more than a person can act on: no raw
 dict, no bare "Chybí hodnota", no API wording. The opened edit form of the record says what it lacks at the top.
@@ -20,7 +20,7 @@ from tests.support.factories import HarvestedRecord
 from tests.support.workflow import CONFIG, draft_record, make_people, record_in_state
 from tests.support.signed_in import SignedIn
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"), *CONFIG]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"), *CONFIG]
 
 # The Czech form labels of the fields the harvested record lacks, by field.
 MISSING_CS = {
@@ -60,8 +60,8 @@ def text_of(element) -> str:
     return " ".join(element.get_text(" ").split())
 
 
-def test_a_refused_submission_names_the_missing_fields_in_czech_in_the_workflow_block(shared_app, people, harvested):
-    browser = SignedIn(shared_app, people.curator)
+def test_a_refused_submission_names_the_missing_fields_in_czech_in_the_workflow_block(web, people, harvested):
+    browser = SignedIn(web, people.curator)
     landed = submit(browser, harvested)
     assert landed.status_code == 200
     page = BeautifulSoup(landed.get_data(as_text=True), "html.parser")
@@ -97,9 +97,9 @@ def test_a_refused_submission_names_the_missing_fields_in_czech_in_the_workflow_
     assert call_action("package_show", id=harvested["id"])["editorial_state"] == "draft"
 
 
-def test_a_refused_transition_of_another_record_is_not_shown_on_this_one(shared_app, people, harvested):
+def test_a_refused_transition_of_another_record_is_not_shown_on_this_one(web, people, harvested):
     other = draft_record(people)
-    browser = SignedIn(shared_app, people.curator)
+    browser = SignedIn(web, people.curator)
     page = browser.get(f"/cs/dataset/{harvested['name']}")
     token = re.search(r'name="_csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
     browser.post(
@@ -111,8 +111,8 @@ def test_a_refused_transition_of_another_record_is_not_shown_on_this_one(shared_
     assert "passport-refusal" in browser.get(f"/cs/dataset/{harvested['name']}").get_data(as_text=True)
 
 
-def test_the_opened_edit_form_of_an_incomplete_record_says_what_it_lacks_at_the_top(shared_app, people, harvested):
-    browser = SignedIn(shared_app, people.curator)
+def test_the_opened_edit_form_of_an_incomplete_record_says_what_it_lacks_at_the_top(web, people, harvested):
+    browser = SignedIn(web, people.curator)
     body = browser.get(f"/cs/dataset/edit/{harvested['name']}").get_data(as_text=True)
     page = BeautifulSoup(body, "html.parser")
     summary = page.select_one(".passport-missing")
@@ -130,9 +130,9 @@ def test_the_opened_edit_form_of_an_incomplete_record_says_what_it_lacks_at_the_
         assert leak not in text_of(summary), leak
 
 
-def test_an_editor_returning_a_record_without_a_comment_is_told_so_in_the_workflow_block(shared_app, people):
+def test_an_editor_returning_a_record_without_a_comment_is_told_so_in_the_workflow_block(web, people):
     record = record_in_state(people, "submitted")
-    browser = SignedIn(shared_app, people.editor)
+    browser = SignedIn(web, people.editor)
     page = browser.get(f"/cs/dataset/{record['name']}")
     token = re.search(r'name="_csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
     response = browser.post(
@@ -146,17 +146,17 @@ def test_an_editor_returning_a_record_without_a_comment_is_told_so_in_the_workfl
     assert [text_of(li) for li in block.select("li")] == ["Při vrácení záznamu je nutný komentář"]
 
 
-def test_the_record_page_links_each_missing_field_to_the_form(shared_app, people, harvested):
+def test_the_record_page_links_each_missing_field_to_the_form(web, people, harvested):
     page = BeautifulSoup(
-        SignedIn(shared_app, people.curator).get(f"/cs/dataset/{harvested['name']}").get_data(as_text=True), "html.parser"
+        SignedIn(web, people.curator).get(f"/cs/dataset/{harvested['name']}").get_data(as_text=True), "html.parser"
     )
     link = page.select_one(".passport-missing li[data-field=publisher_email] a")
     assert link["href"].endswith(f"/cs/dataset/edit/{harvested['name']}#field-publisher_email")
 
 
-def test_the_edit_form_of_a_complete_record_has_no_summary(shared_app, people):
+def test_the_edit_form_of_a_complete_record_has_no_summary(web, people):
     record = draft_record(people)
-    body = SignedIn(shared_app, people.curator).get(f"/cs/dataset/edit/{record['name']}").get_data(as_text=True)
+    body = SignedIn(web, people.curator).get(f"/cs/dataset/edit/{record['name']}").get_data(as_text=True)
     assert "passport-missing" not in body
 
 
@@ -168,15 +168,15 @@ def title_of(body: str) -> str:
 
 
 @pytest.mark.parametrize("path", ["/cs/passport/queue", "/cs/passport/check", "/cs/opendata/", "/cs/lkod/"])
-def test_our_pages_have_no_empty_title_segment(shared_app, people, path):
-    title = title_of(SignedIn(shared_app, people.editor).get(path).get_data(as_text=True))
+def test_our_pages_have_no_empty_title_segment(web, people, path):
+    title = title_of(SignedIn(web, people.editor).get(path).get_data(as_text=True))
     segments = [part.strip() for part in title.split(" - ")]
     assert all(segments), title
     assert "- -" not in title
 
 
-def test_the_review_queue_icon_is_one_font_awesome_draws(shared_app, people):
-    body = SignedIn(shared_app, people.editor).get("/cs/dataset/").get_data(as_text=True)
+def test_the_review_queue_icon_is_one_font_awesome_draws(web, people):
+    body = SignedIn(web, people.editor).get("/cs/dataset/").get_data(as_text=True)
     icon = BeautifulSoup(body, "html.parser").select_one(".passport-review-queue-link i")
     names = [name for name in icon["class"] if name.startswith("fa-") and name not in ("fa-solid", "fa-regular")]
     assert names
@@ -190,12 +190,12 @@ def identifier_label(app, user: dict, record: dict) -> str:
     return text_of(page.select_one("tr[data-field=publisher_id] th"))
 
 
-def test_the_provider_identifier_is_named_by_its_scheme(shared_app, people, harvested):
+def test_the_provider_identifier_is_named_by_its_scheme(web, people, harvested):
     assert harvested["publisher_id_scheme"] == "inn"
-    assert identifier_label(shared_app, people.curator, harvested) == "INN poskytovatele"
-    assert identifier_label(shared_app, people.curator, draft_record(people)) == "IČO poskytovatele"
+    assert identifier_label(web, people.curator, harvested) == "INN poskytovatele"
+    assert identifier_label(web, people.curator, draft_record(people)) == "IČO poskytovatele"
     form = BeautifulSoup(
-        SignedIn(shared_app, people.curator).get(f"/cs/dataset/edit/{harvested['name']}").get_data(as_text=True),
+        SignedIn(web, people.curator).get(f"/cs/dataset/edit/{harvested['name']}").get_data(as_text=True),
         "html.parser",
     )
     assert "IČO nebo INN" in text_of(form.select_one("label[for=field-publisher_id]"))
@@ -210,9 +210,9 @@ def focusable(element) -> bool:
     return element.get("tabindex") == "-1"
 
 
-def test_a_submission_is_confirmed_in_the_workflow_block_the_page_lands_on_and_focused(shared_app, people):
+def test_a_submission_is_confirmed_in_the_workflow_block_the_page_lands_on_and_focused(web, people):
     record = draft_record(people)
-    landed = submit(SignedIn(shared_app, people.curator), record, lands_on="passport-confirmation")
+    landed = submit(SignedIn(web, people.curator), record, lands_on="passport-confirmation")
     page = BeautifulSoup(landed.get_data(as_text=True), "html.parser")
     [shown] = page.select("#passport-workflow .passport-confirmation")
     assert shown["id"] == "passport-confirmation" and focusable(shown) and shown["role"] == "status"
@@ -220,8 +220,8 @@ def test_a_submission_is_confirmed_in_the_workflow_block_the_page_lands_on_and_f
     assert not page.select(".flash-messages .alert")
 
 
-def test_a_refused_submission_is_focused_where_the_page_lands(shared_app, people, harvested):
-    landed = submit(SignedIn(shared_app, people.curator), harvested)
+def test_a_refused_submission_is_focused_where_the_page_lands(web, people, harvested):
+    landed = submit(SignedIn(web, people.curator), harvested)
     page = BeautifulSoup(landed.get_data(as_text=True), "html.parser")
     refusal = page.select_one("#passport-workflow .passport-refusal")
     assert refusal["id"] == "passport-refusal" and focusable(refusal) and refusal["role"] == "alert"

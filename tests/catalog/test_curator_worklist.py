@@ -12,7 +12,7 @@ from ckan.logic import NotAuthorized
 from tests.support.signed_in import SignedIn
 from tests.support.workflow import CONFIG, People, act, draft_record, make_people, record_in_state
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"), *CONFIG]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"), *CONFIG]
 
 COMMENT = "Doplňte prosím kontaktní e-mail a podmínky užití."
 
@@ -56,8 +56,8 @@ def notice(page: str):
     return BeautifulSoup(page, "html.parser").select_one(".passport-return-notice")
 
 
-def test_a_returned_record_s_page_and_edit_form_say_at_the_top_who_returned_it_and_why(shared_app, people, returned):
-    curator = SignedIn(shared_app, people.curator)
+def test_a_returned_record_s_page_and_edit_form_say_at_the_top_who_returned_it_and_why(web, people, returned):
+    curator = SignedIn(web, people.curator)
     for path in (f"/cs/dataset/{returned['name']}", f"/cs/dataset/edit/{returned['name']}"):
         shown = notice(curator.get(path).get_data(as_text=True))
         assert shown is not None, path
@@ -67,15 +67,15 @@ def test_a_returned_record_s_page_and_edit_form_say_at_the_top_who_returned_it_a
         assert people.editor["display_name"] in shown.get_text()
 
 
-def test_the_return_notice_goes_once_the_record_is_submitted_again(shared_app, people, returned):
+def test_the_return_notice_goes_once_the_record_is_submitted_again(web, people, returned):
     act(people.curator, "passport_workflow_transition", id=returned["id"], to="submitted")
-    assert notice(SignedIn(shared_app, people.curator).get(f"/cs/dataset/{returned['name']}").get_data(as_text=True)) is None
+    assert notice(SignedIn(web, people.curator).get(f"/cs/dataset/{returned['name']}").get_data(as_text=True)) is None
 
 
 @pytest.mark.parametrize("path", ["/cs/dashboard/datasets", "/cs/passport/my-records"])
-def test_the_dashboard_and_my_records_page_list_what_waits_in_czech(shared_app, people, returned, path):
+def test_the_dashboard_and_my_records_page_list_what_waits_in_czech(web, people, returned, path):
     draft = draft_record(people, title="Rozpočet obce")
-    page = BeautifulSoup(SignedIn(shared_app, people.curator).get(path).get_data(as_text=True), "html.parser")
+    page = BeautifulSoup(SignedIn(web, people.curator).get(path).get_data(as_text=True), "html.parser")
     listed = page.select_one(".passport-my-records")
     assert "Vráceno k úpravám" in listed.get_text() and "Koncepty k dokončení" in listed.get_text()
     [came_back] = listed.select("[data-state=returned]")

@@ -7,17 +7,17 @@ from ckan.tests import factories
 
 from tests.support.catalog_records import complete_record
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 
-def test_the_edit_form_has_no_unpublish_button_beside_the_workflow(shared_app):
+def test_the_edit_form_has_no_unpublish_button_beside_the_workflow(web):
     # CKAN 2.12's form adds one (a CKAN draft); a record leaves publication only through the workflow.
     curator = factories.User()
     org = factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
     record = factories.Dataset(owner_org=org["id"], **complete_record())
     token = factories.APIToken(user=curator["name"])["token"]
 
-    page = BeautifulSoup(shared_app.get(f"/dataset/edit/{record['name']}", headers={"Authorization": token}).body,
+    page = BeautifulSoup(web.get(f"/dataset/edit/{record['name']}", headers={"Authorization": token}).body,
                          "html.parser")
 
     buttons = page.select("form#dataset-edit button[name=save]")

@@ -82,24 +82,24 @@ def test_package_update_with_new_english_texts_stores_them(people):
     assert {field: call_action("package_show", id=created["id"])[field] for field in ENGLISH} == changed
 
 
-def test_the_form_posted_as_rendered_keeps_the_english_texts(shared_app, people):
+def test_the_form_posted_as_rendered_keeps_the_english_texts(web, people):
     created = create(people, **ENGLISH)
-    page = shared_app.get(f"/dataset/edit/{created['name']}", headers=headers(people["curator"])).body
-    shared_app.post(f"/dataset/edit/{created['name']}", data=browser_post(page, DATASET_FORM), headers=headers(people["curator"]))
+    page = web.get(f"/dataset/edit/{created['name']}", headers=headers(people["curator"])).body
+    web.post(f"/dataset/edit/{created['name']}", data=browser_post(page, DATASET_FORM), headers=headers(people["curator"]))
     assert {field: call_action("package_show", id=created["id"])[field] for field in ENGLISH} == ENGLISH
 
 
-def test_the_form_labels_the_english_fields_in_the_reader_language(shared_app, people):
-    page = BeautifulSoup(shared_app.get("/cs/dataset/new", headers=headers(people["curator"])).body, "html.parser")
+def test_the_form_labels_the_english_fields_in_the_reader_language(web, people):
+    page = BeautifulSoup(web.get("/cs/dataset/new", headers=headers(people["curator"])).body, "html.parser")
     labels = {field: page.select_one(f"label[for=field-{field}]").get_text(" ", strip=True) for field in ENGLISH}
     assert labels == {
         "title_en": "Název záznamu anglicky", "notes_en": "Popis dat anglicky", "keywords_en": "Klíčová slova anglicky",
     }
 
 
-def test_the_record_page_shows_the_english_texts(shared_app, people):
+def test_the_record_page_shows_the_english_texts(web, people):
     created = create(people, **ENGLISH)
-    page = shared_app.get(f"/dataset/{created['name']}", headers=headers(people["curator"])).body
+    page = web.get(f"/dataset/{created['name']}", headers=headers(people["curator"])).body
     text = BeautifulSoup(page, "html.parser").get_text(" ", strip=True)
     assert ENGLISH["title_en"] in text and ENGLISH["notes_en"] in text
     assert "population" in text and "municipalities" in text
@@ -128,13 +128,13 @@ def test_the_geometry_is_the_box_around_every_unit(people):
     assert both[2][0] > one[2][0] and both[2][1] > one[2][1]  # east and north: reach the Moravian-Silesian Region
 
 
-def test_a_unit_stored_as_one_code_before_the_field_took_several_reads_as_a_list(shared_app, people):
+def test_a_unit_stored_as_one_code_before_the_field_took_several_reads_as_a_list(web, people):
     created = create(people, spatial_area=[BRNO])
     package = model.Package.get(created["id"])
     package.extras = {**package.extras, "spatial_area": BRNO}  # as the field stored it: the code as plain text
     model.Session.commit()
     assert call_action("package_show", id=created["id"])["spatial_area"] == [BRNO]
-    page = shared_app.get(f"/dataset/edit/{created['name']}", headers=headers(people["curator"])).body
+    page = web.get(f"/dataset/edit/{created['name']}", headers=headers(people["curator"])).body
     chosen = BeautifulSoup(page, "html.parser").select("select#field-spatial_area option[selected]")
     assert [option["value"] for option in chosen] == [BRNO]
 
@@ -161,17 +161,17 @@ def test_an_hvd_category_iri_not_in_the_eu_list_is_refused(people):
     assert any("Unknown HVD category" in message for message in errors["hvd_category"])
 
 
-def test_the_record_page_shows_the_hvd_category_by_its_label_linked_to_its_iri(shared_app, people):
+def test_the_record_page_shows_the_hvd_category_by_its_label_linked_to_its_iri(web, people):
     created = create(people, hvd_category=WATER_GAUGES)
-    page = BeautifulSoup(shared_app.get(f"/cs/dataset/{created['name']}", headers=headers(people["curator"])).body, "html.parser")
+    page = BeautifulSoup(web.get(f"/cs/dataset/{created['name']}", headers=headers(people["curator"])).body, "html.parser")
     link = page.select_one(f'a[href="{WATER_GAUGES}"]')
     assert link.get_text(strip=True) == "Referenční údaje pro vodočty, které jsou důležité pro plavbu"
 
 
-def test_the_form_searches_the_hvd_category_in_the_eu_list(shared_app, people):
+def test_the_form_searches_the_hvd_category_in_the_eu_list(web, people):
     created = create(people, hvd_category=WATER_GAUGES)
     page = BeautifulSoup(
-        shared_app.get(f"/dataset/edit/{created['name']}", headers=headers(people["curator"])).body, "html.parser"
+        web.get(f"/dataset/edit/{created['name']}", headers=headers(people["curator"])).body, "html.parser"
     )
     select = page.select_one("select#field-hvd_category")
     assert select["data-module"] == "passport-vocab-select"

@@ -61,16 +61,16 @@ def token(user: dict) -> str:
     return call_action("api_token_create", user=user["name"], name="pages")["token"]
 
 
-def test_an_anonymous_visitor_leaves_feedback_through_the_dataset_page(shared_app, published):
-    response = post_feedback(shared_app, published, text="The CSV has a wrong header", kind="error", email="a@example.cz")
+def test_an_anonymous_visitor_leaves_feedback_through_the_dataset_page(web, published):
+    response = post_feedback(web, published, text="The CSV has a wrong header", kind="error", email="a@example.cz")
     assert response.status_code == 200
     assert "Thank you for your feedback" in response.body
     [item] = call_action("passport_feedback_list", id=published["id"])
     assert (item["text"], item["kind"], item["email"]) == ("The CSV has a wrong header", "error", "a@example.cz")
 
 
-def test_the_thanks_is_shown_and_focused_in_the_feedback_block_the_page_lands_on(shared_app, published):
-    visitor = shared_app.test_client()
+def test_the_thanks_is_shown_and_focused_in_the_feedback_block_the_page_lands_on(web, published):
+    visitor = web.test_client()
     page = visitor.get(f"/cs/dataset/{published['name']}")
     sent = visitor.post(f"/cs/dataset/{published['name']}/passport/feedback", follow_redirects=False,
                         data={"text": "Chybí rok 2023", "_csrf_token": csrf_token(page.body)})
@@ -83,34 +83,34 @@ def test_the_thanks_is_shown_and_focused_in_the_feedback_block_the_page_lands_on
 
 
 @pytest.mark.ckan_config("ckanext.passport.feedback_max_length", "20")
-def test_a_refused_message_is_said_as_an_alert_in_the_feedback_block(shared_app, published):
-    landed = BeautifulSoup(post_feedback(shared_app, published, text="x" * 21).body, "html.parser")
+def test_a_refused_message_is_said_as_an_alert_in_the_feedback_block(web, published):
+    landed = BeautifulSoup(post_feedback(web, published, text="x" * 21).body, "html.parser")
     [refusal] = landed.select("#passport-feedback .passport-confirmation")
     assert refusal["role"] == "alert"
     assert "At most 20 characters" in refusal.get_text()
 
 
-def test_feedback_without_the_csrf_token_is_rejected(shared_app, published):
-    response = shared_app.post(f"/dataset/{published['name']}/passport/feedback", data={"text": "spam"})
+def test_feedback_without_the_csrf_token_is_rejected(web, published):
+    response = web.post(f"/dataset/{published['name']}/passport/feedback", data={"text": "spam"})
     assert response.status_code == 400
     assert stored_texts(published) == []
 
 
-def test_feedback_with_a_forged_csrf_token_is_rejected(shared_app, published):
-    response = post_feedback(shared_app, published, text="spam", _csrf_token="forged")
+def test_feedback_with_a_forged_csrf_token_is_rejected(web, published):
+    response = post_feedback(web, published, text="spam", _csrf_token="forged")
     assert response.status_code == 400
     assert stored_texts(published) == []
 
 
-def test_a_bot_filling_the_honeypot_is_thanked_and_ignored(shared_app, published):
-    response = post_feedback(shared_app, published, text="Buy now", website="http://spam.example")
+def test_a_bot_filling_the_honeypot_is_thanked_and_ignored(web, published):
+    response = post_feedback(web, published, text="Buy now", website="http://spam.example")
     assert "Thank you for your feedback" in response.body
     assert stored_texts(published) == []
 
 
 @pytest.mark.ckan_config("ckanext.passport.feedback_max_length", "20")
-def test_a_message_over_the_length_limit_is_refused_on_the_page(shared_app, published):
-    response = post_feedback(shared_app, published, text="x" * 21)
+def test_a_message_over_the_length_limit_is_refused_on_the_page(web, published):
+    response = post_feedback(web, published, text="x" * 21)
     assert "At most 20 characters" in response.body
     assert stored_texts(published) == []
 
@@ -140,11 +140,11 @@ def test_an_unknown_kind_is_refused(published):
 
 
 @pytest.mark.ckan_config("ckanext.passport.feedback_rate_per_client", "2")
-def test_one_sender_is_limited_across_records(shared_app, people):
+def test_one_sender_is_limited_across_records(web, people):
     first, second = record_in_state(people, "published"), record_in_state(people, "published")
-    post_feedback(shared_app, first, text="one")
-    post_feedback(shared_app, second, text="two")
-    response = post_feedback(shared_app, first, text="three")
+    post_feedback(web, first, text="one")
+    post_feedback(web, second, text="two")
+    response = post_feedback(web, first, text="three")
     assert "Too many messages were sent recently" in response.body
     assert stored_texts(first) == ["one"]
 
@@ -176,15 +176,15 @@ def test_feedback_is_read_by_curators_and_editors_only(people, published, role, 
             act(reader, "passport_feedback_list", id=published["id"])
 
 
-def test_the_dataset_page_shows_feedback_to_curators_escaped(shared_app, people, published):
+def test_the_dataset_page_shows_feedback_to_curators_escaped(web, people, published):
     act(None, "passport_feedback_create", id=published["id"], text="<script>alert(1)</script> wrong")
-    page = shared_app.get(f"/dataset/{published['name']}", headers={"Authorization": token(people.curator)})
+    page = web.get(f"/dataset/{published['name']}", headers={"Authorization": token(people.curator)})
     assert "&lt;script&gt;alert(1)&lt;/script&gt; wrong" in page.body
     assert "<script>alert(1)</script>" not in page.body
 
 
-def test_the_dataset_page_hides_feedback_from_the_public(shared_app, published):
+def test_the_dataset_page_hides_feedback_from_the_public(web, published):
     act(None, "passport_feedback_create", id=published["id"], text="Wrong licence")
-    page = shared_app.get(f"/dataset/{published['name']}")
+    page = web.get(f"/dataset/{published['name']}")
     assert "passport-feedback-form" in page.body
     assert "Wrong licence" not in page.body

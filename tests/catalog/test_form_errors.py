@@ -1,6 +1,6 @@
 """Every validation error of the record's form is shown beside its field and in the error summary, never as a 500.
 
-A harvested record (tests/support/harvested_records.py) lacks the curator's part; saving its edit form as it is reports each
+A harvested record (HarvestedRecord) lacks the curator's part; saving its edit form as it is reports each
 missing part in the reader's language. The shape tests hold every kind of field (plain, grouped, composite,
 repeating) to what scheming's form and summary read: a list of messages, or one dict of messages per item.
 """
@@ -19,7 +19,7 @@ from tests.support.factories import HarvestedRecord
 
 from tests.support.catalog_records import complete_record
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 # What the incomplete harvested record's form reports, by language: field → message.
 MISSING = {
@@ -73,10 +73,10 @@ def beside(page: BeautifulSoup, field: str) -> str:
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "ru"])
-def test_saving_an_incomplete_harvested_record_shows_each_missing_part(shared_app, curator, harvested, language):
+def test_saving_an_incomplete_harvested_record_shows_each_missing_part(web, curator, harvested, language):
     path = f"/{language}/dataset/edit/{harvested['name']}"
-    form = shared_app.get(path, headers=headers(curator)).body
-    response = shared_app.post(path, data=browser_post(form, DATASET_FORM), headers=headers(curator), status=None)
+    form = web.get(path, headers=headers(curator)).body
+    response = web.post(path, data=browser_post(form, DATASET_FORM), headers=headers(curator), status=None)
     assert response.status_code == 200
     page = BeautifulSoup(response.body, "html.parser")
     listed = " | ".join(summary(page).values())
@@ -85,27 +85,27 @@ def test_saving_an_incomplete_harvested_record_shows_each_missing_part(shared_ap
         assert message in beside(page, field), field
 
 
-def test_the_edit_form_offers_a_first_eurovoc_concept_to_a_record_without_one(shared_app, curator, harvested):
-    page = BeautifulSoup(shared_app.get(f"/dataset/edit/{harvested['name']}", headers=headers(curator)).body, "html.parser")
+def test_the_edit_form_offers_a_first_eurovoc_concept_to_a_record_without_one(web, curator, harvested):
+    page = BeautifulSoup(web.get(f"/dataset/edit/{harvested['name']}", headers=headers(curator)).body, "html.parser")
     assert page.select_one("select#field-eurovoc-0-uri") is not None
 
 
-def test_removing_every_eurovoc_concept_asks_for_one(shared_app, curator, harvested):
+def test_removing_every_eurovoc_concept_asks_for_one(web, curator, harvested):
     path = f"/cs/dataset/edit/{harvested['name']}"
-    form = shared_app.get(path, headers=headers(curator)).body
+    form = web.get(path, headers=headers(curator)).body
     posted = browser_post(form, DATASET_FORM, drop=["eurovoc-0-uri", "eurovoc-0-label"])  # scheming's Remove
-    page = BeautifulSoup(shared_app.post(path, data=posted, headers=headers(curator)).body, "html.parser")
+    page = BeautifulSoup(web.post(path, data=posted, headers=headers(curator)).body, "html.parser")
     assert "Zvolte alespoň jeden koncept EUROVOC" in summary(page)["eurovoc-1"]
     assert "Zvolte alespoň jeden koncept EUROVOC" in beside(page, "eurovoc-0-uri")
 
 
 @pytest.mark.parametrize("action", ["edit", "new"])
-def test_a_resource_form_of_an_incomplete_record_reports_the_record_errors(shared_app, curator, harvested, action):
+def test_a_resource_form_of_an_incomplete_record_reports_the_record_errors(web, curator, harvested, action):
     structure = resource_of(harvested, "structure", STRUCTURE_VERSION)
     path = f"/cs/dataset/{harvested['name']}/resource/" + (f"{structure['id']}/edit" if action == "edit" else "new")
-    form = shared_app.get(path, headers=headers(curator)).body
+    form = web.get(path, headers=headers(curator)).body
     changes = [("description", "Struktura"), ("url", "https://example.ru/s.csv"), ("name", "Struktura")]
-    response = shared_app.post(path, data=browser_post(form, RESOURCE_FORM, changes), headers=headers(curator), status=None)
+    response = web.post(path, data=browser_post(form, RESOURCE_FORM, changes), headers=headers(curator), status=None)
     assert response.status_code == 200
     page = BeautifulSoup(response.body, "html.parser")
     listed = summary(page)
@@ -114,9 +114,9 @@ def test_a_resource_form_of_an_incomplete_record_reports_the_record_errors(share
     assert page.select_one(".passport-record-incomplete a")["href"].endswith(f"/dataset/edit/{harvested['name']}")
 
 
-def test_a_new_record_form_reports_errors_of_each_field_kind(shared_app, curator):
+def test_a_new_record_form_reports_errors_of_each_field_kind(web, curator):
     factories.Organization(name="csu", users=[{"name": curator["name"], "capacity": "editor"}])
-    form = shared_app.get("/en/dataset/new", headers=headers(curator)).body
+    form = web.get("/en/dataset/new", headers=headers(curator)).body
     bad = [
         ("title", "Školy"), ("name", "skoly"), ("notes", "Rejstřík škol"), ("owner_org", "csu"),
         ("publisher_id_scheme", "ico"), ("publisher_id", "00025594"),  # grouped field, wrong check digit
@@ -126,7 +126,7 @@ def test_a_new_record_form_reports_errors_of_each_field_kind(shared_app, curator
         ("openness_conditions-complete", "yes"),  # composite, unanswered conditions
         ("eurovoc-0-uri", ""),  # repeating, empty item
     ]
-    response = shared_app.post("/en/dataset/new", data=browser_post(form, DATASET_FORM, bad), headers=headers(curator),
+    response = web.post("/en/dataset/new", data=browser_post(form, DATASET_FORM, bad), headers=headers(curator),
                         status=None)
     assert response.status_code == 200
     page = BeautifulSoup(response.body, "html.parser")
@@ -156,25 +156,25 @@ ANSWERS = {"complete": "yes", "accessible": "no", "machine_readable": "yes", "op
            "open_terms": "yes", "free": "no"}
 
 
-def test_a_new_record_refused_for_a_wrong_ico_keeps_every_openness_answer(shared_app, curator):
+def test_a_new_record_refused_for_a_wrong_ico_keeps_every_openness_answer(web, curator):
     factories.Organization(name="csu", users=[{"name": curator["name"], "capacity": "editor"}])
-    form = shared_app.get("/cs/dataset/new", headers=headers(curator)).body
+    form = web.get("/cs/dataset/new", headers=headers(curator)).body
     changes = [("title", "Školy"), ("name", "skoly"), ("owner_org", "csu"),
                ("publisher_id_scheme", "ico"), ("publisher_id", "00025594")]  # wrong check digit
     changes += [(f"openness_conditions-{code}", value) for code, value in ANSWERS.items()]
-    response = shared_app.post("/cs/dataset/new", data=browser_post(form, DATASET_FORM, changes), headers=headers(curator),
+    response = web.post("/cs/dataset/new", data=browser_post(form, DATASET_FORM, changes), headers=headers(curator),
                         status=None)
     page = BeautifulSoup(response.body, "html.parser")
     assert beside(page, "publisher_id")
     assert chosen_conditions(page) == ANSWERS
 
 
-def test_an_edit_refused_for_a_wrong_ico_shows_the_answers_posted_not_the_stored_ones(shared_app, curator, harvested):
+def test_an_edit_refused_for_a_wrong_ico_shows_the_answers_posted_not_the_stored_ones(web, curator, harvested):
     path = f"/cs/dataset/edit/{harvested['name']}"
-    form = shared_app.get(path, headers=headers(curator)).body
+    form = web.get(path, headers=headers(curator)).body
     changes = [("publisher_id_scheme", "ico"), ("publisher_id", "00025594")]
     changes += [(f"openness_conditions-{code}", value) for code, value in ANSWERS.items()]
-    page = BeautifulSoup(shared_app.post(path, data=browser_post(form, DATASET_FORM, changes), headers=headers(curator)).body,
+    page = BeautifulSoup(web.post(path, data=browser_post(form, DATASET_FORM, changes), headers=headers(curator)).body,
                          "html.parser")
     assert beside(page, "publisher_id")
     assert chosen_conditions(page) == ANSWERS

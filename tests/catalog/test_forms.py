@@ -10,7 +10,7 @@ from ckan.tests.helpers import call_action
 
 from tests.support.catalog_records import complete_record, complete_resource
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 
 @pytest.fixture
@@ -33,13 +33,13 @@ def _group_headings(page: str) -> list[str]:
                 "Национальный каталог (LKOD)"]),
     ],
 )
-def test_form_groups_the_record_parts_in_the_reader_language(shared_app, curator, language, headings):
-    page = shared_app.get(f"/{language}/dataset/new", headers=curator).body
+def test_form_groups_the_record_parts_in_the_reader_language(web, curator, language, headings):
+    page = web.get(f"/{language}/dataset/new", headers=curator).body
     assert _group_headings(page) == headings
 
 
-def test_form_offers_every_openness_condition_and_repeating_parts(shared_app, curator):
-    page = shared_app.get("/en/dataset/new", headers=curator).body
+def test_form_offers_every_openness_condition_and_repeating_parts(web, curator):
+    page = web.get("/en/dataset/new", headers=curator).body
     for condition in ("complete", "accessible", "machine_readable", "open_format", "open_terms", "free"):
         assert f'name="openness_conditions-{condition}"' in page
     for repeating in ("isdp_elements", "related_records", "eurovoc"):
@@ -47,8 +47,8 @@ def test_form_offers_every_openness_condition_and_repeating_parts(shared_app, cu
     assert 'name="editorial_state"' not in page
 
 
-def test_form_errors_are_shown_beside_their_field(shared_app, curator):
-    page = shared_app.get("/cs/dataset/new", headers=curator).body
+def test_form_errors_are_shown_beside_their_field(web, curator):
+    page = web.get("/cs/dataset/new", headers=curator).body
     token = re.search(r'name="_csrf_token" value="([^"]+)"', page).group(1)
     form = {
         "_csrf_token": token, "save": "continue", "_ckan_phase": "dataset_new_1",
@@ -58,7 +58,7 @@ def test_form_errors_are_shown_beside_their_field(shared_app, curator):
         "eurovoc-0-uri": "http://eurovoc.europa.eu/100150", "eurovoc-0-label": "",
         **{f"openness_conditions-{c}": "yes" for c in ("complete", "accessible", "machine_readable", "open_format", "open_terms")},
     }
-    page = shared_app.post("/cs/dataset/new", data=form, headers=curator).body
+    page = web.post("/cs/dataset/new", data=form, headers=curator).body
     assert "Kontrolní číslice tohoto IČO je chybná" in page
     assert "Toto není platná e-mailová adresa" in page
     assert "U každé podmínky otevřenosti uveďte, zda ji data splňují" in page
@@ -66,10 +66,10 @@ def test_form_errors_are_shown_beside_their_field(shared_app, curator):
     assert publisher_id < page.index("Kontrolní číslice tohoto IČO je chybná", publisher_id) < page.index('id="field-publisher_name"')
 
 
-def test_dataset_page_shows_every_attribute_readably(shared_app, curator):
+def test_dataset_page_shows_every_attribute_readably(web, curator):
     sysadmin = factories.Sysadmin()
     call_action("package_create", {"user": sysadmin["name"]}, **complete_record(owner_org="csu"))
-    page = shared_app.get("/cs/dataset/obyvatelstvo-obci", headers=curator).body
+    page = web.get("/cs/dataset/obyvatelstvo-obci", headers=curator).body
     for shown in (
         "Český statistický úřad", "00025593", "infoservis@czso.cz", "Veřejná databáze ČSÚ", "ISDP-OBEC-KOD",
         "nahrazuje", "demografie a obyvatelstvo", "EKONOMIKA", "Veřejná správa a obrana", "Brno-město",
@@ -78,8 +78,8 @@ def test_dataset_page_shows_every_attribute_readably(shared_app, curator):
         assert shown in page, shown
 
 
-def test_form_offers_the_national_catalog_fields_in_czech(shared_app, curator):
-    page = shared_app.get("/cs/dataset/new", headers=curator).body
+def test_form_offers_the_national_catalog_fields_in_czech(web, curator):
+    page = web.get("/cs/dataset/new", headers=curator).body
     themes = page.index('id="field-data_themes"')
     assert "passport_vocab_search?vocabulary=data_themes" in page[themes:page.index(">", themes)]  # searched
     periodicity = page.index('id="field-accrual_periodicity"')
@@ -91,22 +91,22 @@ def test_form_offers_the_national_catalog_fields_in_czech(shared_app, curator):
     assert "Neuvedeno (licence o tom nerozhoduje)" in page[condition:page.index("</select>", condition)]
 
 
-def test_the_edit_form_names_the_condition_the_licence_decides(shared_app, curator):
+def test_the_edit_form_names_the_condition_the_licence_decides(web, curator):
     call_action("package_create", {"user": factories.Sysadmin()["name"]}, **complete_record(owner_org="csu"))
-    page = shared_app.get("/cs/dataset/edit/obyvatelstvo-obci", headers=curator).body
+    page = web.get("/cs/dataset/edit/obyvatelstvo-obci", headers=curator).body
     author_work = page.index('id="field-use_author_work"')
     assert '<option value="" selected>Podle licence: Licencováno pod CC BY 4.0</option>' in page[author_work:]
     right = page.index('id="field-use_database_right"')
     assert "Neuvedeno (licence o tom nerozhoduje)" in page[right:page.index("</select>", right)]
 
 
-def test_dataset_page_shows_national_catalog_fields_and_the_conditions_that_hold(shared_app, curator):
+def test_dataset_page_shows_national_catalog_fields_and_the_conditions_that_hold(web, curator):
     record = complete_record(
         owner_org="csu", data_themes=["TRAN", "REGI"], accrual_periodicity="QUARTERLY",
         use_personal_data="no-personal-data",
     )
     call_action("package_create", {"user": factories.Sysadmin()["name"]}, **record)
-    page = BeautifulSoup(shared_app.get("/cs/dataset/obyvatelstvo-obci", headers=curator).body, "html.parser")
+    page = BeautifulSoup(web.get("/cs/dataset/obyvatelstvo-obci", headers=curator).body, "html.parser")
 
     def row(field: str) -> str:
         return " ".join(page.select_one(f'tr[data-field="{field}"] td').get_text(" ").split())
@@ -119,24 +119,24 @@ def test_dataset_page_shows_national_catalog_fields_and_the_conditions_that_hold
     assert page.select_one('tr[data-field="use_database_right"]') is None  # undecided: no row
 
 
-def test_resource_page_shows_the_datasets_conditions_as_holding_for_it(shared_app, curator):
+def test_resource_page_shows_the_datasets_conditions_as_holding_for_it(web, curator):
     record = complete_record(
         owner_org="csu", use_personal_data="no-personal-data",
         resources=[complete_resource(use_database_right="not-protected")],
     )
     created = call_action("package_create", {"user": factories.Sysadmin()["name"]}, **record)
     resource_id = created["resources"][0]["id"]
-    page = shared_app.get(f"/cs/dataset/obyvatelstvo-obci/resource/{resource_id}", headers=curator).body
+    page = web.get(f"/cs/dataset/obyvatelstvo-obci/resource/{resource_id}", headers=curator).body
     text = " ".join(BeautifulSoup(page, "html.parser").get_text(" ").split())
     assert "Neobsahuje osobní údaje (stejně jako u celé datové sady)" in text
     assert "Licencováno pod CC BY 4.0 (odvozeno z licence)" in text
     assert "Není chráněna zvláštním právem pořizovatele databáze" in text
 
 
-def test_the_resource_form_names_the_datasets_condition_as_the_blank_choice(shared_app, curator):
+def test_the_resource_form_names_the_datasets_condition_as_the_blank_choice(web, curator):
     record = complete_record(owner_org="csu", use_personal_data="no-personal-data")
     call_action("package_create", {"user": factories.Sysadmin()["name"]}, **record)
-    page = shared_app.get("/cs/dataset/obyvatelstvo-obci/resource/new", headers=curator).body
+    page = web.get("/cs/dataset/obyvatelstvo-obci/resource/new", headers=curator).body
     personal = page.index('id="field-use_personal_data"')
     assert '<option value="" selected>Stejně jako datová sada: Neobsahuje osobní údaje</option>' in page[personal:]
     right = page.index('id="field-use_database_right"')
@@ -155,9 +155,9 @@ def _organization_chosen(app, organizations: int) -> tuple[str, str]:
     return chosen["value"] if chosen else None, chosen.get_text(strip=True) if chosen else None
 
 
-def test_a_curator_of_several_organizations_starts_the_record_at_choosing_one(shared_app):
-    assert _organization_chosen(shared_app, 2) == ("", "Vyberte organizaci")
+def test_a_curator_of_several_organizations_starts_the_record_at_choosing_one(web):
+    assert _organization_chosen(web, 2) == ("", "Vyberte organizaci")
 
 
-def test_a_curator_of_one_organization_has_it_preselected(shared_app):
-    assert _organization_chosen(shared_app, 1)[1] == "Úřad 0"
+def test_a_curator_of_one_organization_has_it_preselected(web):
+    assert _organization_chosen(web, 1)[1] == "Úřad 0"

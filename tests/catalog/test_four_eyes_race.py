@@ -12,10 +12,10 @@ from ckan.tests.helpers import call_action
 from tests.support.concurrency import ROW_LOCK, Writer, overlapping
 from tests.support.workflow import CONFIG, EDITORS_ORG, act, draft_record, people  # noqa: F401
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"), *CONFIG]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"), *CONFIG]
 
 
-def test_one_person_sending_submit_and_publish_at_once_never_does_both(shared_app, people):
+def test_one_person_sending_submit_and_publish_at_once_never_does_both(web, people):
     person = people.curator
     call_action("organization_member_create", id=EDITORS_ORG, username=person["name"], role="member")
     record = draft_record(people)
@@ -23,7 +23,7 @@ def test_one_person_sending_submit_and_publish_at_once_never_does_both(shared_ap
     def send(target: str) -> Writer:
         return lambda: act(person, "passport_workflow_transition", id=record["id"], to=target)
 
-    outcomes = overlapping(shared_app, ROW_LOCK, {"id": record["id"]}, [send("submitted"), send("published")])
+    outcomes = overlapping(web, ROW_LOCK, {"id": record["id"]}, [send("submitted"), send("published")])
 
     assert outcomes == [
         "done",

@@ -22,7 +22,7 @@ from ckanext.passport.lkod.ownership import LKOD
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"),
     # Exports are read as an anonymous visitor: without review every record is public.
     pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),
 ]
@@ -195,28 +195,28 @@ def save_resource_form(app, curator: dict, dataset: dict, resource: dict, **chan
     assert response.status_code == 302, response.body
 
 
-def test_saving_the_dataset_form_keeps_the_mr_identity(shared_app, curator, harvested):
-    save_dataset_form(shared_app, curator, harvested, title="OKVED2 (klasifikace)")
+def test_saving_the_dataset_form_keeps_the_mr_identity(web, curator, harvested):
+    save_dataset_form(web, curator, harvested, title="OKVED2 (klasifikace)")
     after = shown(harvested["id"])
     assert after["title"] == "OKVED2 (klasifikace)"
     assert identity(after) == identity(harvested)
 
 
-def test_saving_a_structure_resource_form_keeps_its_mr_identity(shared_app, curator, harvested):
+def test_saving_a_structure_resource_form_keeps_its_mr_identity(web, curator, harvested):
     structure = resource_of(harvested, "structure", STRUCTURE_VERSION)
-    save_resource_form(shared_app, curator, harvested, structure, description="Popis struktury")
+    save_resource_form(web, curator, harvested, structure, description="Popis struktury")
     after = shown(harvested["id"])
     assert resource_of(after, "structure", STRUCTURE_VERSION)["description"] == "Popis struktury"
     assert identity(after) == identity(harvested)
 
 
-def test_the_mr_passport_lists_data_and_structure_after_form_edits(shared_app, curator, harvested):
-    save_dataset_form(shared_app, curator, harvested, notes="Klasifikace ekonomických činností")
-    save_resource_form(shared_app, curator, harvested, resource_of(harvested, "structure", STRUCTURE_VERSION),
+def test_the_mr_passport_lists_data_and_structure_after_form_edits(web, curator, harvested):
+    save_dataset_form(web, curator, harvested, notes="Klasifikace ekonomických činností")
+    save_resource_form(web, curator, harvested, resource_of(harvested, "structure", STRUCTURE_VERSION),
                        description="Popis struktury")
-    save_resource_form(shared_app, curator, harvested, resource_of(harvested, "data", LATEST_DATA_VERSION),
+    save_resource_form(web, curator, harvested, resource_of(harvested, "data", LATEST_DATA_VERSION),
                        description="Data")
-    document = json.loads(shared_app.get(f"/opendata/{IDENTIFIER}/meta.json").data)
+    document = json.loads(web.get(f"/opendata/{IDENTIFIER}/meta.json").data)
     data_links = [item["source"].rsplit("/", 1)[1] for item in document["data"]]
     structure_links = [item["source"].rsplit("/", 1)[1] for item in document["structure"]]
     assert document["identifier"] == IDENTIFIER

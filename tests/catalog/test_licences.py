@@ -11,7 +11,7 @@ from ckan.tests.helpers import call_action
 from tests.support.catalog_records import complete_record
 from ckanext.passport.catalog.vocabularies import licences
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 CC_BY = {
     "en": "Creative Commons Attribution 4.0 (CC BY 4.0)",
@@ -41,8 +41,8 @@ def test_ckan_reads_the_shipped_list_keeping_ckans_ids_for_the_same_licences():
     assert not {"uk-ogl", "gfdl"} & set(register.keys())
 
 
-def test_the_czech_picker_names_each_licence_with_its_version_so_typing_cc_by_finds_it(shared_app, curator):
-    offered = _picker(shared_app.get("/cs/dataset/new", headers=curator).body)
+def test_the_czech_picker_names_each_licence_with_its_version_so_typing_cc_by_finds_it(web, curator):
+    offered = _picker(web.get("/cs/dataset/new", headers=curator).body)
     assert offered["cc-by"] == CC_BY["cs"]
     assert offered["cc-zero"] == "Creative Commons Zero 1.0, volné dílo (CC0 1.0)"
     assert offered["cz-no-conditions"].startswith("Bez podmínek užití")
@@ -54,18 +54,18 @@ def test_a_licence_missing_from_the_list_stays_offered_on_the_edit_form():
 
 
 @pytest.mark.parametrize("language", ["cs", "ru", "en"])
-def test_the_record_page_shows_the_licence_in_the_readers_language_not_the_savers(shared_app, curator, language):
+def test_the_record_page_shows_the_licence_in_the_readers_language_not_the_savers(web, curator, language):
     call_action("package_create", {"user": factories.Sysadmin()["name"]}, **complete_record(owner_org="csu"))
-    page = shared_app.get(f"/{language}/dataset/obyvatelstvo-obci", headers=curator).body
+    page = web.get(f"/{language}/dataset/obyvatelstvo-obci", headers=curator).body
     assert CC_BY[language] in page
     assert not [title for other, title in CC_BY.items() if other != language and title in page]
 
 
-def test_package_show_and_search_give_the_title_in_the_requests_language(shared_app, curator):
+def test_package_show_and_search_give_the_title_in_the_requests_language(web, curator):
     call_action("package_create", {"user": factories.Sysadmin()["name"]}, **complete_record(owner_org="csu"))
-    shown = shared_app.get("/ru/api/3/action/package_show?id=obyvatelstvo-obci", headers=curator).json["result"]
+    shown = web.get("/ru/api/3/action/package_show?id=obyvatelstvo-obci", headers=curator).json["result"]
     assert shown["license_id"] == "cc-by"
     assert shown["license_title"] == CC_BY["ru"]
-    found = shared_app.get("/cs/api/3/action/package_search?facet.field=[\"license_id\"]", headers=curator).json["result"]
+    found = web.get("/cs/api/3/action/package_search?facet.field=[\"license_id\"]", headers=curator).json["result"]
     assert found["results"][0]["license_title"] == CC_BY["cs"]
     assert found["search_facets"]["license_id"]["items"][0]["display_name"] == CC_BY["cs"]

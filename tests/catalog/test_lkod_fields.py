@@ -8,7 +8,7 @@ from ckan.logic import ValidationError
 
 from tests.support.catalog_records import complete_record, complete_resource
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 LKOD_FIELDS = {
     "data_themes": ["TRAN", "REGI"],

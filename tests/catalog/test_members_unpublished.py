@@ -148,10 +148,10 @@ def _resolve(world: dict[str, Any], path: str) -> str:
 
 
 @pytest.mark.parametrize("case", sorted(ACTIONS))
-def test_no_action_gives_a_visitor_a_user(shared_app, world, case):
+def test_no_action_gives_a_visitor_a_user(web, world, case):
     action = case.split(" ")[0]
     params = {key: _resolve(world, value) if "." in value else value for key, value in ACTIONS[case].items()}
-    response = shared_app.get(f"/api/3/action/{action}", params=params)
+    response = web.get(f"/api/3/action/{action}", params=params)
     assert response.status_code in (200, 403, 409)
     body = response.get_data(as_text=True)
     assert not {secret for secret in _secrets(world) if secret in body}
@@ -159,40 +159,40 @@ def test_no_action_gives_a_visitor_a_user(shared_app, world, case):
 
 
 @pytest.mark.parametrize("member_list_asked", [{"object_type": "user"}, {}])
-def test_a_visitor_gets_no_member_list(shared_app, world, member_list_asked):
-    response = shared_app.get("/api/3/action/member_list", params={"id": world["org"]["id"], **member_list_asked}, status=403)
+def test_a_visitor_gets_no_member_list(web, world, member_list_asked):
+    response = web.get("/api/3/action/member_list", params={"id": world["org"]["id"], **member_list_asked}, status=403)
     assert response.json["success"] is False
 
 
-def test_a_visitor_still_lists_a_groups_datasets(shared_app, world):
-    found = shared_app.get("/api/3/action/member_list",
+def test_a_visitor_still_lists_a_groups_datasets(web, world):
+    found = web.get("/api/3/action/member_list",
                     params={"id": world["group"]["id"], "object_type": "package"}).json["result"]
     assert [row[0] for row in found] == [world["record"]["id"]]
 
 
-def test_a_visitor_cannot_tell_an_existing_login_from_a_missing_one(shared_app, world):
+def test_a_visitor_cannot_tell_an_existing_login_from_a_missing_one(web, world):
     for action in ("user_show", "organization_list_for_user"):
-        existing = shared_app.get(f"/api/3/action/{action}", params={"id": world["people"]["editor"]["name"]}, status=403)
-        missing = shared_app.get(f"/api/3/action/{action}", params={"id": "nobody-has-this-login"}, status=403)
+        existing = web.get(f"/api/3/action/{action}", params={"id": world["people"]["editor"]["name"]}, status=403)
+        missing = web.get(f"/api/3/action/{action}", params={"id": "nobody-has-this-login"}, status=403)
         assert existing.json["error"] == missing.json["error"]
 
 
 @pytest.mark.parametrize("path", ["/organization/{org}", "/organization/about/{org}", "/group/{group}",
                                   "/group/about/{group}", "/dataset/{record}", "/organization/activity/{org}",
                                   "/dataset/activity/{record}"])
-def test_a_visitors_page_names_no_user(shared_app, world, path):
-    body = shared_app.get(path.format(org="ministerstvo", group="tema", record="zaznam-ministerstva")).get_data(as_text=True)
+def test_a_visitors_page_names_no_user(web, world, path):
+    body = web.get(path.format(org="ministerstvo", group="tema", record="zaznam-ministerstva")).get_data(as_text=True)
     assert not {secret for secret in _secrets(world) if secret in body}
 
 
 @pytest.mark.parametrize("path", ["/organization/members/ministerstvo", "/group/members/tema"])
-def test_a_visitor_gets_no_members_page(shared_app, world, path):
-    body = shared_app.get(path, status=403).get_data(as_text=True)
+def test_a_visitor_gets_no_members_page(web, world, path):
+    body = web.get(path, status=403).get_data(as_text=True)
     assert not {secret for secret in _secrets(world) if secret in body}
 
 
-def test_a_signed_in_user_sees_an_organizations_members(shared_app, world):
-    reader = SignedIn(shared_app, factories.User())
+def test_a_signed_in_user_sees_an_organizations_members(web, world):
+    reader = SignedIn(web, factories.User())
     shown = reader.get("/api/3/action/organization_show", query_string={"id": world["org"]["id"]}).json["result"]
     assert {PEOPLE[role][0] for role in ("admin", "editor", "member")} <= {user["name"] for user in shown["users"]}
     members = reader.get("/api/3/action/member_list",

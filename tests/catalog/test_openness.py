@@ -139,26 +139,26 @@ def clean_openness_counts():
         redis.delete(key)
 
 
-stack = pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index", "clean_site_checks",
+stack = pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index", "clean_site_checks",
                                 "clean_openness_counts")
 
 
 @pytest.mark.stack
 @stack
-def test_the_check_is_queued_pending_and_read_by_the_jobs_worker_not_in_the_request(shared_app, record, curator, sysadmin,
+def test_the_check_is_queued_pending_and_read_by_the_jobs_worker_not_in_the_request(web, record, curator, sysadmin,
                                                                                  served):
     queued = _start(sysadmin, record["id"], allow_private_addresses=True)
     assert queued["queued"] is True and sorted(queued["resources"]) == sorted(r["id"] for r in record["resources"])
     assert served.log == []
     assert {name: result["pending"] for name, result in _stored(record).items()} == {"OKVED 2": True, "Obce": True}
     token = factories.APIToken(user=curator["name"])["token"]
-    page = shared_app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+    page = web.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
     assert page.count("passport-openness-pending") == 2
 
     run_worker_burst()
 
     assert _stored(record)["Obce"]["passed"] is True
-    page = shared_app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+    page = web.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
     assert "passport-openness-pending" not in page
 
 
@@ -207,14 +207,14 @@ def test_unreachable_file_is_reported_as_not_available(record, sysadmin, served)
 
 @pytest.mark.stack
 @stack
-def test_an_unreachable_file_is_explained_in_the_reader_s_language(shared_app, record, curator, sysadmin, served):
+def test_an_unreachable_file_is_explained_in_the_reader_s_language(web, record, curator, sysadmin, served):
     served.clear()
     served.expect_request("/okved.csv").respond_with_data("gone", status=404)
     _checked(sysadmin, record["resources"][0]["id"])
     token = factories.APIToken(user=curator["name"])["token"]
     for locale, words in [("cs", "soubor nebyl nalezen (HTTP 404)"), ("ru", "файл не найден (HTTP 404)"),
                           ("en", "file not found (HTTP 404)")]:
-        assert words in shared_app.get(f"/{locale}/dataset/{record['name']}", headers={"Authorization": token}).body
+        assert words in web.get(f"/{locale}/dataset/{record['name']}", headers={"Authorization": token}).body
 
 
 @pytest.mark.stack
@@ -247,10 +247,10 @@ def test_only_a_sysadmin_may_ask_for_private_addresses(record, curator):
 
 @pytest.mark.stack
 @stack
-def test_results_are_shown_beside_the_conditions_checklist(shared_app, record, curator, sysadmin):
+def test_results_are_shown_beside_the_conditions_checklist(web, record, curator, sysadmin):
     _checked(sysadmin, record["id"])
     token = factories.APIToken(user=curator["name"])["token"]
-    page = shared_app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+    page = web.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
     checklist = page.index("passport-conditions")
     results = page.index("passport-openness-results")
     assert checklist < results
@@ -259,9 +259,9 @@ def test_results_are_shown_beside_the_conditions_checklist(shared_app, record, c
 
 @pytest.mark.stack
 @stack
-def test_a_curator_starts_the_check_from_the_dataset_page_and_sees_it_pending(shared_app, record, curator):
+def test_a_curator_starts_the_check_from_the_dataset_page_and_sees_it_pending(web, record, curator):
     headers = {"Authorization": factories.APIToken(user=curator["name"])["token"]}
-    client = shared_app.test_client()  # one visitor, one cookie jar: the form's CSRF token is its session's
+    client = web.test_client()  # one visitor, one cookie jar: the form's CSRF token is its session's
     page = client.get(f"/en/dataset/{record['name']}", headers=headers).body
     token = re.search(r'class="passport-openness-start[^>]*>\s*<input[^>]*name="_csrf_token" value="([^"]+)"',
                       page).group(1)
@@ -269,14 +269,14 @@ def test_a_curator_starts_the_check_from_the_dataset_page_and_sees_it_pending(sh
                       data={"_csrf_token": token}, follow_redirects=False)
     assert answer.status_code == 302
     assert {name: result["pending"] for name, result in _stored(record).items()} == {"OKVED 2": True, "Obce": True}
-    assert shared_app.get(f"/en/dataset/{record['name']}", headers=headers).body.count("passport-openness-pending") == 2
+    assert web.get(f"/en/dataset/{record['name']}", headers=headers).body.count("passport-openness-pending") == 2
 
 
 @pytest.mark.stack
 @stack
-def test_a_visitor_who_may_not_run_the_check_may_not_post_it(shared_app, record):
+def test_a_visitor_who_may_not_run_the_check_may_not_post_it(web, record):
     outsider = {"Authorization": factories.APIToken(user=factories.User()["name"])["token"]}
-    client = shared_app.test_client()
+    client = web.test_client()
     page = client.get("/passport/check", headers=outsider).body
     token = re.search(r'name="_csrf_token" value="([^"]+)"', page).group(1)
     answer = client.post(f"/dataset/{record['name']}/passport/openness-check", headers=outsider,
@@ -332,12 +332,12 @@ def test_a_50_mib_file_is_judged_by_its_sample_in_flat_memory(tmp_path, serve_si
 @pytest.mark.stack
 @stack
 @pytest.mark.ckan_config("ckanext.passport.openness_sample_bytes", "1000")
-def test_a_file_longer_than_the_sample_is_judged_by_it_and_the_page_says_so(shared_app, record, curator, sysadmin):
+def test_a_file_longer_than_the_sample_is_judged_by_it_and_the_page_says_so(web, record, curator, sysadmin):
     _checked(sysadmin, record["resources"][0]["id"])
     okved = _stored(record)["OKVED 2"]
     assert okved["sample_bytes"] == 1000 and okved["checks"][0]["passed"] is True
     token = factories.APIToken(user=curator["name"])["token"]
-    page = shared_app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+    page = web.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
     assert re.search(r'passport-openness-sample[^>]*>judged by the file(\'|&#39;)s first 1,000 bytes<', page)
 
 
@@ -372,9 +372,9 @@ def test_a_record_s_third_check_within_the_window_is_refused_whoever_asks(record
 @pytest.mark.stack
 @stack
 @pytest.mark.ckan_config("ckanext.passport.openness_rate_per_record", "0")
-def test_the_dataset_page_s_button_past_the_limit_answers_429_in_the_reader_s_language(shared_app, record, curator):
+def test_the_dataset_page_s_button_past_the_limit_answers_429_in_the_reader_s_language(web, record, curator):
     headers = {"Authorization": factories.APIToken(user=curator["name"])["token"]}
-    client = shared_app.test_client()
+    client = web.test_client()
     page = client.get(f"/cs/dataset/{record['name']}", headers=headers).body
     token = re.search(r'name="_csrf_token" value="([^"]+)"', page).group(1)
     answer = client.post(f"/cs/dataset/{record['name']}/passport/openness-check", headers=headers,

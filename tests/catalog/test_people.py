@@ -6,7 +6,7 @@ import pytest
 from ckan.tests import factories
 from tests.support.signed_in import SignedIn
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db")]
 
 
 @pytest.fixture
@@ -15,39 +15,39 @@ def editor():
 
 
 @pytest.fixture
-def organization(editor):
+def editors_organization(editor):
     return factories.Organization(user=editor)
 
 
-def test_a_visitor_gets_no_user_list(shared_app):
-    assert shared_app.get("/user/", status=403)
+def test_a_visitor_gets_no_user_list(web):
+    assert web.get("/user/", status=403)
 
 
-def test_a_visitor_gets_no_user_page(shared_app, editor):
-    page = shared_app.get(f"/user/{editor['name']}", status=403)
+def test_a_visitor_gets_no_user_page(web, editor):
+    page = web.get(f"/user/{editor['name']}", status=403)
     assert editor["fullname"] not in page.body
 
 
-def test_the_api_shows_a_visitor_no_user(shared_app, editor):
+def test_the_api_shows_a_visitor_no_user(web, editor):
     for action, params in (("user_show", {"id": editor["name"]}), ("user_list", {})):
-        response = shared_app.get(f"/api/3/action/{action}", params=params, status=403)
+        response = web.get(f"/api/3/action/{action}", params=params, status=403)
         assert response.json["success"] is False
         assert editor["name"] not in response.body
 
 
-def test_an_activity_stream_names_no_login_to_a_visitor(shared_app, editor, organization):
-    page = shared_app.get(f"/organization/activity/{organization['name']}").body
+def test_an_activity_stream_names_no_login_to_a_visitor(web, editor, editors_organization):
+    page = web.get(f"/organization/activity/{editors_organization['name']}").body
     assert "a portal user" in page
     assert editor["name"] not in page and editor["fullname"] not in page
 
 
-def test_a_signed_in_user_sees_who_changed_what(shared_app, editor, organization):
-    reader = SignedIn(shared_app, factories.User())
-    page = reader.get(f"/organization/activity/{organization['name']}").get_data(as_text=True)
+def test_a_signed_in_user_sees_who_changed_what(web, editor, editors_organization):
+    reader = SignedIn(web, factories.User())
+    page = reader.get(f"/organization/activity/{editors_organization['name']}").get_data(as_text=True)
     assert editor["fullname"] in page
     assert reader.get(f"/user/{editor['name']}").status_code == 200
 
 
-def test_a_visitor_still_asks_for_a_password_reset_by_login(shared_app, editor):
-    response = shared_app.post("/user/reset", data={"user": editor["name"]}, follow_redirects=False)
+def test_a_visitor_still_asks_for_a_password_reset_by_login(web, editor):
+    response = web.post("/user/reset", data={"user": editor["name"]}, follow_redirects=False)
     assert response.status_code == 302

@@ -10,7 +10,7 @@ import ckan.plugins.toolkit as tk
 
 from ckanext.passport.catalog.publishers import organization_holding_inn
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db")]
 
 INN, OTHER_INN = "7709876545", "7708234640"
 ICO = "00064581"

@@ -11,9 +11,10 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
 import ckanext.passport.catalog as catalog
-from tests.support.catalog_records import ALL_CONDITIONS_MET, CZSO_ICO, EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS, complete_record
+from tests.support.catalog_records import (ALL_CONDITIONS_MET, CZSO_ICO, EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS,
+                                          complete_record)
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 
 @pytest.fixture
@@ -164,10 +165,10 @@ def test_a_harvest_leaving_out_a_field_gets_no_default(org):
     assert "record_validity" not in call_action("package_show", id=record["name"])
 
 
-def test_the_dataset_form_still_prefills_the_defaults(shared_app, curator):
+def test_the_dataset_form_still_prefills_the_defaults(web, curator):
     factories.Organization(users=[{"name": curator["name"], "capacity": "editor"}])
     token = factories.APIToken(user=curator["name"])["token"]
-    form = BeautifulSoup(shared_app.get("/en/dataset/new", headers={"Authorization": token}).body, "html.parser")
+    form = BeautifulSoup(web.get("/en/dataset/new", headers={"Authorization": token}).body, "html.parser")
     selected = {name: form.select_one(f'select[name="{name}"] option[selected]') for name in DEFAULTS}
     assert {name: option["value"] for name, option in selected.items() if option} == DEFAULTS
 

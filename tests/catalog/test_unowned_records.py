@@ -15,7 +15,7 @@ from tests.support.workflow import act
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db"),
     pytest.mark.ckan_config("ckan.auth.create_unowned_dataset", "true"),
     pytest.mark.ckan_config("ckan.auth.create_dataset_if_not_in_organization", "true"),
 ]

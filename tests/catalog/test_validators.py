@@ -9,8 +9,8 @@ from ckan.tests.helpers import call_action
 from ckanext.passport.catalog.record import validators as v
 from tests.support.catalog_records import CZSO_ICO, ROSSTAT_INN, complete_record, complete_resource
 
-# The pure checks need CKAN's translator (toolkit._), hence the app context of `with_shared_app_request_context`.
-pure = pytest.mark.usefixtures("with_shared_app_request_context")
+# The pure checks need CKAN's translator (toolkit._), hence the app context of `with_web_request_context`.
+pure = pytest.mark.usefixtures("with_web_request_context")
 
 
 @pure
@@ -121,7 +121,7 @@ def _errors(**overrides) -> dict:
         ({"record_language": "xx"}, "record_language"),
     ],
 )
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")
 @pytest.mark.stack
 def test_bad_dataset_value_is_reported_on_its_field(overrides, field):
     errors = _errors(**overrides)
@@ -146,27 +146,27 @@ CONDITIONS_RULE = (
         (["yes"] * 6, "The openness conditions are a list of conditions with their fulfilment"),
     ],
 )
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")
 @pytest.mark.stack
 def test_api_is_told_which_openness_conditions_are_wrong_and_the_rule(conditions, problem):
     assert _errors(openness_conditions=conditions) == {"openness_conditions": [problem, CONDITIONS_RULE]}
 
 
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")
 @pytest.mark.stack
 def test_unknown_eurovoc_uri_is_reported_on_that_concept():
     errors = _errors(eurovoc=[{"uri": "http://eurovoc.europa.eu/100142"}, {"uri": "http://eurovoc.europa.eu/1"}])
     assert errors == {"eurovoc": [{}, {"uri": ["Unknown EUROVOC concept: http://eurovoc.europa.eu/1"]}]}
 
 
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")
 @pytest.mark.stack
 def test_record_without_eurovoc_concept_is_refused_on_its_first_concept():
     errors = _errors(eurovoc=[])
     assert errors == {"eurovoc": [{"uri": ["Choose at least one EUROVOC concept"]}]}
 
 
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")
 @pytest.mark.stack
 def test_related_record_needs_a_relation_type_from_the_list():
     errors = _errors(related_records=[{"title": "Jiný", "relation": "likes", "url": "https://example.cz/z"}])
@@ -184,7 +184,7 @@ def test_related_record_needs_a_relation_type_from_the_list():
         ({"source_type": "carrier-pigeon"}, "source_type"),
     ],
 )
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")
 @pytest.mark.stack
 def test_bad_resource_value_is_reported_on_its_field(resource_overrides, field):
     errors = _errors(resources=[complete_resource(**resource_overrides)])
@@ -192,11 +192,11 @@ def test_bad_resource_value_is_reported_on_its_field(resource_overrides, field):
     assert list(errors["resources"][0]) == [field]
 
 
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")
 @pytest.mark.stack
-def test_messages_follow_the_request_language(shared_app):
+def test_messages_follow_the_request_language(web):
     sysadmin = factories.Sysadmin()
-    response = shared_app.post(
+    response = web.post(
         "/cs/api/3/action/package_create",
         json=complete_record(publisher_id="00025594"),
         headers={"Authorization": factories.APIToken(user=sysadmin["name"])["token"]},

@@ -57,7 +57,7 @@ def classified_records() -> None:
 
 
 @pytest.mark.stack
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index", "classified_records")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index", "classified_records")
 def test_vocabulary_facets_count_concepts_with_their_broader_concepts():
     found = call_action(
         "package_search", {"ignore_auth": True}, include_private=True, include_drafts=True,
@@ -77,7 +77,7 @@ def test_vocabulary_facets_count_concepts_with_their_broader_concepts():
 
 
 @pytest.mark.stack
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index", "classified_records")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index", "classified_records")
 @pytest.mark.parametrize(
     "language, labels",
     [
@@ -86,16 +86,16 @@ def test_vocabulary_facets_count_concepts_with_their_broader_concepts():
         ("en", ["demography and population", "Education", "Prague"]),
     ],
 )
-def test_search_page_labels_vocabulary_facets_in_the_reader_language(shared_app, language, labels):
-    page = shared_app.get(f"/{language}/dataset/", headers=_token()).body
+def test_search_page_labels_vocabulary_facets_in_the_reader_language(web, language, labels):
+    page = web.get(f"/{language}/dataset/", headers=_token()).body
     for label in labels:
         assert label in page
 
 
 @pytest.mark.stack
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index", "classified_records")
-def test_the_eurovoc_facet_lists_concepts_and_the_domains_apart_written_as_names(shared_app):
-    page = BeautifulSoup(shared_app.get("/cs/dataset/", headers=_token()).body, "html.parser")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index", "classified_records")
+def test_the_eurovoc_facet_lists_concepts_and_the_domains_apart_written_as_names(web):
+    page = BeautifulSoup(web.get("/cs/dataset/", headers=_token()).body, "html.parser")
 
     def facet(heading: str) -> list[str]:
         section = next(s for s in page.select("section.module-narrow")
@@ -107,8 +107,8 @@ def test_the_eurovoc_facet_lists_concepts_and_the_domains_apart_written_as_names
 
 
 @pytest.mark.stack
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index", "classified_records")
-def test_search_finds_records_by_vocabulary_label_in_any_language(shared_app):
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index", "classified_records")
+def test_search_finds_records_by_vocabulary_label_in_any_language(web):
     found = call_action("package_search", {"ignore_auth": True}, q="Брно", include_drafts=True, include_private=True)
     assert [d["name"] for d in found["results"]] == ["obyvatelstvo-obci"]
 
@@ -152,7 +152,7 @@ def test_vocab_load_keeps_the_shipped_concepts(cli, tmp_path, vocab_dir):
 
 
 @pytest.mark.stack
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")
 def test_loaded_concept_can_classify_a_record(cli, tmp_path, vocab_dir):
     source = tmp_path / "eurovoc.rdf"
     source.write_bytes(SKOS)

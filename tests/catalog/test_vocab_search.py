@@ -13,7 +13,7 @@ from tests.support.catalog_records import EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS,
 from ckanext.passport.catalog.vocabularies import vocab
 from ckanext.passport.catalog.vocabularies.cli import vocab_group
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 SEARCHABLE_FIELDS = ("eurovoc-0-uri", "cz_nace", "spatial_area", "data_themes")
 LOADED_CONCEPTS = 7000
@@ -77,8 +77,8 @@ def test_search_refuses_a_limit_out_of_range(limit):
     assert refused.typename == "ValidationError" and list(refused.value.error_dict) == ["limit"]
 
 
-def test_anyone_may_search_over_the_api(shared_app):
-    response = shared_app.get("/api/3/action/passport_vocab_search", query_string={
+def test_anyone_may_search_over_the_api(web):
+    response = web.get("/api/3/action/passport_vocab_search", query_string={
         "vocabulary": "spatial_area", "q": "прага", "language": "ru", "limit": "1"})
     assert [id_and_label(unit) for unit in response.json["result"]] == [{"id": "CZ010", "label": "CZ010 Прага"}]
 
@@ -107,9 +107,9 @@ def options(page: str, field: str) -> list[tuple[str, str, bool]]:
 
 
 def test_the_edit_form_holds_only_the_chosen_concepts_selected_and_labelled_in_the_reader_language(
-    shared_app, curator, record
+    web, curator, record
 ):
-    page = shared_app.get(f"/cs/dataset/edit/{record['name']}", headers=curator).body
+    page = web.get(f"/cs/dataset/edit/{record['name']}", headers=curator).body
     assert options(page, "eurovoc-0-uri") == [("", "", False), (EUROVOC_DEMOGRAPHY, "2816 demografie a obyvatelstvo", True)]
     assert options(page, "cz_nace") == [
         ("84", "84 Veřejná správa a obrana; povinné sociální zabezpečení", True),
@@ -119,8 +119,8 @@ def test_the_edit_form_holds_only_the_chosen_concepts_selected_and_labelled_in_t
     assert options(page, "data_themes") == [("TRAN", "Doprava", True), ("REGI", "Regiony a města", True)]
 
 
-def test_each_vocabulary_field_searches_the_action_in_the_reader_language(shared_app, curator):
-    page = BeautifulSoup(shared_app.get("/ru/dataset/new", headers=curator).body, "html.parser")
+def test_each_vocabulary_field_searches_the_action_in_the_reader_language(web, curator):
+    page = BeautifulSoup(web.get("/ru/dataset/new", headers=curator).body, "html.parser")
     for field, name in (("cz_nace", "cz_nace"), ("spatial_area", "spatial_area"), ("data_themes", "data_themes")):
         select = page.select_one(f"select#field-{field}")
         assert select["data-module"] == "passport-vocab-select"
@@ -129,9 +129,9 @@ def test_each_vocabulary_field_searches_the_action_in_the_reader_language(shared
         )
 
 
-def test_the_edit_form_posted_as_rendered_without_a_script_keeps_every_chosen_concept(shared_app, curator, record):
-    page = shared_app.get(f"/cs/dataset/edit/{record['name']}", headers=curator).body
-    shared_app.post(f"/cs/dataset/edit/{record['name']}", data=browser_post(page, DATASET_FORM), headers=curator)
+def test_the_edit_form_posted_as_rendered_without_a_script_keeps_every_chosen_concept(web, curator, record):
+    page = web.get(f"/cs/dataset/edit/{record['name']}", headers=curator).body
+    web.post(f"/cs/dataset/edit/{record['name']}", data=browser_post(page, DATASET_FORM), headers=curator)
     stored = call_action("package_show", id=record["id"])
     assert [item["uri"] for item in stored["eurovoc"]] == [EUROVOC_DEMOGRAPHY, EUROVOC_ECONOMICS]
     assert (stored["cz_nace"], stored["spatial_area"], stored["data_themes"]) == (["84", "O"], ["CZ0642"], ["TRAN", "REGI"])
@@ -146,8 +146,8 @@ def full_eurovoc(cli, tmp_path, vocab_dir) -> None:
 
 @pytest.mark.usefixtures("full_eurovoc")
 @pytest.mark.parametrize("form", ["/cs/dataset/new", "/cs/dataset/edit/obyvatelstvo-obci"])
-def test_with_a_7000_concept_eurovoc_loaded_the_dataset_form_stays_under_300_kb(shared_app, curator, record, form):
-    page = shared_app.get(form, headers=curator).body
+def test_with_a_7000_concept_eurovoc_loaded_the_dataset_form_stays_under_300_kb(web, curator, record, form):
+    page = web.get(form, headers=curator).body
     assert len(page.encode()) <= FORM_SIZE_LIMIT
     assert "syntetický pojem" not in page
 

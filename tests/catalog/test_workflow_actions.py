@@ -16,7 +16,8 @@ from ckan.tests import factories
 from ckan.logic import NotAuthorized, ValidationError
 from ckan.tests.helpers import call_action
 from tests.support.catalog_records import complete_record
-from tests.support.workflow import CONFIG, People, act, draft_record, make_people, record_in_state, smtp_sink  # noqa: F401
+from tests.support.workflow import (CONFIG, People, act, draft_record, make_people, record_in_state,  # noqa: F401
+                                    smtp_sink)
 from tests.support.signed_in import SignedIn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins"), *CONFIG]
@@ -151,10 +152,10 @@ def test_the_queue_is_for_editors_only(people):
         act(people.curator, "passport_workflow_queue")
 
 
-def test_every_page_header_links_editors_to_their_queue_and_nobody_else(people, shared_app):
+def test_every_page_header_links_editors_to_their_queue_and_nobody_else(people, web):
     def queue_link(user):
         token = factories.APIToken(user=user["name"])["token"]
-        page = BeautifulSoup(shared_app.get("/dataset/", headers={"Authorization": token}).body, "html.parser")
+        page = BeautifulSoup(web.get("/dataset/", headers={"Authorization": token}).body, "html.parser")
         return page.select_one("a.passport-review-queue-link")
 
     assert queue_link(people.editor)["href"] == "/passport/queue"
@@ -241,7 +242,7 @@ def test_a_title_that_breaks_lines_is_mailed_with_its_subject_on_one_line(people
     assert message["Subject"].endswith("] Water quality of rivers: Submitted for review")
 
 
-def test_a_curator_whose_name_breaks_lines_is_mailed_and_the_transition_answers(people, shared_app, smtp_sink, ckan_config,
+def test_a_curator_whose_name_breaks_lines_is_mailed_and_the_transition_answers(people, web, smtp_sink, ckan_config,
                                                                                 monkeypatch):
     """The transition committed before its mails: a name no header could hold answered 500 and left the other
     curators unmailed (issue 37)."""
@@ -252,7 +253,7 @@ def test_a_curator_whose_name_breaks_lines_is_mailed_and_the_transition_answers(
                                user=plain)
     move(plain, record, "submitted")
     monkeypatch.setitem(ckan_config, "smtp.server", smtp_sink.address)
-    answer = shared_app.post("/api/3/action/passport_workflow_transition",
+    answer = web.post("/api/3/action/passport_workflow_transition",
                       json={"id": record["id"], "to": "returned", "comment": "add the licence"},
                       headers={"Authorization": factories.APIToken(user=people.editor["name"])["token"]})
     assert answer.status_code == 200 and state(record) == "returned"
@@ -268,33 +269,33 @@ def transition_forms(body: str) -> list[str]:
     return re.findall(r'class="passport-transition[^"]*" data-target="([a-z]+)"', body)
 
 
-def test_the_dataset_page_offers_a_curator_the_submission_only(shared_app, people):
+def test_the_dataset_page_offers_a_curator_the_submission_only(web, people):
     record = draft_record(people)
-    page = SignedIn(shared_app, people.curator).get(f"/dataset/{record['name']}")
+    page = SignedIn(web, people.curator).get(f"/dataset/{record['name']}")
     assert transition_forms(page.body) == ["submitted"]
 
 
-def test_the_dataset_page_offers_an_editor_the_review_decisions(shared_app, people):
+def test_the_dataset_page_offers_an_editor_the_review_decisions(web, people):
     record = record_in_state(people, "submitted")
-    page = SignedIn(shared_app, people.editor).get(f"/dataset/{record['name']}")
+    page = SignedIn(web, people.editor).get(f"/dataset/{record['name']}")
     assert sorted(transition_forms(page.body)) == ["published", "returned"]
 
 
-def test_the_dataset_page_offers_the_public_no_transition(shared_app, people):
+def test_the_dataset_page_offers_the_public_no_transition(web, people):
     record = record_in_state(people, "published")
-    assert transition_forms(shared_app.get(f"/dataset/{record['name']}").body) == []
+    assert transition_forms(web.get(f"/dataset/{record['name']}").body) == []
 
 
-def test_the_dataset_page_shows_the_history(shared_app, people):
+def test_the_dataset_page_shows_the_history(web, people):
     record = record_in_state(people, "returned")
-    page = SignedIn(shared_app, people.curator).get(f"/dataset/{record['name']}")
+    page = SignedIn(web, people.curator).get(f"/dataset/{record['name']}")
     history = page.body.split('class="table table-sm passport-history"')[1]
     assert people.editor["name"] in history and "on the way" in history
 
 
-def test_a_curator_submits_through_the_dataset_page(shared_app, people):
+def test_a_curator_submits_through_the_dataset_page(web, people):
     record = draft_record(people)
-    browser = SignedIn(shared_app, people.curator)
+    browser = SignedIn(web, people.curator)
     page = browser.get(f"/dataset/{record['name']}")
     token = re.search(r'name="_csrf_token" value="([^"]+)"', page.body).group(1)
     response = browser.post(
@@ -305,9 +306,9 @@ def test_a_curator_submits_through_the_dataset_page(shared_app, people):
     assert state(record) == "submitted"
 
 
-def test_a_transition_form_without_the_csrf_token_is_rejected(shared_app, people):
+def test_a_transition_form_without_the_csrf_token_is_rejected(web, people):
     record = draft_record(people)
-    response = SignedIn(shared_app, people.curator).post(
+    response = SignedIn(web, people.curator).post(
         f"/dataset/{record['name']}/passport/transition", data={"to": "submitted"}
     )
     assert response.status_code == 400
@@ -315,9 +316,9 @@ def test_a_transition_form_without_the_csrf_token_is_rejected(shared_app, people
 
 
 @pytest.mark.parametrize("role, status", [("editor", 200), ("sysadmin", 200), ("curator", 403), (None, 403)])
-def test_the_queue_page_is_for_editors(shared_app, people, role, status):
+def test_the_queue_page_is_for_editors(web, people, role, status):
     waiting = record_in_state(people, "submitted")
-    client = SignedIn(shared_app, getattr(people, role)) if role else shared_app.test_client()
+    client = SignedIn(web, getattr(people, role)) if role else web.test_client()
     response = client.get("/passport/queue")
     assert response.status_code == status
     assert (waiting["title"] in response.body) is (status == 200)

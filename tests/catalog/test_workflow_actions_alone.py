@@ -10,7 +10,7 @@ from ckan.logic import NotAuthorized
 from ckan.tests.helpers import call_action
 from tests.support.workflow import CONFIG, EDITORS_ORG, act, people, record_in_state  # noqa: F401
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"), *CONFIG]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"), *CONFIG]
 
 
 def state(record: dict) -> str:

@@ -14,7 +14,7 @@ from tests.support.workflow import CONFIG, People, act, people, record_in_state 
 
 from ckanext.passport.catalog.record import identity
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"), *CONFIG]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"), *CONFIG]
 
 # package_create adds the record to its organization: the member row's foreign key waits for the organization's
 # row, after the record was validated and before it commits (params: id of the organization).
@@ -44,13 +44,13 @@ def harvest_import(people: People, record: dict) -> Writer:
 
 
 @pytest.mark.parametrize("update", [curators_save, harvest_import], ids=["curators_save", "harvest_import"])
-def test_an_update_beside_an_invalidation_leaves_the_record_invalidated_and_not_public(shared_app, people, update):
+def test_an_update_beside_an_invalidation_leaves_the_record_invalidated_and_not_public(web, people, update):
     record = record_in_state(people, "published")
 
     def invalidate() -> None:
         act(people.editor, "passport_workflow_transition", id=record["id"], to="invalidated")
 
-    outcomes = overlapping(shared_app, ROW_LOCK, {"id": record["id"]}, [invalidate, update(people, record)])
+    outcomes = overlapping(web, ROW_LOCK, {"id": record["id"]}, [invalidate, update(people, record)])
 
     assert outcomes == ["done", "done"]
     stored = call_action("package_show", id=record["id"])
@@ -65,11 +65,11 @@ def claim(people: People, name: str, context: dict) -> Writer:
 
 
 @pytest.mark.parametrize("second", ["curator", "harvest"])
-def test_of_two_records_claiming_one_identifier_at_once_only_the_first_gets_it(shared_app, people, second):
+def test_of_two_records_claiming_one_identifier_at_once_only_the_first_gets_it(web, people, second):
     contexts = {"curator": {"user": people.curator["name"], "ignore_auth": False}, "harvest": harvest_context()}
     writers = [claim(people, "first-claim", contexts["curator"]), claim(people, "second-claim", contexts[second])]
 
-    outcomes = overlapping(shared_app, ORGANIZATION_LOCK, {"id": people.publisher["id"]}, writers)
+    outcomes = overlapping(web, ORGANIZATION_LOCK, {"id": people.publisher["id"]}, writers)
 
     assert outcomes == [
         "done",

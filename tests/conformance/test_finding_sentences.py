@@ -26,25 +26,25 @@ def sentence_and_code(soup: BeautifulSoup) -> tuple[str, str]:
             soup.select_one("small.passport-finding-code").get_text(strip=True))
 
 
-def test_the_site_check_shows_a_finding_as_a_sentence_with_its_code_apart(shared_app):
+def test_the_site_check_shows_a_finding_as_a_sentence_with_its_code_apart(web):
     found = {"code": FOUND.code, "severity": "error", "message": FOUND.message(translator("cs")),
              "where": FOUND.location.url, "url": FOUND.location.url}
-    soup = rendered(shared_app, "site_check/findings.html", findings=[found])
+    soup = rendered(web, "site_check/findings.html", findings=[found])
     assert sentence_and_code(soup) == ("Soubor nebyl nalezen (HTTP 404)", "fetch.not_found")
     assert "[fetch.not_found]" not in soup.get_text()
 
 
-def test_the_conformance_tab_shows_a_finding_as_a_sentence_with_its_code_apart(shared_app):
+def test_the_conformance_tab_shows_a_finding_as_a_sentence_with_its_code_apart(web):
     group = {"code": FOUND.code, "severity": "error", "severity_label": "ошибка",
              "message": FOUND.message(translator("ru")), "shown": [], "folded": []}
-    soup = rendered(shared_app, "passport_conformance/findings.html", row={"groups": [group]})
+    soup = rendered(web, "passport_conformance/findings.html", row={"groups": [group]})
     assert sentence_and_code(soup) == ("Файл не найден (HTTP 404)", "fetch.not_found")
     assert soup.select_one(".badge").get_text(strip=True) == "ошибка"
 
 
-def test_the_job_pages_error_summary_shows_a_finding_as_a_sentence_with_its_code_apart(shared_app):
+def test_the_job_pages_error_summary_shows_a_finding_as_a_sentence_with_its_code_apart(web):
     error = shown(FOUND, 2, translator("cs")) | {"error_count": 2}
-    soup = rendered(shared_app, "snippets/job_error_summary.html", summary=[error])
+    soup = rendered(web, "snippets/job_error_summary.html", summary=[error])
     assert sentence_and_code(soup) == (
         "Soubor nebyl nalezen (HTTP 404) (http://example.org/opendata/list.csv) (×2)", "fetch.not_found")
     assert soup.select_one(".badge").get_text(strip=True) == "chyba"

@@ -97,16 +97,16 @@ def _health(app, portal, prefix: str = "") -> dict:
 
 
 @pytest.fixture
-def rows(shared_app, portal) -> dict[str, dict]:
-    return {row["source_name"]: row for row in _health(shared_app, portal)["rows"]}
+def rows(web, portal) -> dict[str, dict]:
+    return {row["source_name"]: row for row in _health(web, portal)["rows"]}
 
 
 def test_it_lists_the_failed_stalled_and_overdue_sources_and_no_healthy_one(rows):
     assert {name: row["state"] for name, row in rows.items()} == LISTED
 
 
-def test_stalled_first_then_failed_then_overdue(shared_app, portal):
-    states = [row["state"] for row in _health(shared_app, portal)["rows"]]
+def test_stalled_first_then_failed_then_overdue(web, portal):
+    states = [row["state"] for row in _health(web, portal)["rows"]]
     assert states == sorted(states, key=["stalled", "failed", "overdue"].index)
 
 
@@ -153,15 +153,15 @@ def test_each_row_names_the_source_and_its_organization(rows):
 
 
 @pytest.mark.parametrize("lang", ["cs", "ru"])
-def test_the_reasons_speak_the_reader_s_language(shared_app, portal, lang):
-    rows = {row["source_name"]: row for row in _health(shared_app, portal, f"/{lang}")["rows"]}
+def test_the_reasons_speak_the_reader_s_language(web, portal, lang):
+    rows = {row["source_name"]: row for row in _health(web, portal, f"/{lang}")["rows"]}
     message = rows["unreadable-registry"]["message"]
     assert message == NOT_DISCOVERED.message(translator(lang))
     assert message != NOT_DISCOVERED.message()
 
 
 @pytest.mark.parametrize("who", ["user", "anonymous"])
-def test_anyone_but_a_sysadmin_is_refused(shared_app, portal, who):
+def test_anyone_but_a_sysadmin_is_refused(web, portal, who):
     headers = {"Authorization": portal["user"]["token"]} if who == "user" else {}
-    response = shared_app.get("/api/3/action/passport_harvest_health", headers=headers)
+    response = web.get("/api/3/action/passport_harvest_health", headers=headers)
     assert response.status_code == 403

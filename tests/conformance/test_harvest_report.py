@@ -118,14 +118,14 @@ def test_an_unchanged_reharvest_still_reports_every_passport(harvested):
     assert after["summary"] == before["summary"]
 
 
-def test_every_passport_read_has_its_fixed_files_and_corrections(harvested, shared_app):
+def test_every_passport_read_has_its_fixed_files_and_corrections(harvested, web):
     source, _, _ = harvested
     entry = _by_identifier(_report(source))[TERORG]
     assert set(entry["fixed"]) == set(FIXED_FILES)
     assert entry["corrections"] and all(c["code"].startswith("fix.") for c in entry["corrections"])
     # The links name the object that read the passport, so they hold after the unchanged re-harvest.
     path = entry["fixed"]["meta.json"].split("://", 1)[1].split("/", 1)[1]
-    fixed = json.loads(shared_app.get("/" + path).body)
+    fixed = json.loads(web.get("/" + path).body)
     assert fixed["identifier"] == TERORG
     assert fixed["standardversion"] == "http://opendata.gosmonitor.ru/standard/3.0"
 
@@ -139,10 +139,10 @@ def test_the_history_has_the_mean_score_of_each_finished_job(harvested):
     assert [job["passports"] for job in history] == [len(IDENTIFIERS)] * 2
 
 
-def test_the_report_speaks_czech_under_cs(harvested, shared_app):
+def test_the_report_speaks_czech_under_cs(harvested, web):
     source, _, _ = harvested
     czech = translator("cs")
-    body = shared_app.get(f"/cs/api/3/action/passport_conformance_report?id={source['name']}").json["result"]
+    body = web.get(f"/cs/api/3/action/passport_conformance_report?id={source['name']}").json["result"]
     english = _report(source)
     for cs_entry, en_entry in zip(body["passports"], english["passports"]):
         for cs_found, en_found in zip(cs_entry["findings"], en_entry["findings"]):
@@ -152,9 +152,9 @@ def test_the_report_speaks_czech_under_cs(harvested, shared_app):
     assert any(found["message"] for entry in body["passports"] for found in entry["findings"])
 
 
-def test_the_csv_has_a_row_per_finding_in_the_readers_language(harvested, shared_app):
+def test_the_csv_has_a_row_per_finding_in_the_readers_language(harvested, web):
     source, _, _ = harvested
-    response = shared_app.get(f"/harvest/{source['name']}/conformance.csv")
+    response = web.get(f"/harvest/{source['name']}/conformance.csv")
     assert response.headers["Content-Type"].startswith("text/csv")
     assert "attachment" in response.headers["Content-Disposition"]
     rows = list(csv.DictReader(io.StringIO(response.body.lstrip("\ufeff"))))
@@ -164,7 +164,7 @@ def test_the_csv_has_a_row_per_finding_in_the_readers_language(harvested, shared
     assert {row["identifier"] for row in rows} == IDENTIFIERS
     okved = [row for row in rows if row["identifier"] == OKVED]
     assert {row["score"] for row in okved} == {str(_by_identifier(report)[OKVED]["score"])}
-    czech = list(csv.DictReader(io.StringIO(shared_app.get(f"/cs/harvest/{source['name']}/conformance.csv").body.lstrip("\ufeff"))))
+    czech = list(csv.DictReader(io.StringIO(web.get(f"/cs/harvest/{source['name']}/conformance.csv").body.lstrip("\ufeff"))))
     assert [r["code"] for r in czech] == [r["code"] for r in rows]
     assert [r["message"] for r in czech] != [r["message"] for r in rows]
 
@@ -185,56 +185,56 @@ def _harvest_object_reads() -> Iterator[list[str]]:
         sa.event.remove(model.meta.engine, "before_cursor_execute", seen)
 
 
-def test_a_finished_jobs_download_is_kept_per_job_filter_and_language(harvested, shared_app):
+def test_a_finished_jobs_download_is_kept_per_job_filter_and_language(harvested, web):
     """A large source's whole report cost seconds of CPU per anonymous download (issue 37): the same download of a
     finished job again reads no harvest object; another job, filter or language is its own download."""
     source, (_, first), (_, second) = harvested
     url = f"/harvest/{source['name']}/conformance.json?sort=identifier&job_id={first['id']}"
     with _harvest_object_reads() as built:
-        once = shared_app.get(url).body
+        once = web.get(url).body
     with _harvest_object_reads() as again:
-        assert shared_app.get(url).body == once
+        assert web.get(url).body == once
     assert built and again == []
     assert connect_to_redis().keys(f"*:passport:report_download:{first['id']}:*")
     with _harvest_object_reads() as other_job:
-        later = json.loads(shared_app.get(url.replace(first["id"], second["id"])).body)
+        later = json.loads(web.get(url.replace(first["id"], second["id"])).body)
     assert other_job and later["job_id"] == second["id"] != json.loads(once)["job_id"]
     with _harvest_object_reads() as other_filter:
-        narrowed = json.loads(shared_app.get(url + "&severity=error").body)
+        narrowed = json.loads(web.get(url + "&severity=error").body)
     assert other_filter and narrowed["filters"]["severity"] == "error"
     with _harvest_object_reads() as other_language:
-        czech = shared_app.get("/cs" + url).body
+        czech = web.get("/cs" + url).body
     assert other_language and czech != once and json.loads(czech)["job_id"] == first["id"]
 
 
-def test_filters_narrow_the_passports_and_their_findings(harvested, shared_app):
+def test_filters_narrow_the_passports_and_their_findings(harvested, web):
     source, _, _ = harvested
     report = _report(source)
     code = next(iter(report["summary"]["by_code"]))
-    narrowed = json.loads(shared_app.get(f"/harvest/{source['name']}/conformance.json?code={code}").body)
+    narrowed = json.loads(web.get(f"/harvest/{source['name']}/conformance.json?code={code}").body)
     assert len(narrowed["passports"]) == report["summary"]["by_code"][code]
     assert {f["code"] for e in narrowed["passports"] for f in e["findings"]} == {code}
-    warnings = json.loads(shared_app.get(f"/harvest/{source['name']}/conformance.json?severity=warning").body)
+    warnings = json.loads(web.get(f"/harvest/{source['name']}/conformance.json?severity=warning").body)
     assert {f["severity"] for e in warnings["passports"] for f in e["findings"]} == {"warning"}
-    best = json.loads(shared_app.get(f"/harvest/{source['name']}/conformance.json?sort=-score").body)["passports"]
+    best = json.loads(web.get(f"/harvest/{source['name']}/conformance.json?sort=-score").body)["passports"]
     assert [e["score"] for e in best] == sorted((e["score"] for e in best), reverse=True)
-    worst = json.loads(shared_app.get(f"/harvest/{source['name']}/conformance.json").body)["passports"]
+    worst = json.loads(web.get(f"/harvest/{source['name']}/conformance.json").body)["passports"]
     assert [e["score"] for e in worst] == sorted(e["score"] for e in worst)
     rows = list(csv.DictReader(io.StringIO(
-        shared_app.get(f"/harvest/{source['name']}/conformance.csv?code={code}").body.lstrip("\ufeff"))))
+        web.get(f"/harvest/{source['name']}/conformance.csv?code={code}").body.lstrip("\ufeff"))))
     assert {row["code"] for row in rows} == {code}
 
 
-def test_the_tab_shows_the_charts_the_codes_and_the_table(harvested, shared_app):
+def test_the_tab_shows_the_charts_the_codes_and_the_table(harvested, web):
     source, _, _ = harvested
-    page = shared_app.get(f"/harvest/{source['name']}/conformance").body
+    page = web.get(f"/harvest/{source['name']}/conformance").body
     assert page.count("<svg") >= 2 and 'class="passport-chart-bar"' in page and "passport-chart-point" in page
     assert page.count('class="passport-conformance-row"') == len(IDENTIFIERS)
     report = _report(source)
     for code in report["summary"]["by_code"]:
         assert f'<tr data-code="{code}">' in page
     # The tab sits beside ckanext-harvest's own on the source's pages.
-    read = shared_app.get(f"/harvest/{source['name']}").body
+    read = web.get(f"/harvest/{source['name']}").body
     assert f'href="/harvest/{source["name"]}/conformance"' in read
 
 
@@ -269,22 +269,22 @@ def test_a_registry_entry_whose_passport_is_missing_is_reported_unread(predgor):
     assert summary["read"] == 0 and summary["refused"] == 1 and summary["passports"] == 2
 
 
-def test_a_chart_with_nothing_scored_says_so_instead_of_drawing_empty_axes(predgor, shared_app):
+def test_a_chart_with_nothing_scored_says_so_instead_of_drawing_empty_axes(predgor, web):
     """No passport of the Predgorny job has a score (one unread, one refused): no job of the source has a mean."""
-    page = BeautifulSoup(shared_app.get(f"/cs/harvest/{predgor['name']}/conformance").body, "html.parser")
+    page = BeautifulSoup(web.get(f"/cs/harvest/{predgor['name']}/conformance").body, "html.parser")
     history = page.select_one("figure.passport-chart-history")
     assert history.select_one("svg") is None
     assert history.select_one(".passport-chart-empty").get_text(strip=True) == (
         "Zatím nic nehodnoceno: žádná dokončená úloha sklizně nemá průměrné hodnocení.")
 
 
-def test_the_table_is_paged_and_the_downloads_hold_every_passport(harvested, shared_app, monkeypatch):
+def test_the_table_is_paged_and_the_downloads_hold_every_passport(harvested, web, monkeypatch):
     from ckanext.passport.conformance.harvest import views as harvest_views
 
     monkeypatch.setattr(harvest_views, "PAGE_SIZE", 4)
     source, _, _ = harvested
-    first = shared_app.get(f"/harvest/{source['name']}/conformance?sort=identifier").body
-    second = shared_app.get(f"/harvest/{source['name']}/conformance?sort=identifier&page=2").body
+    first = web.get(f"/harvest/{source['name']}/conformance?sort=identifier").body
+    second = web.get(f"/harvest/{source['name']}/conformance?sort=identifier&page=2").body
     assert first.count('class="passport-conformance-row"') == 4
     assert second.count('class="passport-conformance-row"') == len(IDENTIFIERS) - 4
     assert f'href="/harvest/{source["name"]}/conformance?sort=identifier&amp;page=2"' in first
@@ -292,5 +292,5 @@ def test_the_table_is_paged_and_the_downloads_hold_every_passport(harvested, sha
     listed = [identifier for page in (first, second) for identifier in sorted(IDENTIFIERS) if
               f'data-identifier="{identifier}"' in page]
     assert listed == sorted(IDENTIFIERS)
-    rows = csv.DictReader(io.StringIO(shared_app.get(f"/harvest/{source['name']}/conformance.csv").body.lstrip("\ufeff")))
+    rows = csv.DictReader(io.StringIO(web.get(f"/harvest/{source['name']}/conformance.csv").body.lstrip("\ufeff")))
     assert {row["identifier"] for row in rows} == IDENTIFIERS

@@ -264,18 +264,18 @@ def test_an_organization_title_that_breaks_lines_is_mailed_on_one_line_and_the_d
     assert len(SINK.to(next_admin["email"])) == 1
 
 
-def test_an_unsubscribe_post_without_the_forms_csrf_token_is_refused(shared_app):
+def test_an_unsubscribe_post_without_the_forms_csrf_token_is_refused(web):
     address = "kontakt-bez-tokenu@example.cz"
     path = unsubscribe_link(address).removeprefix("http://test.ckan.net")
-    shared_app.post(path, data={}, status=400)
-    shared_app.post(path, data={"_csrf_token": "not-the-forms-token"}, status=400)
+    web.post(path, data={}, status=400)
+    web.post(path, data={"_csrf_token": "not-the-forms-token"}, status=400)
     assert not opted_out(address)
 
 
-def test_the_unsubscribe_link_stops_the_mails(harvested, shared_app):
+def test_the_unsubscribe_link_stops_the_mails(harvested, web):
     link = re.search(r"To receive no more of these mails: (\S+)", body(harvested.to(2, ADMIN_MAIL)[0])).group(1)
     path = link.removeprefix("http://test.ckan.net")
-    contact = shared_app.test_client()  # one cookie jar: the form's CSRF token is checked against its session
+    contact = web.test_client()  # one cookie jar: the form's CSRF token is checked against its session
     page = contact.get(path)
     assert ADMIN_MAIL in page.body and not opted_out(ADMIN_MAIL)
     token = re.search(r'name="_csrf_token" value="([^"]+)"', page.body).group(1)
@@ -283,7 +283,7 @@ def test_the_unsubscribe_link_stops_the_mails(harvested, shared_app):
         done = contact.post(path, data={"_csrf_token": token})
         assert "receives no more conformance mails" in done.body and opted_out(ADMIN_MAIL)
         assert [r for r, _ in _again(harvested.jobs[4]) if ADMIN_MAIL in r] == []
-        assert shared_app.get(path[:-3] + "xyz", status=404)
+        assert web.get(path[:-3] + "xyz", status=404)
     finally:  # the module's other tests mail the admin, in whatever order they run
         model.Session.query(OptOut).filter(OptOut.address == ADMIN_MAIL).delete()
         model.Session.commit()

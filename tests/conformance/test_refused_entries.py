@@ -17,7 +17,7 @@ from tests.support.catalog_records import owned_record
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"),
     pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),
 ]
 
@@ -100,9 +100,9 @@ def test_the_refusal_names_the_portal_when_a_portal_record_holds_the_identifier(
     assert "lekarny" in message and "the portal (a record not harvested)" in message
 
 
-def test_the_tab_shows_the_refused_entry_as_not_imported(refused, shared_app):
+def test_the_tab_shows_the_refused_entry_as_not_imported(refused, web):
     source, job, _ = refused
-    page = shared_app.get(f"/harvest/{source['name']}/conformance?job_id={job['id']}").body
+    page = web.get(f"/harvest/{source['name']}/conformance?job_id={job['id']}").body
     row = page.split(f'data-identifier="{TAKEN}"', 1)[1].split("</tr>", 1)[0]
     assert 'data-score=""' in row and "not imported" in row
     assert 'data-summary="refused">1<' in page

@@ -66,16 +66,16 @@ def test_whoever_may_not_see_a_private_source_may_not_read_its_report(private_so
             {"user": people[who]["name"] if who in people else ""}, {"id": source["id"]})
 
 
-def test_the_pages_and_downloads_refuse_whom_the_action_refuses(private_source, people, shared_app):
+def test_the_pages_and_downloads_refuse_whom_the_action_refuses(private_source, people, web):
     source, _ = private_source
     token = {"Authorization": people["outsider"]["token"]}
     for path in ("", ".csv", ".json"):
-        shared_app.get(f"/harvest/{source['name']}/conformance{path}", headers=token, status=403)
+        web.get(f"/harvest/{source['name']}/conformance{path}", headers=token, status=403)
     member = {"Authorization": people["member"]["token"]}
-    report = shared_app.get(f"/api/3/action/passport_conformance_report?id={source['name']}", headers=member).json["result"]
+    report = web.get(f"/api/3/action/passport_conformance_report?id={source['name']}", headers=member).json["result"]
     fixed = report["passports"][0]["fixed"]["meta.xml"].split("://", 1)[1].split("/", 1)[1]
-    shared_app.get("/" + fixed, headers=token, status=403)
-    assert shared_app.get("/" + fixed, headers=member).body.startswith("<?xml")
+    web.get("/" + fixed, headers=token, status=403)
+    assert web.get("/" + fixed, headers=member).body.startswith("<?xml")
 
 
 def test_an_unknown_source_is_not_found(stack_once):
@@ -90,11 +90,11 @@ def _set_private(source: dict, private: bool) -> None:
     model.Session.commit()
 
 
-def test_a_public_sources_report_is_public(people, private_source, shared_app):
+def test_a_public_sources_report_is_public(people, private_source, web):
     source, _ = private_source
     _set_private(source, False)
     try:
-        assert len(shared_app.get(f"/api/3/action/passport_conformance_report?id={source['name']}").json["result"]["passports"]) == 6
-        assert "passport-conformance-row" in shared_app.get(f"/harvest/{source['name']}/conformance").body
+        assert len(web.get(f"/api/3/action/passport_conformance_report?id={source['name']}").json["result"]["passports"]) == 6
+        assert "passport-conformance-row" in web.get(f"/harvest/{source['name']}/conformance").body
     finally:
         _set_private(source, True)

@@ -97,18 +97,18 @@ def test_a_registry_that_cannot_be_read_is_a_finding_about_the_site(fault_site, 
     assert body["summary"]["passports"] == 0 and body["summary"]["mean_score"] is None
 
 
-def test_a_source_never_harvested_has_an_empty_report(fault_site, harvest_source, shared_app):
+def test_a_source_never_harvested_has_an_empty_report(fault_site, harvest_source, web):
     source = harvest_source(f"{fault_site.url}/opendata/list.csv", {"allow_private_addresses": True},
                             name="never-conformance")
     body = call_action("passport_conformance_report", id=source["name"])
     assert body["job_id"] is None and body["passports"] == []
-    assert "passport-conformance-empty" in shared_app.get(f"/harvest/{source['name']}/conformance").body
+    assert "passport-conformance-empty" in web.get(f"/harvest/{source['name']}/conformance").body
 
 
-def test_what_the_site_publishes_is_escaped_on_the_tab(report, shared_app):
+def test_what_the_site_publishes_is_escaped_on_the_tab(report, web):
     source, body = report
     assert _entries(body)[f"{INN}-good0"]["title"] == HOSTILE_TITLE
-    page = shared_app.get(f"/harvest/{source['name']}/conformance").body
+    page = web.get(f"/harvest/{source['name']}/conformance").body
     assert HOSTILE_TITLE not in page and "&lt;script&gt;alert(" in page
     assert 'href="javascript:' not in page.lower()
     assert f'data-identifier="{INN}-script"' in page

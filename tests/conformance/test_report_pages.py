@@ -120,9 +120,9 @@ def test_a_page_of_an_unchanged_reharvest_is_the_first_jobs_page(demo):
         assert after["passports"] == before["passports"] and after["count"] == before["count"]
 
 
-def test_the_api_takes_the_selection_as_query_args(demo, shared_app):
+def test_the_api_takes_the_selection_as_query_args(demo, web):
     source, _, _ = demo
-    body = shared_app.get(f"/api/3/action/passport_conformance_report?id={source['name']}&sort=identifier&offset=1"
+    body = web.get(f"/api/3/action/passport_conformance_report?id={source['name']}&sort=identifier&offset=1"
                    "&limit=2").json["result"]
     assert [entry["identifier"] for entry in body["passports"]] == sorted(IDENTIFIERS)[1:3]
     assert body["count"] == len(IDENTIFIERS)
@@ -161,19 +161,19 @@ def counted(monkeypatch):
     return calls
 
 
-def test_a_tab_view_reads_and_corrects_only_the_passports_of_its_page(demo, shared_app, monkeypatch, counted):
+def test_a_tab_view_reads_and_corrects_only_the_passports_of_its_page(demo, web, monkeypatch, counted):
     monkeypatch.setattr(harvest_views, "PAGE_SIZE", 2)
     source, _, _ = demo
-    page = shared_app.get(f"/harvest/{source['name']}/conformance?sort=identifier&page=2").body
+    page = web.get(f"/harvest/{source['name']}/conformance?sort=identifier&page=2").body
     assert page.count('class="passport-conformance-row"') == 2
     assert counted == {"read": 2, "deserialized": 2, "corrected": 2}
 
 
-def test_a_tab_view_of_an_unchanged_reharvest_reads_the_earlier_passports_of_its_page_only(demo, shared_app, monkeypatch,
+def test_a_tab_view_of_an_unchanged_reharvest_reads_the_earlier_passports_of_its_page_only(demo, web, monkeypatch,
                                                                                           counted):
     monkeypatch.setattr(harvest_views, "PAGE_SIZE", 2)
     source, _, second = demo
-    page = shared_app.get(f"/harvest/{source['name']}/conformance?job_id={second['id']}&sort=-score").body
+    page = web.get(f"/harvest/{source['name']}/conformance?job_id={second['id']}&sort=-score").body
     assert page.count('class="passport-conformance-row"') == 2
     assert counted == {"read": 2, "deserialized": 2, "corrected": 2}
 
@@ -186,10 +186,10 @@ def test_the_summary_only_reads_no_passport(demo, counted):
     assert counted == {"read": 0, "deserialized": 0, "corrected": 0}
 
 
-def test_a_page_past_the_last_shows_the_last(demo, shared_app, monkeypatch):
+def test_a_page_past_the_last_shows_the_last(demo, web, monkeypatch):
     monkeypatch.setattr(harvest_views, "PAGE_SIZE", 4)
     source, _, _ = demo
-    page = shared_app.get(f"/harvest/{source['name']}/conformance?sort=identifier&page=9").body
+    page = web.get(f"/harvest/{source['name']}/conformance?sort=identifier&page=9").body
     assert page.count('class="passport-conformance-row"') == len(IDENTIFIERS) - 4
     assert 'rel="prev"' in page and 'rel="next"' not in page
 

@@ -81,9 +81,9 @@ def _publishers(page: BeautifulSoup) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "cs", "ru"])
-def test_the_table_shows_each_publisher_linked_with_its_codes_in_the_reader_s_language(shared_app, board, lang):
+def test_the_table_shows_each_publisher_linked_with_its_codes_in_the_reader_s_language(web, board, lang):
     prefix = "" if lang == "en" else f"/{lang}"
-    page = _page(shared_app, f"{prefix}/passport/scoreboard")
+    page = _page(web, f"{prefix}/passport/scoreboard")
     assert page.html["lang"].startswith(lang)
     rosstat = page.select_one(f'tr[data-publisher="{ROSSTAT}"]')
     link = rosstat.select_one("a.passport-scoreboard-publisher")
@@ -96,14 +96,14 @@ def test_the_table_shows_each_publisher_linked_with_its_codes_in_the_reader_s_la
     assert rosstat.select_one(".passport-scoreboard-trend svg polyline") is not None
 
 
-def test_the_rows_are_the_actions_first_page_in_its_order(shared_app, board):
-    page = _page(shared_app, "/passport/scoreboard")
+def test_the_rows_are_the_actions_first_page_in_its_order(web, board):
+    page = _page(web, "/passport/scoreboard")
     assert _publishers(page) == [row["publisher"] for row in _action(limit=PAGE_SIZE)["rows"]]
     assert SECRET not in _publishers(page)
 
 
-def test_sorting_by_change_orders_the_rows_and_its_header_then_reverses(shared_app, board):
-    page = _page(shared_app, "/passport/scoreboard?sort=change&q=o&period=week")
+def test_sorting_by_change_orders_the_rows_and_its_header_then_reverses(web, board):
+    page = _page(web, "/passport/scoreboard?sort=change&q=o&period=week")
     assert _publishers(page) == [row["publisher"] for row in _action(sort="change", q="o", period="week")["rows"]]
     header = page.select_one('th[data-sort="change"]')
     assert header["aria-sort"] == "descending"
@@ -115,44 +115,44 @@ def test_sorting_by_change_orders_the_rows_and_its_header_then_reverses(shared_a
     assert "sort=change" in month_href and "q=o" in month_href and "period" not in month_href
 
 
-def test_a_search_shows_only_the_publishers_whose_name_has_the_words(shared_app, board):
-    assert _publishers(_page(shared_app, "/passport/scoreboard?q=town")) == [f"org:{board['town']['id']}"]
+def test_a_search_shows_only_the_publishers_whose_name_has_the_words(web, board):
+    assert _publishers(_page(web, "/passport/scoreboard?q=town")) == [f"org:{board['town']['id']}"]
 
 
-def test_the_period_changes_the_change_column(shared_app, board):
+def test_the_period_changes_the_change_column(web, board):
     def change(period: str) -> str:
-        page = _page(shared_app, f"/passport/scoreboard?q=town&period={period}")
+        page = _page(web, f"/passport/scoreboard?q=town&period={period}")
         return page.select_one('[data-field="change"]').get_text(strip=True)
 
     # Town hall: 40 now; 60 twenty days ago (before the week, within the month).
     assert (change("week"), change("month")) == ("-20.0", "—")
 
 
-def test_the_second_page_has_the_rest_and_ckan_s_pager_links_it(shared_app, board):
-    first = _page(shared_app, "/passport/scoreboard?sort=name")
+def test_the_second_page_has_the_rest_and_ckan_s_pager_links_it(web, board):
+    first = _page(web, "/passport/scoreboard?sort=name")
     pager = first.select_one(".pagination")
     assert pager is not None and pager.find("a", href=re.compile(r"page=2")) is not None
-    second = _page(shared_app, "/passport/scoreboard?sort=name&page=2")
+    second = _page(web, "/passport/scoreboard?sort=name&page=2")
     everyone = [row["publisher"] for row in _action(sort="name")["rows"]]
     assert _publishers(second) == everyone[PAGE_SIZE:2 * PAGE_SIZE] and _publishers(second)
 
 
 @pytest.mark.parametrize("query", ["sort=cheapest", "period=year", "page=nine", "page=0",
                                    "page=" + "9" * 20])  # its offset overflowed PostgreSQL's bigint: a 500 (issue 37)
-def test_a_bad_parameter_is_the_default_page_with_its_message_and_status_400(shared_app, board, query):
-    page = _page(shared_app, f"/passport/scoreboard?{query}", status=400)
+def test_a_bad_parameter_is_the_default_page_with_its_message_and_status_400(web, board, query):
+    page = _page(web, f"/passport/scoreboard?{query}", status=400)
     assert page.select_one(".passport-scoreboard-error").get_text(strip=True)
     assert _publishers(page) and "Traceback" not in str(page)
 
 
 @pytest.mark.parametrize("download", ["scoreboard.csv", "scoreboard.json"])
-def test_a_download_with_a_bad_parameter_is_400_with_a_readable_message(shared_app, board, download):
-    response = shared_app.get(f"/passport/{download}?sort=cheapest", status=400)
+def test_a_download_with_a_bad_parameter_is_400_with_a_readable_message(web, board, download):
+    response = web.get(f"/passport/{download}?sort=cheapest", status=400)
     assert "sort" in response.body and "score, change" in response.body
 
 
-def test_the_csv_is_every_matching_row_of_the_action(shared_app, board):
-    response = shared_app.get("/passport/scoreboard.csv?sort=change&period=week")
+def test_the_csv_is_every_matching_row_of_the_action(web, board):
+    response = web.get("/passport/scoreboard.csv?sort=change&period=week")
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
     text = response.body
     assert text.startswith("\ufeff")
@@ -166,19 +166,19 @@ def test_the_csv_is_every_matching_row_of_the_action(shared_app, board):
                             "csv.html_instead_of_csv:3; csv.empty:2"]
 
 
-def test_harvested_text_that_a_spreadsheet_would_run_is_quoted_in_the_csv(shared_app, board):
-    rows = list(csv.reader(io.StringIO(shared_app.get("/passport/scoreboard.csv?q=hyperlink").body[1:])))
+def test_harvested_text_that_a_spreadsheet_would_run_is_quoted_in_the_csv(web, board):
+    rows = list(csv.reader(io.StringIO(web.get("/passport/scoreboard.csv?q=hyperlink").body[1:])))
     assert rows[1][1] == "'" + FORMULA
 
 
-def test_the_json_is_the_action_s_answer_with_every_row(shared_app, board):
-    response = shared_app.get("/passport/scoreboard.json?q=village&sort=-score")
+def test_the_json_is_the_action_s_answer_with_every_row(web, board):
+    response = web.get("/passport/scoreboard.json?q=village&sort=-score")
     assert response.json == _action(q="village", sort="-score")
     assert response.json["count"] == VILLAGES
 
 
-def test_a_publisher_s_page_lists_its_sources_history_and_findings_with_its_feed(shared_app, board):
-    page = _page(shared_app, f"/ru/passport/scoreboard/publisher/{ROSSTAT}")
+def test_a_publisher_s_page_lists_its_sources_history_and_findings_with_its_feed(web, board):
+    page = _page(web, f"/ru/passport/scoreboard/publisher/{ROSSTAT}")
     sources = {item["data-source"]: item.a["href"] for item in page.select(".passport-scoreboard-sources li")}
     assert sources == {"rosstat-registers": "/ru/harvest/rosstat-registers/conformance",
                        "rosstat-statistics": "/ru/harvest/rosstat-statistics/conformance"}
@@ -195,23 +195,23 @@ def test_a_publisher_s_page_lists_its_sources_history_and_findings_with_its_feed
 
 
 @pytest.mark.parametrize("key", ["0000000000", "org:nobody", SECRET])
-def test_an_unknown_or_private_publisher_is_404_for_a_visitor(shared_app, board, key):
-    shared_app.get(f"/passport/scoreboard/publisher/{key}", status=404)
-    shared_app.get(f"/passport/scoreboard/publisher/{key}/feed.atom", status=404)
+def test_an_unknown_or_private_publisher_is_404_for_a_visitor(web, board, key):
+    web.get(f"/passport/scoreboard/publisher/{key}", status=404)
+    web.get(f"/passport/scoreboard/publisher/{key}/feed.atom", status=404)
 
 
-def test_a_sysadmin_sees_the_private_source_s_publisher(shared_app, board):
+def test_a_sysadmin_sees_the_private_source_s_publisher(web, board):
     headers = {"Authorization": board["sysadmin"]["token"]}
-    assert SECRET in _publishers(_page(shared_app, "/passport/scoreboard?q=secret", headers=headers))
-    _page(shared_app, f"/passport/scoreboard/publisher/{SECRET}", headers=headers)
+    assert SECRET in _publishers(_page(web, "/passport/scoreboard?q=secret", headers=headers))
+    _page(web, f"/passport/scoreboard/publisher/{SECRET}", headers=headers)
 
 
-def test_the_harvest_health_is_a_section_for_sysadmins_only(shared_app, board):
-    assert _page(shared_app, "/passport/scoreboard").select_one(".passport-scoreboard-health") is None
+def test_the_harvest_health_is_a_section_for_sysadmins_only(web, board):
+    assert _page(web, "/passport/scoreboard").select_one(".passport-scoreboard-health") is None
     user = factories.UserWithToken()
-    assert _page(shared_app, "/passport/scoreboard", headers={"Authorization": user["token"]}).select_one(
+    assert _page(web, "/passport/scoreboard", headers={"Authorization": user["token"]}).select_one(
         ".passport-scoreboard-health") is None
-    page = _page(shared_app, "/cs/passport/scoreboard", headers={"Authorization": board["sysadmin"]["token"]})
+    page = _page(web, "/cs/passport/scoreboard", headers={"Authorization": board["sysadmin"]["token"]})
     row = page.select_one('.passport-scoreboard-health tr[data-source="daily-never-harvested"]')
     assert row["data-state"] == "overdue" and "harvest.source_overdue" in row.get_text()
     assert row.a["href"] == "/cs/harvest/daily-never-harvested"
@@ -223,8 +223,8 @@ def _feed(app, url: str) -> ET.Element:
     return ET.fromstring(response.body.encode("utf-8"))
 
 
-def test_the_feed_has_an_entry_per_job_that_brought_new_codes_newest_first(shared_app, board):
-    feed = _feed(shared_app, f"/passport/scoreboard/publisher/{ROSSTAT}/feed.atom")
+def test_the_feed_has_an_entry_per_job_that_brought_new_codes_newest_first(web, board):
+    feed = _feed(web, f"/passport/scoreboard/publisher/{ROSSTAT}/feed.atom")
     for name in ("id", "title", "updated", "author/" + ATOM + "name"):
         assert feed.find(ATOM + name).text
     links = {link.get("rel"): link.get("href") for link in feed.findall(ATOM + "link")}
@@ -242,32 +242,32 @@ def test_the_feed_has_an_entry_per_job_that_brought_new_codes_newest_first(share
     assert feed.find(ATOM + "updated").text == entries[0].find(ATOM + "updated").text
 
 
-def test_the_feed_speaks_the_language_of_its_locale_prefix(shared_app, board):
-    feed = _feed(shared_app, f"/cs/passport/scoreboard/publisher/{ROSSTAT}/feed.xml")
+def test_the_feed_speaks_the_language_of_its_locale_prefix(web, board):
+    feed = _feed(web, f"/cs/passport/scoreboard/publisher/{ROSSTAT}/feed.xml")
     assert feed.get("{http://www.w3.org/XML/1998/namespace}lang") == "cs"
     assert meaning("csv.html_instead_of_csv", translator("cs")) in feed.find(ATOM + "entry/" + ATOM + "summary").text
 
 
-def test_a_hostile_publisher_name_is_escaped_on_every_page_and_in_the_feed(shared_app, board):
+def test_a_hostile_publisher_name_is_escaped_on_every_page_and_in_the_feed(web, board):
     for url in ("/passport/scoreboard?q=script", "/passport/scoreboard/publisher/1234567890"):
-        body = shared_app.get(url).body
+        body = web.get(url).body
         assert "<script>alert(" not in body and "&lt;script&gt;alert(" in body
-    feed = _feed(shared_app, "/passport/scoreboard/publisher/1234567890/feed.atom")
+    feed = _feed(web, "/passport/scoreboard/publisher/1234567890/feed.atom")
     assert feed.find(ATOM + "title").text.startswith(HOSTILE)
 
 
-def test_the_site_header_links_the_scoreboard(shared_app, board):
-    page = _page(shared_app, "/ru/dataset/")
+def test_the_site_header_links_the_scoreboard(web, board):
+    page = _page(web, "/ru/dataset/")
     assert page.select_one('header a[href="/ru/passport/scoreboard"]') is not None
 
 
-def test_the_opendata_page_links_the_scoreboard(shared_app, board):
-    page = _page(shared_app, "/opendata/")
+def test_the_opendata_page_links_the_scoreboard(web, board):
+    page = _page(web, "/opendata/")
     assert page.select_one('.passport-opendata-scoreboard a[href="/passport/scoreboard"]') is not None
 
 
 
-def test_control_characters_in_an_organization_or_source_title_leave_the_feed_well_formed(shared_app, board):
+def test_control_characters_in_an_organization_or_source_title_leave_the_feed_well_formed(web, board):
     """XML 1.0 holds no C0 control character but tab, LF and CR: a title carrying one made the feed ill-formed
     (issue 37). The source is private, so that the other tests' rows stay as they are."""
     organization = factories.Organization(title="Control\x01characters\x0b office")
@@ -275,7 +275,7 @@ def test_control_characters_in_an_organization_or_source_title_leave_the_feed_we
                         title="Source\x01with\x0bcontrols")
     key = f"org:{organization['id']}"
     add_summary(source, key, 1, 50.0, name="Control\x01characters\x0b office", codes={"csv.empty": 1})
-    response = shared_app.get(f"/passport/scoreboard/publisher/{key}/feed.atom",
+    response = web.get(f"/passport/scoreboard/publisher/{key}/feed.atom",
                        headers={"Authorization": board["sysadmin"]["token"]})
     feed = ET.fromstring(response.body.encode("utf-8"))
     assert feed.find(ATOM + "title").text.startswith("Controlcharacters office")

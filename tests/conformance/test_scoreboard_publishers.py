@@ -100,13 +100,13 @@ def test_the_outsiders_source_neither_joins_nor_renames_the_holders_row(harveste
     assert outsider["name"] == "Outsider"
 
 
-def test_the_holders_feed_and_page_show_only_its_own_sources(shared_app, harvested):
+def test_the_holders_feed_and_page_show_only_its_own_sources(web, harvested):
     key = _key(harvested["district"])
-    feed = ET.fromstring(shared_app.get(f"/passport/scoreboard/publisher/{key}/feed.atom").body.encode("utf-8"))
+    feed = ET.fromstring(web.get(f"/passport/scoreboard/publisher/{key}/feed.atom").body.encode("utf-8"))
     assert feed.find(ATOM + "title").text.startswith("Predgorny district")
     links = [entry.find(ATOM + "link").get("href") for entry in feed.findall(ATOM + "entry")]
     assert links and all("/harvest/district-registry/" in link for link in links)
-    page = shared_app.get(f"/passport/scoreboard/publisher/{key}").body
+    page = web.get(f"/passport/scoreboard/publisher/{key}").body
     assert "district-registry" in page and "squatter-registry" not in page and CREATOR not in page
 
 
@@ -158,10 +158,10 @@ def test_the_migration_keys_summaries_made_by_inn_by_their_sources_organization(
     assert [source["name"] for source in _row(_key(town))["sources"]] == ["old-town-registry"]
 
 
-def test_an_address_keyed_by_a_held_inn_moves_to_its_holders(shared_app, harvested):
+def test_an_address_keyed_by_a_held_inn_moves_to_its_holders(web, harvested):
     key = _key(harvested["district"])
     for suffix in ("", "/feed.atom", "/feed.xml"):
-        moved = shared_app.get(f"/cs/passport/scoreboard/publisher/{DISTRICT_INN}{suffix}", follow_redirects=False)
+        moved = web.get(f"/cs/passport/scoreboard/publisher/{DISTRICT_INN}{suffix}", follow_redirects=False)
         assert moved.status_code == 301
         assert moved.headers["Location"].endswith(f"/cs/passport/scoreboard/publisher/{key}{suffix}")
-    shared_app.get("/passport/scoreboard/publisher/7708234640", status=404)
+    web.get("/passport/scoreboard/publisher/7708234640", status=404)

@@ -24,7 +24,7 @@ from ckanext.passport.conformance.site_check.report import site_document
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_site_checks"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_site_checks"),
 ]
 
 SLOW = "/opendata/2618017120-politicaldivisions/meta.json"
@@ -72,7 +72,7 @@ def test_the_kept_report_is_the_document_of_the_same_check_run_here(sysadmin, ho
     assert {**kept, "passports": without_links} == here
 
 
-def test_each_passport_read_links_its_corrected_files_which_are_served(shared_app, sysadmin, home_site):
+def test_each_passport_read_links_its_corrected_files_which_are_served(web, sysadmin, home_site):
     check_id = start(sysadmin, home_site.url + "/opendata/", allow_private_addresses=True)
     run_worker_burst()
 
@@ -81,14 +81,14 @@ def test_each_passport_read_links_its_corrected_files_which_are_served(shared_ap
         assert sorted(entry["fixed"]) == sorted(FIXED_FILES)
         assert entry["fixed"]["meta.json"].endswith(f"/passport/check/{check_id}/fixed/{number}/meta.json")
     token = factories.APIToken(user=sysadmin["name"])["token"]
-    served = shared_app.get(f"/passport/check/{check_id}/fixed/1/meta.json", headers={"Authorization": token})
+    served = web.get(f"/passport/check/{check_id}/fixed/1/meta.json", headers={"Authorization": token})
     assert served.status_code == 200
     assert json.loads(served.body)["identifier"] == report["passports"][0]["identifier"]
-    assert shared_app.get(f"/passport/check/{check_id}/fixed/1/meta.csv", headers={"Authorization": token}).status_code == 200
-    xml = shared_app.get(f"/passport/check/{check_id}/fixed/1/meta.xml", headers={"Authorization": token})
+    assert web.get(f"/passport/check/{check_id}/fixed/1/meta.csv", headers={"Authorization": token}).status_code == 200
+    xml = web.get(f"/passport/check/{check_id}/fixed/1/meta.xml", headers={"Authorization": token})
     assert xml.status_code == 200 and xml.body.lstrip().startswith("<?xml")
-    assert shared_app.get(f"/passport/check/{check_id}/fixed/99/meta.json", headers={"Authorization": token}).status_code == 404
-    assert shared_app.get(f"/passport/check/{check_id}/fixed/1/data.csv", headers={"Authorization": token}).status_code == 404
+    assert web.get(f"/passport/check/{check_id}/fixed/99/meta.json", headers={"Authorization": token}).status_code == 404
+    assert web.get(f"/passport/check/{check_id}/fixed/1/data.csv", headers={"Authorization": token}).status_code == 404
 
 
 def test_the_check_shows_its_progress_while_the_worker_reads_the_passports(sysadmin, tmp_path, serve_site):
@@ -115,13 +115,13 @@ def test_the_check_shows_its_progress_while_the_worker_reads_the_passports(sysad
     assert finished["progress"] == {"done": len(IDENTIFIERS), "total": len(IDENTIFIERS)}
 
 
-def test_a_report_is_read_in_the_readers_language(shared_app, sysadmin, home_site):
+def test_a_report_is_read_in_the_readers_language(web, sysadmin, home_site):
     (home_site.root / "opendata" / "7701234560-schools").rename(home_site.root / "opendata" / "gone")
     check_id = start(sysadmin, home_site.url + "/opendata/", allow_private_addresses=True)
     run_worker_burst()
 
     english = shown(check_id)["report"]
-    czech = shared_app.get(f"/cs/api/3/action/passport_site_check_show?id={check_id}",
+    czech = web.get(f"/cs/api/3/action/passport_site_check_show?id={check_id}",
                     headers={"Authorization": factories.APIToken(user=sysadmin["name"])["token"]}).json["result"]
     [gone_en] = [e for e in english["passports"] if e["identifier"] == "7701234560-schools"]
     [gone_cs] = [e for e in czech["report"]["passports"] if e["identifier"] == "7701234560-schools"]
@@ -131,7 +131,7 @@ def test_a_report_is_read_in_the_readers_language(shared_app, sysadmin, home_sit
     assert "fetch.not_found" in czech["report"]["summary"]["by_code"]
 
 
-def test_a_site_that_cannot_be_reached_is_told_in_words_in_the_page_and_the_csv(shared_app, sysadmin):
+def test_a_site_that_cannot_be_reached_is_told_in_words_in_the_page_and_the_csv(web, sysadmin):
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))
     port = closed.getsockname()[1]
@@ -140,8 +140,8 @@ def test_a_site_that_cannot_be_reached_is_told_in_words_in_the_page_and_the_csv(
     run_worker_burst()
 
     token = {"Authorization": factories.APIToken(user=sysadmin["name"])["token"]}
-    page = shared_app.get(f"/ru/passport/check/{check_id}", headers=token).body
-    table = shared_app.get(f"/ru/passport/check/{check_id}.csv", headers=token).body
+    page = web.get(f"/ru/passport/check/{check_id}", headers=token).body
+    table = web.get(f"/ru/passport/check/{check_id}.csv", headers=token).body
     for text in (page, table):
         assert "127.0.0.1 отказал в соединении: на этом порту никто не отвечает" in text
         assert "Error" not in text.replace("fetch.", "") and "Max retries" not in text

@@ -97,7 +97,7 @@ def _auth(user: dict) -> dict:
 
 
 @pytest.mark.stack
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_site_checks")
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_site_checks")
 def test_a_check_of_big_passports_keeps_a_summary_within_its_bound(big_check):
     model.Session.remove()
     result = SiteCheck.get(big_check).result
@@ -115,26 +115,26 @@ def test_a_check_of_big_passports_keeps_a_summary_within_its_bound(big_check):
 
 
 @pytest.mark.stack
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_site_checks")
-def test_the_page_and_downloads_of_a_check_of_big_passports_render_from_its_summary(shared_app, big_check, sysadmin):
-    page = shared_app.get(f"/en/passport/check/{big_check}", headers=_auth(sysadmin))
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_site_checks")
+def test_the_page_and_downloads_of_a_check_of_big_passports_render_from_its_summary(web, big_check, sysadmin):
+    page = web.get(f"/en/passport/check/{big_check}", headers=_auth(sysadmin))
     assert page.status_code == 200
     assert "No corrected files are offered for this passport" in page.body
     assert "characters of long texts were left out of this report" in page.body
-    csv = shared_app.get(f"/passport/check/{big_check}.csv", headers=_auth(sysadmin))
+    csv = web.get(f"/passport/check/{big_check}.csv", headers=_auth(sysadmin))
     assert csv.status_code == 200 and "site_check.fixed_too_large" in csv.body
-    document = shared_app.get(f"/passport/check/{big_check}.json", headers=_auth(sysadmin)).json
+    document = web.get(f"/passport/check/{big_check}.json", headers=_auth(sysadmin)).json
     assert len(document["passports"]) == BIG + 1
 
 
 @pytest.mark.stack
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_site_checks")
-def test_only_passports_within_the_bound_are_kept_for_their_corrected_files(shared_app, big_check, sysadmin):
+@pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_site_checks")
+def test_only_passports_within_the_bound_are_kept_for_their_corrected_files(web, big_check, sysadmin):
     model.Session.remove()
     kept_rows = model.Session.query(SiteCheckPassport).filter_by(check_id=big_check).all()
     assert [row.number for row in kept_rows] == [BIG + 1]
     small = shown(big_check)["report"]["passports"][BIG]
     assert small["fixed"]["meta.json"].endswith(f"/passport/check/{big_check}/fixed/{BIG + 1}/meta.json")
-    served = shared_app.get(f"/passport/check/{big_check}/fixed/{BIG + 1}/meta.json", headers=_auth(sysadmin))
+    served = web.get(f"/passport/check/{big_check}/fixed/{BIG + 1}/meta.json", headers=_auth(sysadmin))
     assert served.status_code == 200 and json.loads(served.body)["identifier"] == f"{INN}-small"
-    assert shared_app.get(f"/passport/check/{big_check}/fixed/1/meta.json", headers=_auth(sysadmin)).status_code == 404
+    assert web.get(f"/passport/check/{big_check}/fixed/1/meta.json", headers=_auth(sysadmin)).status_code == 404

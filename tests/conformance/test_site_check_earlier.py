@@ -17,7 +17,7 @@ from ckanext.passport.conformance.site_check.model import FINISHED, QUEUED, Site
 from ckanext.passport.conformance.site_check.report import kept
 from ckanext.passport.mr.report import PassportCheck, SiteReport
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db")]
 
 SITE = "https://opendata.example.ru/opendata/"
 OTHER_SITE = "https://data.example.org/opendata/"
@@ -97,11 +97,11 @@ def test_an_anonymous_visitor_is_listed_no_checks(publisher):
     assert call_action("passport_site_check_list", context={"user": ""}) == []
 
 
-def test_the_form_lists_the_users_earlier_checks_of_the_site_asked_about_each_linked(shared_app, publisher):
+def test_the_form_lists_the_users_earlier_checks_of_the_site_asked_about_each_linked(web, publisher):
     ours = finished_check(SITE, publisher, [80, 91])
     finished_check(OTHER_SITE, publisher, [70])
 
-    body = shared_app.get("/passport/check", query_string={"url": SITE}, headers=auth(publisher)).body
+    body = web.get("/passport/check", query_string={"url": SITE}, headers=auth(publisher)).body
 
     assert listed(body) == [ours]
     page = BeautifulSoup(body, "html.parser")
@@ -114,30 +114,30 @@ def test_the_form_lists_the_users_earlier_checks_of_the_site_asked_about_each_li
     assert str(SiteCheck.get(ours).created.year) in row.select_one("a").text
 
 
-def test_the_form_without_an_address_lists_the_users_checks_of_every_site(shared_app, publisher):
+def test_the_form_without_an_address_lists_the_users_checks_of_every_site(web, publisher):
     first = finished_check(SITE, publisher, [90], days_ago=1)
     second = finished_check(OTHER_SITE, publisher, [70])
-    page = BeautifulSoup(shared_app.get("/passport/check", headers=auth(publisher)).body, "html.parser")
+    page = BeautifulSoup(web.get("/passport/check", headers=auth(publisher)).body, "html.parser")
     assert page.select_one(".passport-site-check-earlier h2").text == "Your earlier checks"
     assert listed(str(page)) == [second, first]
 
 
-def test_a_report_lists_its_readers_other_checks_of_the_same_site(shared_app, publisher):
+def test_a_report_lists_its_readers_other_checks_of_the_same_site(web, publisher):
     older = finished_check(SITE, publisher, [90], days_ago=1)
     shown = finished_check(SITE, publisher, [95])
     finished_check(OTHER_SITE, publisher, [70])
 
-    page = BeautifulSoup(shared_app.get(f"/passport/check/{shown}", headers=auth(publisher)).body, "html.parser")
+    page = BeautifulSoup(web.get(f"/passport/check/{shown}", headers=auth(publisher)).body, "html.parser")
 
     assert page.select_one(".passport-site-check-earlier h2").text == "Your other checks of this site"
     assert listed(str(page)) == [older]
 
 
-def test_a_report_opened_by_its_link_lists_none_of_its_owners_checks(shared_app, publisher):
+def test_a_report_opened_by_its_link_lists_none_of_its_owners_checks(web, publisher):
     finished_check(SITE, publisher, [90], days_ago=1)
     shared = finished_check(SITE, publisher, [95])
     for headers in ({}, auth(factories.User())):
-        body = shared_app.get(f"/passport/check/{shared}", headers=headers).body
+        body = web.get(f"/passport/check/{shared}", headers=headers).body
         assert BeautifulSoup(body, "html.parser").select_one(".passport-site-check-earlier") is None
 
 

@@ -17,7 +17,7 @@ from ckanext.passport.mr.problems import problem
 from ckanext.passport.mr.report import PassportCheck, SiteReport
 from ckanext.passport.mr.translation import translator
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_site_checks")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_site_checks")]
 
 TERORG = "7703092752-terorg"  # its data file heads its columns otherwise than its structure names them
 SCHOOLS = "7701234560-schools"  # data and structure agree
@@ -58,9 +58,9 @@ def test_the_report_tells_each_passports_data_file_findings_and_its_score_withou
 
 
 def test_the_page_marks_the_findings_of_a_passports_data_file_and_says_its_score_without_them(
-        shared_app, checked, sysadmin):
+        web, checked, sysadmin):
     report = shown(checked, user=sysadmin["name"])["report"]
-    page = report_page(shared_app, checked, sysadmin)
+    page = report_page(web, checked, sysadmin)
     terorg = page.select_one(f".passport-site-check-passport[data-identifier='{TERORG}']")
     marked = {found["data-code"] for found in terorg.select(".passport-finding")
               if found.select_one(".passport-finding-data-file")}
@@ -69,22 +69,22 @@ def test_the_page_marks_the_findings_of_a_passports_data_file_and_says_its_score
     assert f"Without them it would score {without}/100" in terorg.select_one(".passport-site-check-data-note").text
 
 
-def test_a_passport_whose_data_file_agrees_with_its_structure_has_no_data_file_note(shared_app, checked, sysadmin):
-    schools = report_page(shared_app, checked, sysadmin).select_one(
+def test_a_passport_whose_data_file_agrees_with_its_structure_has_no_data_file_note(web, checked, sysadmin):
+    schools = report_page(web, checked, sysadmin).select_one(
         f".passport-site-check-passport[data-identifier='{SCHOOLS}']")
     assert schools.select(".passport-finding-data-file") == []
     assert schools.select_one(".passport-site-check-data-note") is None
 
 
-def test_the_report_says_beside_its_scores_why_a_harvest_may_score_a_passport_otherwise(shared_app, checked, sysadmin):
-    note = report_page(shared_app, checked, sysadmin).select_one(".passport-site-check-score-note").text
+def test_the_report_says_beside_its_scores_why_a_harvest_may_score_a_passport_otherwise(web, checked, sysadmin):
+    note = report_page(web, checked, sysadmin).select_one(".passport-site-check-score-note").text
     assert "data file" in note and "check_data" in note and "Conformance tab" in note
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "ru"])
-def test_passports_by_problem_gives_each_code_its_meaning_in_the_readers_language(shared_app, checked, sysadmin, language):
+def test_passports_by_problem_gives_each_code_its_meaning_in_the_readers_language(web, checked, sysadmin, language):
     prefix = "" if language == "en" else f"/{language}"
-    rows = report_page(shared_app, checked, sysadmin, prefix).select(".passport-site-check-codes tbody tr")
+    rows = report_page(web, checked, sysadmin, prefix).select(".passport-site-check-codes tbody tr")
     assert rows
     for row in rows:
         wanted = meaning(row["data-code"], translator(language))
@@ -93,10 +93,10 @@ def test_passports_by_problem_gives_each_code_its_meaning_in_the_readers_languag
 
 @pytest.mark.parametrize("language", ["en", "cs", "ru"])
 def test_passports_by_problem_names_what_a_code_with_particulars_means_with_no_holes(
-        shared_app, checked, sysadmin, language):
+        web, checked, sysadmin, language):
     """data.field_renamed's message names a column and two headings; its meaning names none, and leaves no gap."""
     prefix = "" if language == "en" else f"/{language}"
-    page = report_page(shared_app, checked, sysadmin, prefix)
+    page = report_page(web, checked, sysadmin, prefix)
     said = page.select_one(".passport-site-check-codes tbody tr[data-code='data.field_renamed'] .passport-code-meaning")
     assert said is not None and said.text.strip() == translator(language)(
         "A column of the data file is headed with another name than the structure's field")
@@ -105,8 +105,8 @@ def test_passports_by_problem_names_what_a_code_with_particulars_means_with_no_h
             or "…" in row.select_one(".passport-code-meaning").text] == []
 
 
-def test_passports_by_problem_links_each_passport_to_its_section_in_the_report(shared_app, checked, sysadmin):
-    page = report_page(shared_app, checked, sysadmin)
+def test_passports_by_problem_links_each_passport_to_its_section_in_the_report(web, checked, sysadmin):
+    page = report_page(web, checked, sysadmin)
     for row in page.select(".passport-site-check-codes tbody tr"):
         links = row.select(".passport-code-passports a")
         assert len(links) == int(row.select_one(".passport-code-count").text)

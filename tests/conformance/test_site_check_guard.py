@@ -19,7 +19,7 @@ from ckanext.passport.conformance.site_check.model import SiteCheck, add
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_site_checks"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_site_checks"),
 ]
 
 PUBLIC_SITE = "https://opendata.example.ru/opendata/"  # never fetched: the checks below stay queued
@@ -96,9 +96,9 @@ def test_a_bad_address_is_refused_with_its_code(user, url, code):
     assert refusal(raised).startswith(f"url: [{code}] ")
 
 
-def test_a_bad_address_is_refused_in_the_readers_language(shared_app, user):
+def test_a_bad_address_is_refused_in_the_readers_language(web, user):
     token = factories.APIToken(user=user["name"])["token"]
-    answer = shared_app.post("/cs/api/3/action/passport_site_check", json={"url": "ftp://example.ru/"},
+    answer = web.post("/cs/api/3/action/passport_site_check", json={"url": "ftp://example.ru/"},
                       headers={"Authorization": token}, status=409)
     [message] = answer.json["error"]["url"]
     assert message.startswith("[site_check.url_invalid] 'ftp://example.ru/' není webová adresa")
@@ -202,14 +202,14 @@ def test_spellings_of_one_host_share_its_limit(user, first, second):
 
 @pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
 @pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_user", "1")
-def test_anonymous_visitors_are_counted_by_their_address(shared_app):
-    first = shared_app.post("/api/3/action/passport_site_check", json={"url": "https://a.example.ru/"},
+def test_anonymous_visitors_are_counted_by_their_address(web):
+    first = web.post("/api/3/action/passport_site_check", json={"url": "https://a.example.ru/"},
                      environ_base={"REMOTE_ADDR": "203.0.113.7"})
     assert first.status_code == 200
-    again = shared_app.post("/api/3/action/passport_site_check", json={"url": "https://b.example.ru/"},
+    again = web.post("/api/3/action/passport_site_check", json={"url": "https://b.example.ru/"},
                      environ_base={"REMOTE_ADDR": "203.0.113.7"}, status=409)
     assert again.json["error"]["rate_limit"][0].startswith("[site_check.rate_user]")
-    other = shared_app.post("/api/3/action/passport_site_check", json={"url": "https://b.example.ru/"},
+    other = web.post("/api/3/action/passport_site_check", json={"url": "https://b.example.ru/"},
                      environ_base={"REMOTE_ADDR": "203.0.113.8"})
     assert other.status_code == 200
 
@@ -223,19 +223,19 @@ def _anonymous_check(app, url: str, forwarded_for: str, status: int = 200):
 @pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
 @pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_user", "1")
 @pytest.mark.ckan_config("ckanext.passport.trusted_proxies", "1")
-def test_behind_a_trusted_proxy_anonymous_visitors_are_counted_by_the_address_it_forwards(shared_app):
-    _anonymous_check(shared_app, "https://a.example.ru/", "203.0.113.7")
-    _anonymous_check(shared_app, "https://b.example.ru/", "203.0.113.8")
+def test_behind_a_trusted_proxy_anonymous_visitors_are_counted_by_the_address_it_forwards(web):
+    _anonymous_check(web, "https://a.example.ru/", "203.0.113.7")
+    _anonymous_check(web, "https://b.example.ru/", "203.0.113.8")
     # A client's own X-Forwarded-For comes first; the proxy appends the address it saw.
-    again = _anonymous_check(shared_app, "https://c.example.ru/", "198.51.100.1, 203.0.113.7", status=409)
+    again = _anonymous_check(web, "https://c.example.ru/", "198.51.100.1, 203.0.113.7", status=409)
     assert again.json["error"]["rate_limit"][0].startswith("[site_check.rate_user]")
 
 
 @pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
 @pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_user", "1")
-def test_without_trusted_proxies_a_forwarded_address_gives_no_fresh_bucket(shared_app):
-    _anonymous_check(shared_app, "https://a.example.ru/", "203.0.113.7")
-    again = _anonymous_check(shared_app, "https://b.example.ru/", "203.0.113.8", status=409)
+def test_without_trusted_proxies_a_forwarded_address_gives_no_fresh_bucket(web):
+    _anonymous_check(web, "https://a.example.ru/", "203.0.113.7")
+    again = _anonymous_check(web, "https://b.example.ru/", "203.0.113.8", status=409)
     assert again.json["error"]["rate_limit"][0].startswith("[site_check.rate_user]")
 
 
@@ -326,11 +326,11 @@ def _rows() -> list[tuple]:
 
 
 @pytest.mark.ckan_config("ckanext.passport.site_check_timeout", "60")
-def test_reading_a_check_its_worker_stopped_writes_nothing(shared_app, stopped_check):
+def test_reading_a_check_its_worker_stopped_writes_nothing(web, stopped_check):
     before = _rows()
 
     assert shown(stopped_check)["status"] == "failed"
-    assert shared_app.get(f"/api/3/action/passport_site_check_show?id={stopped_check}").json["result"]["status"] == "failed"
+    assert web.get(f"/api/3/action/passport_site_check_show?id={stopped_check}").json["result"]["status"] == "failed"
     assert _rows() == before
 
 

@@ -20,7 +20,7 @@ from ckanext.passport.conformance.site_check import job as site_check_job
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_site_checks"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_site_checks"),
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,11 +183,11 @@ def anonymous_check(app, url: str, address: str, status: int = 200):
 
 @pytest.mark.ckan_config("ckanext.passport.site_check_public", "true")
 @pytest.mark.ckan_config("ckanext.passport.site_check_rate_per_user", "1")
-def test_ipv6_visitors_in_one_64_share_a_limit_and_another_64_has_its_own(shared_app):
-    anonymous_check(shared_app, "https://a.example.ru/", "2001:db8:1:2::1")
-    again = anonymous_check(shared_app, "https://b.example.ru/", "2001:db8:1:2:ffff:ffff:ffff:fffe", status=409)
+def test_ipv6_visitors_in_one_64_share_a_limit_and_another_64_has_its_own(web):
+    anonymous_check(web, "https://a.example.ru/", "2001:db8:1:2::1")
+    again = anonymous_check(web, "https://b.example.ru/", "2001:db8:1:2:ffff:ffff:ffff:fffe", status=409)
     assert again.json["error"]["rate_limit"][0].startswith("[site_check.rate_user]")
-    anonymous_check(shared_app, "https://b.example.ru/", "2001:db8:1:3::1")
+    anonymous_check(web, "https://b.example.ru/", "2001:db8:1:3::1")
 
 
 @pytest.mark.parametrize("address, key", [

@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 from ckanext.passport.harvest import stored
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 MIGRATION = importlib.import_module(

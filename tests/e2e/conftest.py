@@ -222,7 +222,7 @@ def _live_server(tmp_path_factory: pytest.TempPathFactory, reset_db, migrate_db_
 
 
 @pytest.fixture
-def live_ckan(_live_server: _LiveServer, clean_db_with_plugin_tables, clean_index) -> str:
+def live_ckan(_live_server: _LiveServer, empty_db, clean_index) -> str:
     """The worker's CKAN server over a freshly reset database and index and no rate-limit count of this site (every
     walk is the same client, 127.0.0.1): the server keeps no state of its own between requests (sessions are the
     browser's, each walk has its own context), so a reset is a fresh portal."""

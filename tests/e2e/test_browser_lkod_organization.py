@@ -9,7 +9,8 @@ document carries its English title beside the Czech one.
 from __future__ import annotations
 
 import pytest
-from tests.support.browser_walk import EDITORS_ORG, PASSWORD, choose_in_vocabulary, module_started, save_dataset_form, sign_in
+from tests.support.browser_walk import (EDITORS_ORG, PASSWORD, choose_in_vocabulary, module_started, save_dataset_form,
+                                        sign_in)
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from playwright.sync_api import Browser, Page, expect

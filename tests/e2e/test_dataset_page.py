@@ -18,7 +18,7 @@ from ckan.tests.helpers import call_action
 from pyRdfa import pyRdfa
 from rdflib import Literal, Namespace
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 DC = Namespace("http://purl.org/dc/terms/")
 SITE = "http://test.ckan.net"
@@ -50,10 +50,10 @@ def returned_record() -> tuple[dict, dict]:
     return record, curator
 
 
-def test_dataset_page_shows_workflow_feedback_openness_and_passport(shared_app, returned_record):
+def test_dataset_page_shows_workflow_feedback_openness_and_passport(web, returned_record):
     record, curator = returned_record
     token = factories.APIToken(user=curator["name"])["token"]
-    page = shared_app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+    page = web.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
 
     # The workflow panel: state badge, the curator's transition, the history with the editor's comment.
     assert re.search(r'<span class="badge [^"]*passport-state-returned" data-state="returned">', page)
@@ -75,7 +75,7 @@ def test_dataset_page_shows_workflow_feedback_openness_and_passport(shared_app, 
     assert set(graph.objects(predicate=DC.identifier)) == {Literal("7708234640-obyvatelstvo")}
 
 
-def test_record_without_conditions_still_shows_the_openness_check_once(shared_app):
+def test_record_without_conditions_still_shows_the_openness_check_once(web):
     """A harvested record the curator has not completed has no conditions checklist; the check results stay."""
     sysadmin = factories.SysadminWithToken()
     org = factories.Organization()
@@ -83,7 +83,7 @@ def test_record_without_conditions_still_shows_the_openness_check_once(shared_ap
                  if key not in ("openness_conditions", "eurovoc")}
     record = call_action("package_create", {"user": sysadmin["name"], "passport_harvest": True}, **harvested)
     assert "openness_conditions" not in call_action("package_show", id=record["id"])
-    page = shared_app.get(f"/en/dataset/{record['name']}", headers={"Authorization": sysadmin["token"]}).body
+    page = web.get(f"/en/dataset/{record['name']}", headers={"Authorization": sysadmin["token"]}).body
     assert 'class="passport-condition passport-condition-' not in page
     assert page.count('class="passport-openness-results"') == 1
     # Never checked: one line saying so, not a line per data source (issue 24).
@@ -93,7 +93,7 @@ def test_record_without_conditions_still_shows_the_openness_check_once(shared_ap
 
 # --- the record's table: filled fields to visitors, missing required ones to whoever completes the record ------
 
-# What a harvested record lacks of the required fields (tests/support/harvested_records.py): the curator's part. Its validity is
+# What a harvested record lacks of the required fields (HarvestedRecord): the curator's part. Its validity is
 # not among them: left empty, it holds its default, as the edit form fills it in and a submission stores it; the
 # page shows it so (VALIDITY, in the reader's language), to visitors and curators alike.
 HARVEST_LACKS = ["publisher_email", "openness_conditions", "eurovoc"]
@@ -120,9 +120,9 @@ def record_table(page: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.ckan_config("ckanext.passport.review_scope", "none")
-def test_a_visitor_sees_only_the_records_filled_fields(shared_app, harvested):
+def test_a_visitor_sees_only_the_records_filled_fields(web, harvested):
     record, _ = harvested
-    page = shared_app.get(f"/en/dataset/{record['name']}").body
+    page = web.get(f"/en/dataset/{record['name']}").body
     rows = record_table(page)
     assert rows and all(text for _, text in rows)
     assert {"mr_identifier", "publisher_id", "publisher_name"} <= {name for name, _ in rows}
@@ -132,10 +132,10 @@ def test_a_visitor_sees_only_the_records_filled_fields(shared_app, harvested):
 
 
 @pytest.mark.parametrize("locale", ["en", "cs", "ru"])
-def test_a_curator_is_shown_the_missing_required_fields_with_a_link_to_complete_them(shared_app, harvested, locale):
+def test_a_curator_is_shown_the_missing_required_fields_with_a_link_to_complete_them(web, harvested, locale):
     record, curator = harvested
     token = factories.APIToken(user=curator["name"])["token"]
-    page = shared_app.get(f"/{locale}/dataset/{record['name']}", headers={"Authorization": token}).body
+    page = web.get(f"/{locale}/dataset/{record['name']}", headers={"Authorization": token}).body
     soup = BeautifulSoup(page, "html.parser")
     notice = soup.select_one(".passport-missing")
     assert [item.get_text(strip=True) for item in notice.select("li")] == LABELS[locale]
@@ -146,8 +146,8 @@ def test_a_curator_is_shown_the_missing_required_fields_with_a_link_to_complete_
     assert all(text for name, text in record_table(page))
 
 
-def test_a_complete_record_shows_its_curator_no_missing_fields(shared_app, returned_record):
+def test_a_complete_record_shows_its_curator_no_missing_fields(web, returned_record):
     record, curator = returned_record
     token = factories.APIToken(user=curator["name"])["token"]
-    page = shared_app.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
+    page = web.get(f"/en/dataset/{record['name']}", headers={"Authorization": token}).body
     assert "passport-missing" not in page

@@ -18,7 +18,7 @@ from tests.support.ini_logging import LOGGING
 EDITORS = "demo-editors"
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"),
     pytest.mark.ckan_config("ckanext.passport.initial_states", "submitted published"),
     pytest.mark.ckan_config("ckanext.passport.editors_organization", EDITORS),
 ]
@@ -87,12 +87,12 @@ def test_setting_the_demo_up_again_changes_nothing(harvested):
     assert queue_of(demo_workflow.EDITOR) == [first]
 
 
-def test_the_printed_logins_sign_in(harvested, shared_app):
+def test_the_printed_logins_sign_in(harvested, web):
     demo_workflow.set_up()
 
     for person in (demo_workflow.CURATOR, demo_workflow.EDITOR):
         # As a browser signs in: the form's CSRF token (CKAN 2.12 asks for it) with the session it belongs to.
-        browser = shared_app.test_client()
+        browser = web.test_client()
         form = browser.get("/user/login").get_data(as_text=True)
         token = re.search(r'name="_csrf_token" value="([^"]+)"', form).group(1)
         response = browser.post("/user/login", data={"login": person.name, "password": person.password,

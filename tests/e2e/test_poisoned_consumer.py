@@ -1,7 +1,7 @@
 """A poisoned registry entry on a portal's harvest machinery: the fetch consumer process survives it, the entry is
 an errored object with a coded error, fetched once, and every other entry of the job is imported.
 
-The consumers are separate processes (tests/support/harvest_processes.py); the site is tests/support/poisoned_site.py: a link
+The consumers are separate processes (support/harvest_processes.py); the site is support/poisoned_site.py: a link
 no URL parser reads and a passport the search index refuses, both of which used to end the fetch consumer (and,
 redelivered, end the next one).
 """
@@ -16,7 +16,7 @@ from ckanext.harvest.model import HarvestObject, HarvestObjectError
 from tests.support.harvest_processes import HarvestProcesses, harvest_machinery  # noqa: F401 (a fixture)
 from tests.support.poisoned_site import BAD_LINK, GOOD, HUGE, poisoned_site
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 
 def objects_once_finished(job_id: str, seconds: float) -> list[HarvestObject]:

@@ -15,7 +15,7 @@ from ckan.plugins import plugin_loaded
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 PLUGINS = ["activity", "harvest", "scheming_datasets", "dcat", "passport", "passport_harvester", "passport_publish",
            "passport_lkod", "passport_lkod_harvester"]
@@ -57,16 +57,16 @@ def test_created_dataset_is_found_by_package_search():
     assert [d["name"] for d in found["results"]] == ["hydro-stations"]
 
 
-def test_dataset_list_page_renders(shared_app):
+def test_dataset_list_page_renders(web):
     published(name="visible-on-the-list", title="Visible on the list")
-    response = shared_app.get("/dataset/")
+    response = web.get("/dataset/")
     assert response.status_code == 200
     assert "Visible on the list" in response.body
 
 
-def test_organization_page_renders(shared_app):
+def test_organization_page_renders(web):
     org = factories.Organization(title="Rosstat")
-    response = shared_app.get(f"/organization/{org['name']}")
+    response = web.get(f"/organization/{org['name']}")
     assert response.status_code == 200
     assert "Rosstat" in response.body
 
@@ -95,8 +95,8 @@ def test_harvest_source_of_type_passport_can_be_created():
         ("ru", "Паспорта открытых данных (МР 2.3 / 3.0)"),
     ],
 )
-def test_harvester_title_is_translated(shared_app, locale, title):
+def test_harvester_title_is_translated(web, locale, title):
     sysadmin = factories.SysadminWithToken()
-    response = shared_app.get(f"/{locale}/harvest/new", headers={"Authorization": sysadmin["token"]})
+    response = web.get(f"/{locale}/harvest/new", headers={"Authorization": sysadmin["token"]})
     assert response.status_code == 200
     assert title in response.body

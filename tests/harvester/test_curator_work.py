@@ -13,7 +13,7 @@ from ckan.tests.helpers import call_action
 
 from tests.support.catalog_records import EUROVOC_ECONOMICS, complete_record
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 GUID = "7709876545-pharmacies"

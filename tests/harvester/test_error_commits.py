@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ckanext.passport.harvest.mr_harvester import PassportHarvester
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 IDENTIFIER = "7701234560-manystructures"
 STRUCTURES = 1000

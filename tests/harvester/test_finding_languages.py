@@ -67,43 +67,43 @@ def object_messages(report: dict) -> list[str]:
     return [error["message"] for found in report["object_errors"].values() for error in found["errors"]]
 
 
-def test_the_job_page_shows_a_finding_in_czech_under_cs(shared_app, harvested, token):
-    body = job_page(shared_app, token, harvested["source"], harvested["job"], "/cs")
+def test_the_job_page_shows_a_finding_in_czech_under_cs(web, harvested, token):
+    body = job_page(web, token, harvested["source"], harvested["job"], "/cs")
     assert CZECH_PAGE in body and CODE_APART in body
     assert ENGLISH_PAGE not in body
     assert "[fetch.server_error]" not in body
 
 
-def test_the_job_page_shows_the_finding_in_english_by_default(shared_app, harvested, token):
-    body = job_page(shared_app, token, harvested["source"], harvested["job"])
+def test_the_job_page_shows_the_finding_in_english_by_default(web, harvested, token):
+    body = job_page(web, token, harvested["source"], harvested["job"])
     assert ENGLISH_PAGE in body
     assert CZECH_PAGE not in body and "Ошибка сервера" not in body
 
 
-def test_the_job_report_api_speaks_russian_under_ru(shared_app, harvested, token):
-    report = api(shared_app, token, "harvest_job_report", "/ru", id=harvested["job"]["id"])
+def test_the_job_report_api_speaks_russian_under_ru(web, harvested, token):
+    report = api(web, token, "harvest_job_report", "/ru", id=harvested["job"]["id"])
     assert [message for message in object_messages(report) if message.startswith(RUSSIAN)]
 
 
-def test_the_error_summary_speaks_the_reader_s_language(shared_app, harvested, token):
-    job = api(shared_app, token, "harvest_job_show", "/ru", id=harvested["job"]["id"])
+def test_the_error_summary_speaks_the_reader_s_language(web, harvested, token):
+    job = api(web, token, "harvest_job_show", "/ru", id=harvested["job"]["id"])
     assert [e for e in job["object_error_summary"] if e["message"].startswith(RUSSIAN)]
-    status = api(shared_app, token, "harvest_source_show_status", "/cs", id=harvested["source"]["id"])
+    status = api(web, token, "harvest_source_show_status", "/cs", id=harvested["source"]["id"])
     assert [e for e in status["last_job"]["object_error_summary"] if e["message"].startswith(CZECH)]
 
 
-def test_a_harvest_object_s_errors_speak_the_reader_s_language(shared_app, harvested, token):
-    report = api(shared_app, token, "harvest_job_report", id=harvested["job"]["id"])
+def test_a_harvest_object_s_errors_speak_the_reader_s_language(web, harvested, token):
+    report = api(web, token, "harvest_job_report", id=harvested["job"]["id"])
     (object_id,) = [key for key, found in report["object_errors"].items()
                     if any(e["message"].startswith(ENGLISH) for e in found["errors"])]
-    harvest_object = api(shared_app, token, "harvest_object_show", "/cs", id=object_id)
+    harvest_object = api(web, token, "harvest_object_show", "/cs", id=object_id)
     assert [e for e in harvest_object["errors"] if e["message"].startswith(CZECH)]
 
 
-def test_a_gather_error_speaks_czech_under_cs(shared_app, harvested, token):
-    report = api(shared_app, token, "harvest_job_report", "/cs", id=harvested["gather_job"]["id"])
+def test_a_gather_error_speaks_czech_under_cs(web, harvested, token):
+    report = api(web, token, "harvest_job_report", "/cs", id=harvested["gather_job"]["id"])
     assert [e for e in report["gather_errors"] if e["message"].startswith(NO_REGISTRY_CZECH)]
-    assert "Soubor nebyl nalezen (HTTP 404)" in job_page(shared_app, token, harvested["missing"], harvested["gather_job"], "/cs")
+    assert "Soubor nebyl nalezen (HTTP 404)" in job_page(web, token, harvested["missing"], harvested["gather_job"], "/cs")
 
 
 def test_ckanext_harvest_stores_the_code_and_the_site_s_language(harvested):
@@ -119,11 +119,11 @@ def test_ckanext_harvest_stores_the_code_and_the_site_s_language(harvested):
     assert harvested["job"]["stats"]["errored"] >= 1
 
 
-def test_an_error_stored_without_its_finding_is_shown_as_stored(shared_app, harvested, token):
+def test_an_error_stored_without_its_finding_is_shown_as_stored(web, harvested, token):
     harvest_object = model.Session.query(HarvestObject).filter_by(harvest_job_id=harvested["job"]["id"]).first()
     HarvestObjectError(message="[fetch.not_found] file not found (HTTP 404) / файл не найден (HTTP 404)",
                        object=harvest_object, stage="Fetch").save()
-    body = job_page(shared_app, token, harvested["source"], harvested["job"], "/cs")
+    body = job_page(web, token, harvested["source"], harvested["job"], "/cs")
     assert "[fetch.not_found] file not found (HTTP 404) / файл не найден (HTTP 404)" in body
     assert CZECH_PAGE in body
 
@@ -132,8 +132,8 @@ def test_an_error_stored_without_its_finding_is_shown_as_stored(shared_app, harv
     ("/cs", ["Úlohy sklizně", "Zahájeno:", "Dokončeno:"], ["Harvest Jobs", "Started:", "Finished:"]),
     ("/ru", ["Задания сбора", "Начато:", "Завершено:"], ["Harvest Jobs", "Started:", "Finished:"]),
 ])
-def test_ckanext_harvests_job_list_speaks_czech_and_russian(shared_app, harvested, token, prefix, shown, english):
-    page = shared_app.get(f"{prefix}/harvest/{harvested['source']['name']}/job", headers={"Authorization": token}).body
+def test_ckanext_harvests_job_list_speaks_czech_and_russian(web, harvested, token, prefix, shown, english):
+    page = web.get(f"{prefix}/harvest/{harvested['source']['name']}/job", headers={"Authorization": token}).body
     assert all(text in page for text in shown)
     assert not any(text in page for text in english)
 
@@ -142,7 +142,7 @@ def test_ckanext_harvests_job_list_speaks_czech_and_russian(shared_app, harveste
     ("/cs", ["Sklidit znovu", "Vyčistit", "Poslední úloha sklizně"], [">Reharvest<", "Last Harvest Job"]),
     ("/ru", ["Собрать заново", "Очистить", "Последнее задание сбора"], [">Reharvest<", "Last Harvest Job"]),
 ])
-def test_ckanext_harvests_source_admin_page_speaks_czech_and_russian(shared_app, harvested, token, prefix, shown, english):
-    page = shared_app.get(f"{prefix}/harvest/admin/{harvested['source']['name']}", headers={"Authorization": token}).body
+def test_ckanext_harvests_source_admin_page_speaks_czech_and_russian(web, harvested, token, prefix, shown, english):
+    page = web.get(f"{prefix}/harvest/admin/{harvested['source']['name']}", headers={"Authorization": token}).body
     assert all(text in page for text in shown), page[:200]
     assert not any(text in page for text in english)

@@ -18,7 +18,7 @@ from ckanext.passport.harvest import stored
 from ckanext.passport.mr.model import STANDARD_3_0, Registry, RegistryEntry
 from ckanext.passport.mr.writers.registry import write_registry
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 GUID = "7710568760-budgetexecution"

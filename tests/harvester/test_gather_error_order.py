@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from ckan.tests.helpers import call_action
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 NOT_DISCOVERED = "registry.not_discovered"
 

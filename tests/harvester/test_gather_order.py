@@ -9,7 +9,7 @@ from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 
 from ckanext.passport.harvest.mr_harvester import PassportHarvester
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ENTRIES = [f"7701234560-set{n:03d}" for n in range(300)]
 

@@ -5,7 +5,7 @@ import pytest
 from ckan.tests.helpers import call_action
 from tests.support.demo_site import IDENTIFIERS
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 

@@ -7,7 +7,7 @@ import pytest
 from ckan.tests import factories
 from ckan.tests.helpers import call_action
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 # What an MR passport cannot carry and a curator completes before editing a harvested record.

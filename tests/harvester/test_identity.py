@@ -21,7 +21,7 @@ from tests.support.catalog_records import owned_record
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"),
     # Every record public, so the exports answer without the editorial workflow.
     pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),
 ]
@@ -77,11 +77,11 @@ def test_a_passport_naming_another_identifier_keeps_its_finding(predgor):
     assert "check.registry_identifier_mismatch" not in findings[SUBDIVISIONS]
 
 
-def test_opendata_serves_each_identifiers_own_record(shared_app, predgor):
+def test_opendata_serves_each_identifiers_own_record(web, predgor):
     titles = {guid: r["dataset"]["title"] for guid, r in predgor.items()}
     assert len(set(titles.values())) == 2
     for identifier in (POLITICAL, SUBDIVISIONS):
-        served = json.loads(shared_app.get(f"/opendata/{identifier}/meta.json").body)
+        served = json.loads(web.get(f"/opendata/{identifier}/meta.json").body)
         assert (served["identifier"], served["title"]) == (identifier, titles[identifier])
 
 

@@ -15,7 +15,7 @@ from ckanext.harvest.tests.factories import HarvestJobObj
 from ckanext.passport.harvest.index_commits import held_index_writes, import_indexed, index_from_database
 from ckanext.passport.plugins.harvester import PassportHarvesterPlugin
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 DEMO_DATASETS = 6

@@ -21,7 +21,7 @@ from ckanext.passport.harvest import index_check
 from ckanext.passport.cli import passport as passport_cli
 from ckanext.passport.plugins.harvester import PassportHarvesterPlugin
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 # A source whose registry may lose its only entry: the deletion guard would keep it otherwise.
 CONFIG = {"allow_private_addresses": True, "max_delete_ratio": 1}

@@ -16,7 +16,7 @@ from ckanext.harvest.tests.factories import HarvestJobObj, HarvestObjectObj
 
 from ckanext.passport.harvest import recovery
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db")]
 
 
 @contextmanager

@@ -99,9 +99,9 @@ def test_the_finding_keeps_the_timeout_and_the_last_action_time(timed_out):
 
 
 @pytest.mark.parametrize("prefix, severity", [("/cs", "chyba"), ("/ru", "ошибка")])
-def test_the_job_page_shows_the_finding_in_the_reader_s_language(shared_app, timed_out, prefix, severity):
+def test_the_job_page_shows_the_finding_in_the_reader_s_language(web, timed_out, prefix, severity):
     source, token = timed_out["source"], timed_out["sysadmin"]["token"]
-    page = shared_app.get(f"{prefix}/harvest/{source['name']}/job/{timed_out['job_id']}", headers={"Authorization": token})
+    page = web.get(f"{prefix}/harvest/{source['name']}/job/{timed_out['job_id']}", headers={"Authorization": token})
     assert page.status_code == 200
     # A sentence in the reader's language after its severity, its code apart in small type (issue 41).
     assert f">{severity}</span>" in page.body
@@ -109,16 +109,16 @@ def test_the_job_page_shows_the_finding_in_the_reader_s_language(shared_app, tim
     assert f"{STILL} {severity}: " not in page.body
 
 
-def test_the_job_report_api_speaks_russian_under_ru(shared_app, timed_out):
-    response = shared_app.get("/ru/api/3/action/harvest_job_report", params={"id": timed_out["job_id"]},
+def test_the_job_report_api_speaks_russian_under_ru(web, timed_out):
+    response = web.get("/ru/api/3/action/harvest_job_report", params={"id": timed_out["job_id"]},
                        headers={"Authorization": timed_out["sysadmin"]["token"]})
     (error,) = response.json["result"]["gather_errors"]
     assert error["message"].startswith(f"{STILL} ошибка: ")
 
 
-def test_the_conformance_tab_lists_the_timeout_among_the_site_s_findings(shared_app, timed_out):
+def test_the_conformance_tab_lists_the_timeout_among_the_site_s_findings(web, timed_out):
     source, token = timed_out["source"], timed_out["sysadmin"]["token"]
-    page = shared_app.get(f"/cs/harvest/{source['name']}/conformance", headers={"Authorization": token})
+    page = web.get(f"/cs/harvest/{source['name']}/conformance", headers={"Authorization": token})
     assert page.status_code == 200
     assert "harvest.job_timeout" in page.body
 

@@ -14,7 +14,7 @@ from tests.support.lkod_site import BAD, GOOD
 from tests.support.lkod_harvest import (ALLOW, CURATOR_FIELDS, CURATOR_PART, lkod, lkod_source,  # noqa: F401
                                          object_error_codes, organization, report_statuses, run_lkod)
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 
 def _records() -> dict[str, dict]:
@@ -274,10 +274,10 @@ def test_a_dataset_iri_another_sources_record_holds_is_refused_and_that_record_u
     assert {iri: record["metadata_modified"] for iri, record in _records().items()} == before
 
 
-def test_a_dataset_documents_error_is_shown_in_the_readers_language(shared_app, lkod, lkod_source, run_lkod):
+def test_a_dataset_documents_error_is_shown_in_the_readers_language(web, lkod, lkod_source, run_lkod):
     _, job = run_lkod(lkod_source(lkod.catalog_url, ALLOW))
 
-    response = shared_app.get("/cs/api/3/action/harvest_job_report", params={"id": job["id"]},
+    response = web.get("/cs/api/3/action/harvest_job_report", params={"id": job["id"]},
                        headers={"Authorization": factories.SysadminWithToken()["token"]})
 
     messages = [e["message"] for found in response.json["result"]["object_errors"].values() for e in found["errors"]]

@@ -17,7 +17,7 @@ from tests.support.lkod_site import PUBLISHER, VLD
 from ckanext.passport.harvest import stored
 from ckanext.passport.lkod import documents, norms
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 EXAMPLES_2021 = Path(__file__).resolve().parents[1] / "fixtures" / "dcat-ap-cz-2021" / "příklady"
 ALLOW = {"allow_private_addresses": True}
@@ -164,22 +164,22 @@ def _norm_rows(html: str) -> dict[str, str]:
     return dict(re.findall(r'<tr data-norm="([^"]+)"><td>[^<]*</td><td>(\d+)</td></tr>', html))
 
 
-def test_the_source_page_counts_its_records_documents_per_norm_in_the_readers_language(shared_app, mixed):
+def test_the_source_page_counts_its_records_documents_per_norm_in_the_readers_language(web, mixed):
     source, _ = _harvest(mixed.catalog_url)
     token = factories.SysadminWithToken()["token"]
 
-    page = shared_app.get(f"/cs/harvest/{source['name']}", headers={"Authorization": token}).body
+    page = web.get(f"/cs/harvest/{source['name']}", headers={"Authorization": token}).body
 
     assert "Normy dokumentů datových sad" in page
     assert _norm_rows(page) == {norms.NORM_2021: "1", norms.NORM_2024: "1", "expanded": "1"}
     assert "rozvinuté JSON-LD bez kontextu" in page
 
 
-def test_the_job_page_says_which_norm_its_documents_were_read_in(shared_app, mixed):
+def test_the_job_page_says_which_norm_its_documents_were_read_in(web, mixed):
     source, job = _harvest(mixed.catalog_url)
     token = factories.SysadminWithToken()["token"]
 
-    page = shared_app.get(f"/cs/harvest/{source['name']}/job/{job.id}", headers={"Authorization": token}).body
+    page = web.get(f"/cs/harvest/{source['name']}/job/{job.id}", headers={"Authorization": token}).body
 
     assert "Načteno v normě" in page
     assert _norm_rows(page) == {norms.NORM_2021: "1", norms.NORM_2024: "1", "expanded": "1"}
@@ -191,33 +191,33 @@ def _catalog_norm(html: str) -> str:
     return found.group(1) if found else ""
 
 
-def test_the_job_and_the_source_page_name_the_norm_of_the_catalog_document(shared_app, mixed):
+def test_the_job_and_the_source_page_name_the_norm_of_the_catalog_document(web, mixed):
     source, job = _harvest(mixed.catalog_url)
     token = factories.SysadminWithToken()["token"]
 
     for url in (f"/cs/harvest/{source['name']}/job/{job.id}", f"/cs/harvest/{source['name']}"):
-        page = shared_app.get(url, headers={"Authorization": token}).body
+        page = web.get(url, headers={"Authorization": token}).body
         assert _catalog_norm(page) == f"Katalog: {norms.NORM_2021}", url
 
 
-def test_a_catalogs_norm_is_the_one_its_last_gather_read(shared_app, mixed):
+def test_a_catalogs_norm_is_the_one_its_last_gather_read(web, mixed):
     source, first = _harvest(mixed.catalog_url)
     catalog = json.loads((mixed.root / "lkod" / "katalog.jsonld").read_text("utf-8"))
     mixed.write("katalog.jsonld", json.dumps({**catalog, "@context": norms.CONTEXT_2024}, ensure_ascii=False))
     second = _job(source["id"])
     token = factories.SysadminWithToken()["token"]
 
-    assert _catalog_norm(shared_app.get(f"/harvest/{source['name']}", headers={"Authorization": token}).body) == \
+    assert _catalog_norm(web.get(f"/harvest/{source['name']}", headers={"Authorization": token}).body) == \
         f"Catalog: {norms.NORM_2024}"
-    assert _catalog_norm(shared_app.get(f"/harvest/{source['name']}/job/{first.id}", headers={"Authorization": token}).body) \
+    assert _catalog_norm(web.get(f"/harvest/{source['name']}/job/{first.id}", headers={"Authorization": token}).body) \
         == f"Catalog: {norms.NORM_2021}"
     assert second.status == "Finished"
 
 
-def test_the_lkod_page_counts_each_harvested_catalogs_documents_per_norm(shared_app, mixed):
+def test_the_lkod_page_counts_each_harvested_catalogs_documents_per_norm(web, mixed):
     source, _ = _harvest(mixed.catalog_url)
 
-    page = shared_app.get("/cs/lkod/").body
+    page = web.get("/cs/lkod/").body
 
     assert "Sklízené lokální katalogy podle normy" in page
     row = re.search(rf'<tr data-source="{source["name"]}">(.*?)</tr>', page, re.S).group(1)

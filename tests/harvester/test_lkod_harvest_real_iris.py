@@ -14,7 +14,7 @@ from tests.support.lkod_site import EXAMPLES, PUBLISHER, VLD
 
 from ckanext.passport.lkod import norms
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 # The dataset's folder as a publisher names it, written three ways.

@@ -15,7 +15,7 @@ from tests.support.lkod_site import GOOD, build_lkod
 
 from ckanext.passport.plugins.lkod_harvester import PassportLkodHarvesterPlugin
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 

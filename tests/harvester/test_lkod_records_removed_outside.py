@@ -15,7 +15,7 @@ from tests.support.lkod_harvest import (ALLOW, CURATOR_FIELDS, CURATOR_PART, lko
 
 from ckanext.passport.harvest import records
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 KEY = "vld"
 
@@ -110,14 +110,14 @@ def test_a_record_never_written_after_its_object_was_made_current_is_made_by_the
     assert records.drift(source["id"]) == []
 
 
-def test_the_job_page_counts_the_entries_kept_deleted_in_the_readers_language(shared_app, lkod, lkod_source, run_lkod):
+def test_the_job_page_counts_the_entries_kept_deleted_in_the_readers_language(web, lkod, lkod_source, run_lkod):
     source = lkod_source(lkod.catalog_url, ALLOW)
     first, _ = run_lkod(source)
     _delete(_record_id(lkod, first))
     _, job = run_lkod(source)
     sysadmin = factories.SysadminWithToken()
 
-    page = shared_app.get(f"/cs/harvest/{source['name']}/job/{job['id']}",
+    page = web.get(f"/cs/harvest/{source['name']}/job/{job['id']}",
                    headers={"Authorization": sysadmin["token"]})
 
     assert "1 položka, kterou zdroj stále uvádí, zůstává v portálu smazaná" in page.body

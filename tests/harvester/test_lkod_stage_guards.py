@@ -13,7 +13,7 @@ from ckanext.harvest.model import HarvestSource
 from tests.support.lkod_site import BAD, GOOD
 from tests.support.lkod_harvest import lkod, lkod_source, organization, run_lkod  # noqa: F401 (fixtures)
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 

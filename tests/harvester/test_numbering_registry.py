@@ -14,7 +14,7 @@ from tests.support.fault_passports import valid_passport
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"),
     # Every record public, so the permanent links answer without the editorial workflow.
     pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),
 ]
@@ -48,13 +48,13 @@ def numbering_sites(tmp_path, serve_site):
     return sites
 
 
-def test_the_record_of_a_numbered_entry_keys_on_its_passports_identifier(shared_app, numbering_sites, harvest_source,
+def test_the_record_of_a_numbered_entry_keys_on_its_passports_identifier(web, numbering_sites, harvest_source,
                                                                        run_harvest):
     results, _ = run_harvest(harvest_source(f"{numbering_sites[0].url}/opendata/list.xml", ALLOW))
 
     dataset = results["1"]["dataset"]
     assert (dataset["mr_identifier"], dataset["name"]) == (FSNB, FSNB)
-    served = json.loads(shared_app.get(f"/opendata/{FSNB}/meta.json").body)
+    served = json.loads(web.get(f"/opendata/{FSNB}/meta.json").body)
     assert (served["identifier"], served["title"]) == (FSNB, "ФСНБ-2020")
 
 

@@ -10,7 +10,7 @@ from tests.support.http_site import Fault
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"),
     pytest.mark.ckan_config("ckanext.passport.harvest_object_budget", "2"),
 ]
 

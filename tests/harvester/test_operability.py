@@ -17,7 +17,7 @@ from tests.support.http_site import Fault
 
 from ckanext.passport.catalog.ownership import MR
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ROOT = Path(__file__).resolve().parents[2]
 CKAN = [str(Path(sys.executable).with_name("ckan")), "-c", str(ROOT / "test.ini")]
@@ -98,12 +98,12 @@ def test_a_job_where_every_passport_fails_still_finishes(demo_site, harvest_sour
     assert job["status"] == "Finished"
 
 
-def test_the_job_page_shows_each_error_as_a_sentence_with_its_code(shared_app, demo_site, harvest_source, run_harvest):
+def test_the_job_page_shows_each_error_as_a_sentence_with_its_code(web, demo_site, harvest_source, run_harvest):
     demo_site.fault("/opendata/7701234560-schools/meta.xml", Fault(status=500))
     source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW | {"formats": ["meta.xml"]})
     _, job = run_harvest(source)
     sysadmin = factories.SysadminWithToken()
-    page = shared_app.get(f"/harvest/{source['name']}/job/{job['id']}", headers={"Authorization": sysadmin["token"]})
+    page = web.get(f"/harvest/{source['name']}/job/{job['id']}", headers={"Authorization": sysadmin["token"]})
     assert page.status_code == 200
     assert "Server error (HTTP 500)" in page.body
     assert "<code>fetch.server_error</code>" in page.body

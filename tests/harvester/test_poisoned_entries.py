@@ -1,7 +1,7 @@
 """A registry with entries that break what reads or stores them: each such entry is its own coded error, and the
 rest of the registry is gathered, fetched and imported as if it were not there.
 
-The poisons (tests/support/poisoned_site.py): a link no URL parser reads (``http://[x/``: the registry reader skips it with
+The poisons (support/poisoned_site.py): a link no URL parser reads (``http://[x/``: the registry reader skips it with
 its own code), and a passport the search index refuses (a title far beyond what Solr keeps in one term: CKAN raises
 out of ``package_create``), which the harvest's guard turns into the object's error. A source whose stored config no
 longer loads fails its gather with a coded error instead of the gather consumer.

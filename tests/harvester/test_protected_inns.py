@@ -15,7 +15,7 @@ from ckanext.harvest.model import HarvestObject
 
 pytestmark = [
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"),
     pytest.mark.ckan_config("ckanext.passport.review_scope", "none"),
 ]
 
@@ -66,7 +66,7 @@ def test_an_unreadable_entry_under_a_protected_inn_is_refused_before_it_is_fetch
 
 
 def test_the_holders_own_source_imports_it_after_a_squatter_and_opendata_serves_its_record(
-    shared_app, ministry, demo_site, squatter_site, harvest_source, run_harvest
+    web, ministry, demo_site, squatter_site, harvest_source, run_harvest
 ):
     run_harvest(harvest_source(f"{squatter_site.url}/opendata/list.json", ALLOW, name="squatter"))
 
@@ -76,7 +76,7 @@ def test_the_holders_own_source_imports_it_after_a_squatter_and_opendata_serves_
     assert results[PROTECTED]["report_status"] == "added"
     record = call_action("package_show", id=results[PROTECTED]["dataset"]["id"])
     assert record["owner_org"] == ministry["id"]
-    served = json.loads(shared_app.get(f"/opendata/{PROTECTED}/meta.json").body)
+    served = json.loads(web.get(f"/opendata/{PROTECTED}/meta.json").body)
     assert (served["identifier"], served["title"]) == (PROTECTED, record["title"])
 
 
@@ -123,16 +123,16 @@ def save_as(app, user: dict, owner_org: dict, source_type: str, config: dict):
     ("lkod", {"iri_hosts": ["data.example.cz"]}, "config.iri_hosts_sysadmin_only"),
 ])
 def test_an_organization_admin_may_not_let_a_source_speak_for_others(
-    shared_app, org_admin, own_org, ministry, source_type, config, code
+    web, org_admin, own_org, ministry, source_type, config, code
 ):
-    response = save_as(shared_app, org_admin, own_org, source_type, config)
+    response = save_as(web, org_admin, own_org, source_type, config)
 
     assert response.status_code == 409
     assert f"[{code}] " in response.json["error"]["config"][0]
 
 
-def test_a_sysadmin_lists_an_aggregators_organizations_only_by_existing_names(shared_app, own_org):
-    response = save_as(shared_app, factories.SysadminWithToken(), own_org, "passport",
+def test_a_sysadmin_lists_an_aggregators_organizations_only_by_existing_names(web, own_org):
+    response = save_as(web, factories.SysadminWithToken(), own_org, "passport",
                        {"publisher_organizations": ["nowhere"]})
 
     assert response.status_code == 409

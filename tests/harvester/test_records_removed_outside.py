@@ -16,7 +16,7 @@ from ckanext.harvest.model import HarvestObject
 from ckanext.passport.cli import passport as passport_cli
 from ckanext.passport.harvest import records
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 GUID = "5027123457-bustops"
@@ -164,12 +164,12 @@ def test_check_index_lists_a_record_deleted_in_the_portal_and_leaves_it_deleted(
     assert call_action("package_show", id=first[GUID]["dataset"]["id"])["state"] == "deleted"
 
 
-def test_the_conformance_tab_counts_the_entries_brought_back_in_the_readers_language(source, run_harvest, shared_app):
+def test_the_conformance_tab_counts_the_entries_brought_back_in_the_readers_language(source, run_harvest, web):
     harvested = source()
     first, _ = run_harvest(harvested)
     call_action("dataset_purge", id=first[GUID]["dataset"]["id"])
     run_harvest(harvested)
 
-    page = shared_app.get(f"/ru/harvest/{harvested['name']}/conformance").body
+    page = web.get(f"/ru/harvest/{harvested['name']}/conformance").body
 
     assert "1 позиция, чья запись пропала, возвращена" in page

@@ -16,7 +16,7 @@ from tests.support.http_site import Fault
 
 from ckanext.passport.plugins.harvester import PassportHarvesterPlugin
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 BROKEN = "/opendata/7701234560-schools/meta.xml"

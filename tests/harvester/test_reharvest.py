@@ -8,7 +8,7 @@ from ckan.tests.helpers import call_action
 from tests.support.demo_site import retitle_pharmacies
 from tests.support.http_site import Fault
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from ckan.tests import factories
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db")]
 
 SITE = "https://opendata.example.ru/opendata/"
 
@@ -31,23 +31,23 @@ def config_errors(response) -> list[str]:
     return error["config"]
 
 
-def test_organization_admin_may_harvest_into_their_own_organization(shared_app, org_admin, own_org):
-    response = create(shared_app, org_admin, own_org, {"organization": own_org["name"]})
+def test_organization_admin_may_harvest_into_their_own_organization(web, org_admin, own_org):
+    response = create(web, org_admin, own_org, {"organization": own_org["name"]})
 
     assert response.status_code == 200, response.body
     assert json.loads(response.json["result"]["config"]) == {"organization": own_org["name"]}
 
 
-def test_organization_admin_may_harvest_into_an_organization_where_they_are_an_editor(shared_app, org_admin, own_org):
+def test_organization_admin_may_harvest_into_an_organization_where_they_are_an_editor(web, org_admin, own_org):
     other = factories.Organization(users=[{"name": org_admin["name"], "capacity": "editor"}])
 
-    assert create(shared_app, org_admin, own_org, {"organization": other["id"]}).status_code == 200
+    assert create(web, org_admin, own_org, {"organization": other["id"]}).status_code == 200
 
 
-def test_organization_admin_may_not_harvest_into_another_organization(shared_app, org_admin, own_org):
+def test_organization_admin_may_not_harvest_into_another_organization(web, org_admin, own_org):
     other = factories.Organization(name="ministerstvo")
 
-    errors = config_errors(create(shared_app, org_admin, own_org, {"organization": "ministerstvo"}))
+    errors = config_errors(create(web, org_admin, own_org, {"organization": "ministerstvo"}))
 
     assert len(errors) == 1
     assert "[config.organization_not_allowed]" in errors[0]
@@ -55,16 +55,16 @@ def test_organization_admin_may_not_harvest_into_another_organization(shared_app
     assert other["name"] == "ministerstvo"
 
 
-def test_organization_admin_may_not_harvest_into_one_where_they_are_only_a_member(shared_app, org_admin, own_org):
+def test_organization_admin_may_not_harvest_into_one_where_they_are_only_a_member(web, org_admin, own_org):
     other = factories.Organization(users=[{"name": org_admin["name"], "capacity": "member"}])
 
-    errors = config_errors(create(shared_app, org_admin, own_org, {"organization": other["name"]}))
+    errors = config_errors(create(web, org_admin, own_org, {"organization": other["name"]}))
 
     assert "[config.organization_not_allowed]" in errors[0]
 
 
-def test_an_organization_that_does_not_exist_is_refused_for_everyone(shared_app, own_org):
-    errors = config_errors(create(shared_app, factories.SysadminWithToken(), own_org, {"organization": "nowhere"}))
+def test_an_organization_that_does_not_exist_is_refused_for_everyone(web, own_org):
+    errors = config_errors(create(web, factories.SysadminWithToken(), own_org, {"organization": "nowhere"}))
 
     assert "[config.organization_unknown]" in errors[0]
 
@@ -79,27 +79,27 @@ def test_an_organization_that_does_not_exist_is_refused_for_everyone(shared_app,
     ({"notify_publisher": True}, "config.notify_publisher_sysadmin_only"),
     ({"notify_score_drop": 4}, "config.notify_score_drop_sysadmin_only"),
 ])
-def test_organization_admin_may_not_set_a_sysadmin_option(shared_app, org_admin, own_org, option, code):
-    errors = config_errors(create(shared_app, org_admin, own_org, option))
+def test_organization_admin_may_not_set_a_sysadmin_option(web, org_admin, own_org, option, code):
+    errors = config_errors(create(web, org_admin, own_org, option))
 
     assert f"[{code}]" in errors[0]
 
 
-def test_every_refusal_is_named_in_the_one_config_error(shared_app, org_admin, own_org):
-    errors = config_errors(create(shared_app, org_admin, own_org, {"user": "harvest-bot", "create_organizations": True}))
+def test_every_refusal_is_named_in_the_one_config_error(web, org_admin, own_org):
+    errors = config_errors(create(web, org_admin, own_org, {"user": "harvest-bot", "create_organizations": True}))
 
     assert "[config.user_sysadmin_only]" in errors[0]
     assert "[config.create_organizations_sysadmin_only]" in errors[0]
 
 
 @pytest.mark.ckan_config("ckanext.passport.initial_states", "submitted")
-def test_sysadmin_may_set_every_option(shared_app, own_org):
+def test_sysadmin_may_set_every_option(web, own_org):
     elsewhere = factories.Organization()
     bot = factories.User()
     config = {"organization": elsewhere["name"], "user": bot["name"], "allow_private_addresses": True,
               "default_editorial_state": "submitted", "timeout": 30, "notify_publisher": True, "notify_score_drop": 1}
 
-    response = create(shared_app, factories.SysadminWithToken(), own_org, config)
+    response = create(web, factories.SysadminWithToken(), own_org, config)
 
     assert response.status_code == 200, response.body
 
@@ -110,23 +110,23 @@ def test_sysadmin_may_set_every_option(shared_app, own_org):
     ({"timeout": 11}, "ckanext.passport.timeout"),
     ({"max_file_size": 1048577}, "ckanext.passport.max_file_size"),
 ])
-def test_limits_above_the_sites_settings_are_refused_even_for_a_sysadmin(shared_app, own_org, option, setting):
-    errors = config_errors(create(shared_app, factories.SysadminWithToken(), own_org, option))
+def test_limits_above_the_sites_settings_are_refused_even_for_a_sysadmin(web, own_org, option, setting):
+    errors = config_errors(create(web, factories.SysadminWithToken(), own_org, option))
 
     assert "[config.above_site_limit]" in errors[0]
     assert setting in errors[0]
 
 
 @pytest.mark.ckan_config("ckanext.passport.timeout", "10")
-def test_limits_at_or_below_the_sites_settings_are_accepted(shared_app, org_admin, own_org):
-    assert create(shared_app, org_admin, own_org, {"timeout": 10, "max_file_size": 4096}).status_code == 200
+def test_limits_at_or_below_the_sites_settings_are_accepted(web, org_admin, own_org):
+    assert create(web, org_admin, own_org, {"timeout": 10, "max_file_size": 4096}).status_code == 200
 
 
-def test_organization_admin_may_not_widen_an_existing_source_either(shared_app, org_admin, own_org):
-    source = create(shared_app, org_admin, own_org, {}).json["result"]
+def test_organization_admin_may_not_widen_an_existing_source_either(web, org_admin, own_org):
+    source = create(web, org_admin, own_org, {}).json["result"]
     factories.Organization(name="ministerstvo")
 
-    response = shared_app.post(
+    response = web.post(
         "/api/3/action/harvest_source_update",
         json={"id": source["id"], "name": source["name"], "url": SITE, "source_type": "passport",
               "owner_org": own_org["id"], "config": json.dumps({"organization": "ministerstvo"})},

@@ -10,14 +10,14 @@ from ckan.tests.helpers import call_action
 from tests.support.demo_site import DEMO_SITE
 from tests.support.signed_in import SignedIn
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 PRIVATE = '{"allow_private_addresses": true}'
 
 
 @pytest.fixture
-def sysadmin_browser(shared_app) -> SignedIn:
-    return SignedIn(shared_app, factories.Sysadmin())
+def sysadmin_browser(web) -> SignedIn:
+    return SignedIn(web, factories.Sysadmin())
 
 
 @pytest.fixture

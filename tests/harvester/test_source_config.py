@@ -114,7 +114,7 @@ def test_private_addresses_are_refused_unless_configured():
 
 
 @pytest.mark.stack
-@pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables")
+@pytest.mark.usefixtures("shared_plugins", "empty_db")
 class TestThroughTheApi:
     def _create(self, app, user, config: dict):
         from ckan.tests import factories
@@ -127,23 +127,23 @@ class TestThroughTheApi:
             headers={"Authorization": user["token"]},
         )
 
-    def test_organization_admin_cannot_allow_private_addresses(self, shared_app):
+    def test_organization_admin_cannot_allow_private_addresses(self, web):
         from ckan.tests import factories
 
-        response = self._create(shared_app, factories.UserWithToken(), {"allow_private_addresses": True})
+        response = self._create(web, factories.UserWithToken(), {"allow_private_addresses": True})
         assert response.status_code == 409
         assert "Only a sysadmin may allow harvesting private addresses" in response.body
 
-    def test_unknown_option_is_refused_with_its_name(self, shared_app):
+    def test_unknown_option_is_refused_with_its_name(self, web):
         from ckan.tests import factories
 
-        response = self._create(shared_app, factories.SysadminWithToken(), {"colour": "red"})
+        response = self._create(web, factories.SysadminWithToken(), {"colour": "red"})
         assert response.status_code == 409
         assert "[config.invalid] Invalid configuration: unknown option 'colour'" in response.json["error"]["config"][0]
 
-    def test_skipping_review_needs_the_sites_consent(self, shared_app):
+    def test_skipping_review_needs_the_sites_consent(self, web):
         from ckan.tests import factories
 
-        response = self._create(shared_app, factories.SysadminWithToken(), {"default_editorial_state": "published"})
+        response = self._create(web, factories.SysadminWithToken(), {"default_editorial_state": "published"})
         assert response.status_code == 409
         assert "initial_states" in response.body

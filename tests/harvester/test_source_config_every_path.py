@@ -11,7 +11,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestSource
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db")]
 
 SITE = "https://opendata.example.ru/opendata/"
 CATALOG = "https://data.example.cz/lkod/catalog"
@@ -39,7 +39,7 @@ def editor():
 
 
 @pytest.fixture
-def organization(editor):
+def editors_organization(editor):
     return factories.Organization(users=[{"name": editor["name"], "capacity": "editor"}])
 
 
@@ -69,11 +69,11 @@ def shown_config(source: dict) -> dict:
 
 @pytest.mark.parametrize("source_type", TYPES)
 @pytest.mark.parametrize("action", MOVES)
-def test_an_editor_may_not_move_a_sysadmins_source_on_any_path(shared_app, editor, organization, source_type, action):
+def test_an_editor_may_not_move_a_sysadmins_source_on_any_path(web, editor, editors_organization, source_type, action):
     url, config = TYPES[source_type]
-    source = sysadmins_source(shared_app, organization, source_type, config)
+    source = sysadmins_source(web, editors_organization, source_type, config)
 
-    response = post(shared_app, editor, action, MOVES[action](source))
+    response = post(web, editor, action, MOVES[action](source))
 
     assert response.status_code == 409, response.body
     [refusal] = response.json["error"]["url"]
@@ -82,32 +82,33 @@ def test_an_editor_may_not_move_a_sysadmins_source_on_any_path(shared_app, edito
     assert sorted(named) == sorted(option for option in config if option != "max_delete_ratio")
     assert stored(source) == (url, config)
     # Whoever may not edit the source learns nothing of its config; a sysadmin moves it, the config kept.
-    outsider = post(shared_app, factories.UserWithToken(), action, MOVES[action](source))
+    outsider = post(web, factories.UserWithToken(), action, MOVES[action](source))
     assert outsider.status_code == 403 and "allow_private_addresses" not in outsider.body
-    assert post(shared_app, factories.SysadminWithToken(), action, MOVES[action](source)).status_code == 200
+    assert post(web, factories.SysadminWithToken(), action, MOVES[action](source)).status_code == 200
     assert stored(source) == (ELSEWHERE, config)
 
 
 @pytest.mark.parametrize("source_type", TYPES)
-def test_an_editor_may_not_move_a_sysadmins_source_to_another_organization(shared_app, editor, organization, source_type):
-    source = sysadmins_source(shared_app, organization, source_type, TYPES[source_type][1])
+def test_an_editor_may_not_move_a_sysadmins_source_to_another_organization(web, editor, editors_organization,
+                                                                           source_type):
+    source = sysadmins_source(web, editors_organization, source_type, TYPES[source_type][1])
     other = factories.Organization(users=[{"name": editor["name"], "capacity": "editor"}])
 
-    response = post(shared_app, editor, "package_patch", {"id": source["id"], "owner_org": other["id"]})
+    response = post(web, editor, "package_patch", {"id": source["id"], "owner_org": other["id"]})
 
     assert "[config.retarget_sysadmin_only]" in response.json["error"]["owner_org"][0]
-    assert call_action("package_show", id=source["id"])["owner_org"] == organization["id"]
+    assert call_action("package_show", id=source["id"])["owner_org"] == editors_organization["id"]
 
 
 @pytest.mark.parametrize("source_type", TYPES)
 @pytest.mark.parametrize("action", MOVES)
-def test_an_editor_may_retitle_a_sysadmins_source_and_its_config_stays_and_shows(shared_app, editor, organization,
+def test_an_editor_may_retitle_a_sysadmins_source_and_its_config_stays_and_shows(web, editor, editors_organization,
                                                                                 source_type, action):
     url, config = TYPES[source_type]
-    source = sysadmins_source(shared_app, organization, source_type, config)
+    source = sysadmins_source(web, editors_organization, source_type, config)
     retitled = {**MOVES[action](source), "url": url, "title": "Registry of the region", "notes": "Weekly."}
 
-    response = post(shared_app, editor, action, retitled)
+    response = post(web, editor, action, retitled)
 
     assert response.status_code == 200, response.body
     assert call_action("package_show", id=source["id"])["title"] == "Registry of the region"
@@ -116,13 +117,13 @@ def test_an_editor_may_retitle_a_sysadmins_source_and_its_config_stays_and_shows
     assert shown_config(source) == config
 
 
-def test_an_editor_saving_the_source_form_as_it_was_keeps_the_options_a_sysadmin_set(shared_app, editor, organization):
+def test_an_editor_saving_the_source_form_as_it_was_keeps_the_options_a_sysadmin_set(web, editor, editors_organization):
     """The edit form sends the config it shows: the sysadmin's options come back unchanged, and are kept."""
     url, config = TYPES["passport"]
-    source = sysadmins_source(shared_app, organization, "passport", config)
+    source = sysadmins_source(web, editors_organization, "passport", config)
     shown = call_action("harvest_source_show", id=source["id"])
 
-    response = post(shared_app, editor, "harvest_source_update",
+    response = post(web, editor, "harvest_source_update",
                     {**MOVES["harvest_source_update"](source), "url": url, "config": shown["config"],
                      "title": "Registry of the region"})
 
@@ -130,11 +131,11 @@ def test_an_editor_saving_the_source_form_as_it_was_keeps_the_options_a_sysadmin
     assert stored(source) == (url, config)
 
 
-def test_an_editor_may_not_change_an_option_a_sysadmin_set(shared_app, editor, organization):
+def test_an_editor_may_not_change_an_option_a_sysadmin_set(web, editor, editors_organization):
     url, config = TYPES["passport"]
-    source = sysadmins_source(shared_app, organization, "passport", config)
+    source = sysadmins_source(web, editors_organization, "passport", config)
 
-    response = post(shared_app, editor, "harvest_source_update",
+    response = post(web, editor, "harvest_source_update",
                     {**MOVES["harvest_source_update"](source), "url": url,
                      "config": json.dumps({**config, "user": "someone-else"})})
 

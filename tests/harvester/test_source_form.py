@@ -11,7 +11,7 @@ from ckanext.passport.harvest import config as passport_config
 from ckanext.passport.harvest import source_form
 from ckanext.passport.lkod import harvest_config as lkod_config
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 
 def _source_form(app, organizations: int = 1) -> BeautifulSoup:
@@ -27,8 +27,8 @@ def _source_form(app, organizations: int = 1) -> BeautifulSoup:
 
 
 @pytest.fixture
-def form(shared_app) -> BeautifulSoup:
-    return _source_form(shared_app)
+def form(web) -> BeautifulSoup:
+    return _source_form(web)
 
 
 def test_the_organization_picker_shows_titles(form):
@@ -64,8 +64,8 @@ def _selected(select) -> tuple[str, str]:
     return chosen["value"], chosen.get_text(strip=True)
 
 
-def test_an_admin_of_several_organizations_starts_at_choosing_one(shared_app):
-    assert _selected(_source_form(shared_app, organizations=2).select_one("#field-organizations")) == (
+def test_an_admin_of_several_organizations_starts_at_choosing_one(web):
+    assert _selected(_source_form(web, organizations=2).select_one("#field-organizations")) == (
         "", "Vyberte organizaci")
 
 
@@ -80,16 +80,16 @@ def test_the_config_help_names_the_docs_page_and_no_repository_path(form):
 
 
 @pytest.mark.ckan_config("ckanext.passport.docs_url", "https://docs.example.org/ckanext-passport/")
-def test_the_config_help_links_the_docs_page_where_the_site_publishes_the_docs(shared_app):
-    link = _source_form(shared_app).select_one("#passport-config-help a.passport-config-docs")
+def test_the_config_help_links_the_docs_page_where_the_site_publishes_the_docs(web):
+    link = _source_form(web).select_one("#passport-config-help a.passport-config-docs")
     assert link["href"] == "https://docs.example.org/ckanext-passport/harvest-source/"
     assert link.get_text(strip=True) == "Konfigurace zdroje sklizně"
 
 
-def test_config_errors_are_listed_one_per_option(shared_app):
+def test_config_errors_are_listed_one_per_option(web):
     from tests.support.signed_in import SignedIn
 
-    browser = SignedIn(shared_app, factories.Sysadmin())
+    browser = SignedIn(web, factories.Sysadmin())
     organization = factories.Organization()
     page = browser.post("/cs/harvest/new", data={
         "url": "http://example.org/opendata/", "title": "Chybná", "name": "chybna", "source_type": "passport",
@@ -103,10 +103,10 @@ def test_config_errors_are_listed_one_per_option(shared_app):
     assert sorted("'max_file_size'" in item for item in items) == [False, True]
 
 
-def test_config_errors_read_as_sentences_with_their_codes_apart(shared_app):
+def test_config_errors_read_as_sentences_with_their_codes_apart(web):
     from tests.support.signed_in import SignedIn
 
-    browser = SignedIn(shared_app, factories.Sysadmin())
+    browser = SignedIn(web, factories.Sysadmin())
     organization = factories.Organization()
     page = browser.post("/cs/harvest/new", data={
         "url": "http://example.org/opendata/", "title": "Chybná", "name": "chybna", "source_type": "passport",

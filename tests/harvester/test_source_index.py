@@ -15,7 +15,7 @@ from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestObject
 from tests.support.demo_site import retitle_pharmacies
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 ALLOW = {"allow_private_addresses": True}
 DEMO_DATASETS = 6
@@ -72,11 +72,11 @@ def test_a_reharvest_stores_no_harvest_keys_as_the_records_own_extras(demo_site,
     assert not set(HARVEST_KEYS) & set(stored.extras)
 
 
-def test_the_source_page_lists_its_records_and_their_count(shared_app, demo_site, harvest_source, run_harvest):
+def test_the_source_page_lists_its_records_and_their_count(web, demo_site, harvest_source, run_harvest):
     source = harvest_source(f"{demo_site.url}/opendata/list.csv", ALLOW)
     results, _ = run_harvest(source)
     sysadmin = factories.SysadminWithToken()
-    page = shared_app.get(f"/harvest/{source['name']}", headers={"Authorization": sysadmin["token"]})
+    page = web.get(f"/harvest/{source['name']}", headers={"Authorization": sysadmin["token"]})
     assert page.status_code == 200
     assert "There are no datasets associated" not in page.body
     for result in results.values():

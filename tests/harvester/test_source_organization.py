@@ -7,7 +7,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from tests.support.signed_in import SignedIn
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def test_the_shown_source_keeps_its_own_organization(source):
     assert call_action("package_show", id=source["id"])["organization"]["title"] == "Krajský úřad"
 
 
-def test_the_source_page_answers_with_its_organization(shared_app, source):
-    page = SignedIn(shared_app, factories.Sysadmin()).get("/harvest/mestska-data")
+def test_the_source_page_answers_with_its_organization(web, source):
+    page = SignedIn(web, factories.Sysadmin()).get("/harvest/mestska-data")
     assert page.status_code == 200
     assert "Krajský úřad" in page.get_data(as_text=True)

@@ -4,12 +4,12 @@ from __future__ import annotations
 import pytest
 from ckan.tests.helpers import call_action
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 
-def test_a_visitor_reads_a_public_harvest_source_page(shared_app, harvest_source):
+def test_a_visitor_reads_a_public_harvest_source_page(web, harvest_source):
     harvest_source("http://127.0.0.1:9/opendata/", name="public-mr-site", title="Public MR site")
-    response = shared_app.get("/harvest/public-mr-site")
+    response = web.get("/harvest/public-mr-site")
     assert response.status_code == 200
     assert "Public MR site" in response.body
 

@@ -10,7 +10,7 @@ from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 from ckanext.passport.harvest import stage_guard
 from ckanext.passport.harvest.objects import add_object
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 
 def test_a_gather_failing_after_it_committed_objects_leaves_none_behind_and_a_coded_error(harvest_source):

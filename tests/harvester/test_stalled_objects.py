@@ -9,7 +9,7 @@ from ckan.tests.helpers import call_action
 from ckanext.harvest.model import HarvestJob, HarvestObject, HarvestSource
 from ckanext.harvest.tests.factories import HarvestJobObj, HarvestObjectObj
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 BUDGET = 10  # seconds: stalled after 20
 
@@ -64,13 +64,13 @@ def test_the_next_job_of_the_source_can_start_once_the_stalled_one_finished(runn
 
 
 @pytest.mark.ckan_config("ckanext.passport.harvest_object_budget", BUDGET)
-def test_the_stalled_error_is_translated_for_the_reader(shared_app, running_job):
+def test_the_stalled_error_is_translated_for_the_reader(web, running_job):
     from ckan.tests import factories
 
     _object_in(running_job, "IMPORT", seconds_ago=3 * BUDGET, guid="stalled")
     call_action("harvest_jobs_run", source_id=running_job.source_id)
     sysadmin = factories.SysadminWithToken()
     source = call_action("harvest_source_show", id=running_job.source_id)
-    page = shared_app.get(f"/cs/harvest/{source['name']}/job/{running_job.id}", headers={"Authorization": sysadmin["token"]})
+    page = web.get(f"/cs/harvest/{source['name']}/job/{running_job.id}", headers={"Authorization": sysadmin["token"]})
     assert "<code>harvest.object_stalled</code>" in page.body
     assert "nedokončila do 20 sekund" in page.body

@@ -60,15 +60,15 @@ def _unexpected(app, path: str, shape_sets: tuple[str, ...]) -> list[str]:
 
 @pytest.mark.parametrize("norm", NORMS)
 @pytest.mark.parametrize("record", RECORDS)
-def test_a_served_record_document_has_no_violation_but_the_known_ones(shared_app, made, record, norm):
+def test_a_served_record_document_has_no_violation_but_the_known_ones(web, made, record, norm):
     path = f"/lkod/dataset/{made[record]['id']}?norm={norm}"
 
-    assert _unexpected(shared_app, path, shape_sets_for(norm, hvd=record.startswith("HVD"))) == []
+    assert _unexpected(web, path, shape_sets_for(norm, hvd=record.startswith("HVD"))) == []
 
 
 @pytest.mark.parametrize("norm", NORMS)
 @pytest.mark.parametrize("catalog", ["/lkod/catalog", "/lkod/organization/{org}/catalog"])
-def test_a_served_catalog_has_no_violation_but_the_known_ones(shared_app, made, catalog, norm):
+def test_a_served_catalog_has_no_violation_but_the_known_ones(web, made, catalog, norm):
     path = catalog.format(org=made["org"]["name"]) + f"?norm={norm}"
 
-    assert _unexpected(shared_app, path, shape_sets_for(norm, hvd=False, catalog=True)) == []
+    assert _unexpected(web, path, shape_sets_for(norm, hvd=False, catalog=True)) == []

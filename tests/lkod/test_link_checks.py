@@ -91,10 +91,10 @@ def test_only_whoever_may_edit_the_record_sees_its_link_check(published):
         shown(published["record"], factories.User())
 
 
-def test_the_record_page_shows_the_broken_links_to_a_curator_and_nothing_to_a_visitor(shared_app, published):
+def test_the_record_page_shows_the_broken_links_to_a_curator_and_nothing_to_a_visitor(web, published):
     url = f"/en/dataset/{published['record']['name']}"
-    curator = BeautifulSoup(shared_app.get(url, headers=token(published["curator"])).body, "html.parser")
-    visitor = shared_app.get(url).body
+    curator = BeautifulSoup(web.get(url, headers=token(published["curator"])).body, "html.parser")
+    visitor = web.get(url).body
 
     block = curator.select_one("#passport-link-check")
     assert block is not None and block["data-broken"] == "2"
@@ -104,8 +104,8 @@ def test_the_record_page_shows_the_broken_links_to_a_curator_and_nothing_to_a_vi
     assert "passport-link-check" not in visitor
 
 
-def test_lkod_sums_the_broken_links_of_each_organizations_listed_records(shared_app, published):
-    soup = BeautifulSoup(shared_app.get("/lkod/").body, "html.parser")
+def test_lkod_sums_the_broken_links_of_each_organizations_listed_records(web, published):
+    soup = BeautifulSoup(web.get("/lkod/").body, "html.parser")
 
     rows = {row["data-organization"]: row["data-broken"] for row in soup.select(".lkod-broken-organization")}
     assert rows[published["org"]["name"]] == "2"

@@ -71,15 +71,15 @@ def made(built_once) -> dict:
     return built_once("organizations", build)
 
 
-def test_the_organization_catalog_lists_only_its_listed_records(shared_app, made):
-    document = json.loads(shared_app.get("/lkod/organization/mesto/catalog").data)
+def test_the_organization_catalog_lists_only_its_listed_records(web, made):
+    document = json.loads(web.get("/lkod/organization/mesto/catalog").data)
 
     records = made["records"]
     assert sorted(document["datová_sada"]) == sorted([dataset_iri(records["town-1"]), dataset_iri(records["town-2"])])
 
 
-def test_its_iri_is_its_url_and_its_publisher_the_organizations_ico(shared_app, made):
-    graph = parse_jsonld(shared_app.get("/lkod/organization/kraj/catalog").data)
+def test_its_iri_is_its_url_and_its_publisher_the_organizations_ico(web, made):
+    graph = parse_jsonld(web.get("/lkod/organization/kraj/catalog").data)
 
     catalog = rdflib.URIRef(url("kraj"))
     assert (catalog, rdflib.RDF.type, DCAT.Catalog) in graph
@@ -87,22 +87,22 @@ def test_its_iri_is_its_url_and_its_publisher_the_organizations_ico(shared_app, 
     assert set(graph.objects(catalog, DCAT.dataset)) == {rdflib.URIRef(dataset_iri(made["records"]["region-1"]))}
 
 
-def test_its_title_and_description_are_the_organizations_in_czech(shared_app, made):
-    graph = parse_jsonld(shared_app.get("/lkod/organization/mesto/catalog").data)
+def test_its_title_and_description_are_the_organizations_in_czech(web, made):
+    graph = parse_jsonld(web.get("/lkod/organization/mesto/catalog").data)
 
     catalog = rdflib.URIRef(url("mesto"))
     assert graph.value(catalog, DCT.title) == rdflib.Literal("Město Testov", lang="cs")
     assert graph.value(catalog, DCT.description) == rdflib.Literal("Otevřená data města Testova.", lang="cs")
 
 
-def test_an_organization_without_a_description_has_the_sites(shared_app, made):
-    graph = parse_jsonld(shared_app.get("/lkod/organization/kraj/catalog").data)
+def test_an_organization_without_a_description_has_the_sites(web, made):
+    graph = parse_jsonld(web.get("/lkod/organization/kraj/catalog").data)
 
     assert graph.value(rdflib.URIRef(url("kraj")), DCT.description) == rdflib.Literal(SITE_DESCRIPTION, lang="cs")
 
 
-def test_turtle_lists_the_same_records_from_the_same_subject(shared_app, made):
-    response = shared_app.get("/lkod/organization/mesto/catalog", headers={"Accept": "text/turtle"})
+def test_turtle_lists_the_same_records_from_the_same_subject(web, made):
+    response = web.get("/lkod/organization/mesto/catalog", headers={"Accept": "text/turtle"})
 
     assert response.headers["Content-Type"].split(";")[0] == "text/turtle"
     graph = rdflib.Graph().parse(data=response.data, format="turtle")
@@ -110,29 +110,29 @@ def test_turtle_lists_the_same_records_from_the_same_subject(shared_app, made):
     assert listed == {dataset_iri(made["records"]["town-1"]), dataset_iri(made["records"]["town-2"])}
 
 
-def test_it_is_sent_once_allows_any_origin_and_differs_from_the_portal_catalogs_etag(shared_app, made):
-    first = shared_app.get("/lkod/organization/mesto/catalog", headers={"Origin": "https://data.gov.cz"})
+def test_it_is_sent_once_allows_any_origin_and_differs_from_the_portal_catalogs_etag(web, made):
+    first = web.get("/lkod/organization/mesto/catalog", headers={"Origin": "https://data.gov.cz"})
 
     assert first.headers["Access-Control-Allow-Origin"] == "*"
     assert "no-cache" in first.headers["Cache-Control"]
-    again = shared_app.get("/lkod/organization/mesto/catalog", headers={"If-None-Match": first.headers["ETag"]})
+    again = web.get("/lkod/organization/mesto/catalog", headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304
-    assert first.headers["ETag"] != shared_app.get("/lkod/catalog").headers["ETag"]
-    assert first.headers["ETag"] != shared_app.get("/lkod/organization/kraj/catalog").headers["ETag"]
+    assert first.headers["ETag"] != web.get("/lkod/catalog").headers["ETag"]
+    assert first.headers["ETag"] != web.get("/lkod/organization/kraj/catalog").headers["ETag"]
 
 
 # The norm's schema accepts only https:// IRIs: the portal's public address must be one.
 @pytest.mark.ckan_config("ckan.site_url", "https://data.example.cz")
 @pytest.mark.parametrize("name", ["mesto", "kraj"])
-def test_each_organization_catalog_validates_against_the_official_schema(shared_app, made, name):
-    document = json.loads(shared_app.get(f"/lkod/organization/{name}/catalog").data)
+def test_each_organization_catalog_validates_against_the_official_schema(web, made, name):
+    document = json.loads(web.get(f"/lkod/organization/{name}/catalog").data)
 
     assert document["iri"] == f"https://data.example.cz/lkod/organization/{name}/catalog"
     assert errors("katalog.json", document) == []
 
 
-def test_in_the_2026_norm_it_lists_the_same_records_and_validates_against_its_schema(shared_app, made):
-    response = shared_app.get(f"/lkod/organization/mesto/catalog?norm={NORM_2026}")
+def test_in_the_2026_norm_it_lists_the_same_records_and_validates_against_its_schema(web, made):
+    response = web.get(f"/lkod/organization/mesto/catalog?norm={NORM_2026}")
     document = json.loads(response.data)
 
     assert document["@context"] == norms.context_url(NORM_2026, Kind.CATALOG)
@@ -144,10 +144,10 @@ def test_in_the_2026_norm_it_lists_the_same_records_and_validates_against_its_sc
 
 
 @pytest.mark.parametrize("name, ico", [("mesto", TOWN_ICO), ("kraj", REGION_ICO)])
-def test_each_organization_catalog_keeps_the_lkod_validators_rules(shared_app, made, name, ico):
+def test_each_organization_catalog_keeps_the_lkod_validators_rules(web, made, name, ico):
     """What the public LKOD validator checks beyond the schema: the official context, the catalog's IRI equal to
     the URL it was fetched from, exactly one publisher by its RPP IRI, title and description tagged Czech."""
-    response = shared_app.get(f"/lkod/organization/{name}/catalog")
+    response = web.get(f"/lkod/organization/{name}/catalog")
     document = json.loads(response.data)
     graph = parse_jsonld(response.data)
 
@@ -162,25 +162,25 @@ def test_each_organization_catalog_keeps_the_lkod_validators_rules(shared_app, m
 
 @pytest.mark.parametrize("path", ["/lkod/organization/no-such-organization/catalog",
                                   "/lkod/organization/bez-ico/catalog"])
-def test_an_unknown_organization_or_one_without_an_ico_has_no_catalog(shared_app, made, path):
-    assert shared_app.get(path).status_code == 404
+def test_an_unknown_organization_or_one_without_an_ico_has_no_catalog(web, made, path):
+    assert web.get(path).status_code == 404
 
 
-def test_the_404_of_an_organization_without_an_ico_says_why(shared_app, made):
-    assert "has no IČO" in shared_app.get("/lkod/organization/bez-ico/catalog").get_data(as_text=True)
+def test_the_404_of_an_organization_without_an_ico_says_why(web, made):
+    assert "has no IČO" in web.get("/lkod/organization/bez-ico/catalog").get_data(as_text=True)
 
 
-def test_an_organization_with_an_invalid_stored_ico_has_no_catalog(shared_app, made):
-    assert shared_app.get("/lkod/organization/spatne-ico/catalog").status_code == 404
+def test_an_organization_with_an_invalid_stored_ico_has_no_catalog(web, made):
+    assert web.get("/lkod/organization/spatne-ico/catalog").status_code == 404
 
 
-def test_the_catalog_is_found_by_the_organizations_name_only(shared_app, made):
+def test_the_catalog_is_found_by_the_organizations_name_only(web, made):
     """Its URL is its IRI: an id would give the catalog a second one."""
-    assert shared_app.get(f"/lkod/organization/{made['orgs']['town']['id']}/catalog").status_code == 404
+    assert web.get(f"/lkod/organization/{made['orgs']['town']['id']}/catalog").status_code == 404
 
 
-def test_the_portal_catalog_still_lists_every_organizations_records(shared_app, made):
-    listed = set(json.loads(shared_app.get("/lkod/catalog").data)["datová_sada"])
+def test_the_portal_catalog_still_lists_every_organizations_records(web, made):
+    listed = set(json.loads(web.get("/lkod/catalog").data)["datová_sada"])
 
     records = made["records"]
     assert listed == {dataset_iri(records[key]) for key in ("town-1", "town-2", "region-1", "no-ico-1", "bad-ico-1")}
@@ -196,8 +196,8 @@ def organization_rows(app) -> dict[str, str]:
     return {row["data-organization"]: row for row in page.select("tr.lkod-organization")}
 
 
-def test_the_page_lists_each_organization_catalog_to_register_with_its_count(shared_app, made):
-    rows = organization_rows(shared_app)
+def test_the_page_lists_each_organization_catalog_to_register_with_its_count(web, made):
+    rows = organization_rows(web)
 
     assert rows["mesto"].select_one(".lkod-organization-catalog-url").get_text() == url("mesto")
     assert rows["mesto"].select_one(".lkod-organization-count").get_text() == "2"
@@ -205,8 +205,8 @@ def test_the_page_lists_each_organization_catalog_to_register_with_its_count(sha
     assert rows["kraj"].select_one(".lkod-organization-count").get_text() == "1"
 
 
-def test_the_page_says_why_an_organization_with_records_has_no_catalog(shared_app, made):
-    rows = organization_rows(shared_app)
+def test_the_page_says_why_an_organization_with_records_has_no_catalog(web, made):
+    rows = organization_rows(web)
 
     assert rows["bez-ico"]["data-code"] == "lkod.organization_no_ico"
     assert rows["spatne-ico"]["data-code"] == "lkod.organization_bad_ico"
@@ -214,8 +214,8 @@ def test_the_page_says_why_an_organization_with_records_has_no_catalog(shared_ap
     assert rows["bez-ico"].select_one(".lkod-organization-catalog-url") is None
 
 
-def test_an_organization_without_listed_records_is_not_on_the_page(shared_app, made):
-    assert "prazdna" not in organization_rows(shared_app)
+def test_an_organization_without_listed_records_is_not_on_the_page(web, made):
+    assert "prazdna" not in organization_rows(web)
 
 
 # --- its registration in NKOD --------------------------------------------------------------------------------

@@ -88,38 +88,38 @@ def test_an_editor_or_member_of_the_organization_cannot_set_its_ico(shared_plugi
     assert not call_action("organization_show", id=org["id"]).get("ico")
 
 
-def test_the_organization_form_has_the_ico_field_labelled_ico_for_a_sysadmin(shared_app):
+def test_the_organization_form_has_the_ico_field_labelled_ico_for_a_sysadmin(web):
     ico = next(_ICOS)
     org = factories.Organization(ico=ico)
 
-    page = shared_app.get(f"/organization/edit/{org['name']}", headers=token(factories.Sysadmin())).get_data(as_text=True)
+    page = web.get(f"/organization/edit/{org['name']}", headers=token(factories.Sysadmin())).get_data(as_text=True)
 
     assert 'name="ico"' in page and f'value="{ico}"' in page
     assert '<label class="form-label" for="field-ico">IČO</label>' in page
 
 
-def test_the_organization_create_form_has_the_ico_field_for_a_sysadmin(shared_app):
-    page = shared_app.get("/organization/new", headers=token(factories.Sysadmin())).get_data(as_text=True)
+def test_the_organization_create_form_has_the_ico_field_for_a_sysadmin(web):
+    page = web.get("/organization/new", headers=token(factories.Sysadmin())).get_data(as_text=True)
 
     assert '<label class="form-label" for="field-ico">IČO</label>' in page
 
 
-def test_an_administrator_of_the_organization_sees_its_ico_read_only(shared_app):
+def test_an_administrator_of_the_organization_sees_its_ico_read_only(web):
     ico = next(_ICOS)
     admin = factories.User()
     org = factories.Organization(ico=ico, users=[{"name": admin["name"], "capacity": "admin"}])
 
-    page = shared_app.get(f"/organization/edit/{org['name']}", headers=token(admin)).get_data(as_text=True)
+    page = web.get(f"/organization/edit/{org['name']}", headers=token(admin)).get_data(as_text=True)
 
     field = re.search(r'<input[^>]*id="field-ico"[^>]*>', page).group(0)
     assert f'value="{ico}"' in field and "disabled" in field
 
 
-def test_the_form_refuses_a_bad_ico_saying_why_in_the_readers_language(shared_app):
+def test_the_form_refuses_a_bad_ico_saying_why_in_the_readers_language(web):
     from tests.support.signed_in import SignedIn
 
     org = factories.Organization()
-    browser = SignedIn(shared_app, factories.Sysadmin())
+    browser = SignedIn(web, factories.Sysadmin())
     page = browser.get(f"/cs/organization/edit/{org['name']}").get_data(as_text=True)
     csrf = re.search(r'name="_csrf_token" value="([^"]+)"', page).group(1)
 

@@ -15,7 +15,7 @@ from ckanext.passport.lkod import jsonld
 from ckanext.passport.lkod.context import parse_jsonld
 from ckanext.passport.lkod.eligibility import reasons
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 
 @pytest.fixture

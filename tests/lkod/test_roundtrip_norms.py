@@ -174,14 +174,14 @@ def test_the_series_comes_back_a_series_and_its_member_names_the_series_copy(har
     assert member_copy[IN_SERIES] == series_copy[ownership.IRI_FIELD]
 
 
-def test_a_harvested_members_page_links_the_series_harvested_from_its_iri(shared_app, harvested):
+def test_a_harvested_members_page_links_the_series_harvested_from_its_iri(web, harvested):
     url, _, found = harvested[norms.DEFAULT]
     by_iri = {record[ownership.IRI_FIELD]: record for record in found}
     series, member = harvested["records"][2:]
     series_copy = by_iri[f"{url}/lkod/dataset/{series['id']}"]
     member_copy = by_iri[f"{url}/lkod/dataset/{member['id']}"]
     # Harvested records start as drafts of the reading organization: a sysadmin reads the page.
-    page = shared_app.get(f"/dataset/{member_copy['name']}", headers=token(factories.Sysadmin())).get_data(as_text=True)
+    page = web.get(f"/dataset/{member_copy['name']}", headers=token(factories.Sysadmin())).get_data(as_text=True)
 
     assert f'<a href="/dataset/{series_copy["name"]}">{series_copy["title"]}</a>' in page
 

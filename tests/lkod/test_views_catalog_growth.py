@@ -36,24 +36,24 @@ def dataset_iri(record: dict) -> str:
     return f"{SITE}/lkod/dataset/{record['id']}"
 
 
-def test_an_empty_catalog_still_lists_its_datasets_as_an_empty_list(shared_app):
-    assert json.loads(shared_app.get("/lkod/catalog").data)["datová_sada"] == []
+def test_an_empty_catalog_still_lists_its_datasets_as_an_empty_list(web):
+    assert json.loads(web.get("/lkod/catalog").data)["datová_sada"] == []
 
 
-def test_the_catalog_is_paged_through_the_index_whole(shared_app, org, sysadmin, monkeypatch):
+def test_the_catalog_is_paged_through_the_index_whole(web, org, sysadmin, monkeypatch):
     made = [create(org, sysadmin, f"eligible-{number}", **KINDS["eligible"]) for number in range(5)]
     monkeypatch.setattr(search, "PAGE_ROWS", 2)
 
-    document = json.loads(shared_app.get("/lkod/catalog").data)
+    document = json.loads(web.get("/lkod/catalog").data)
 
     assert document["datová_sada"] == [dataset_iri(record) for record in made]
 
 
-def test_a_record_joining_the_catalog_changes_its_etag(shared_app, records, sysadmin):
-    before = shared_app.get("/lkod/catalog").headers["ETag"]
+def test_a_record_joining_the_catalog_changes_its_etag(web, records, sysadmin):
+    before = web.get("/lkod/catalog").headers["ETag"]
 
     call_action("package_patch", {"user": sysadmin["name"]}, id=records["no-themes"]["id"], data_themes=["SOCI"])
 
-    after = shared_app.get("/lkod/catalog", headers={"If-None-Match": before})
+    after = web.get("/lkod/catalog", headers={"If-None-Match": before})
     assert after.status_code == 200
     assert dataset_iri(records["no-themes"]) in json.loads(after.data)["datová_sada"]

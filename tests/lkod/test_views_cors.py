@@ -8,14 +8,14 @@ pytestmark = list(LKOD_CONFIG)
 
 
 @pytest.mark.parametrize("url", ["/lkod/catalog", "/lkod/catalog?format=ttl", "/lkod/", "/lkod/dataset/no-such-id"])
-def test_every_answer_allows_any_origin(shared_app, url):
-    response = shared_app.get(url, headers={"Origin": "https://data.gov.cz"})
+def test_every_answer_allows_any_origin(web, url):
+    response = web.get(url, headers={"Origin": "https://data.gov.cz"})
 
     assert response.headers["Access-Control-Allow-Origin"] == "*"
 
 
-def test_a_preflight_for_a_conditional_request_is_answered(shared_app):
-    response = shared_app.options("/lkod/catalog", headers={
+def test_a_preflight_for_a_conditional_request_is_answered(web):
+    response = web.options("/lkod/catalog", headers={
         "Origin": "https://data.gov.cz",
         "Access-Control-Request-Method": "GET",
         "Access-Control-Request-Headers": "if-none-match",
@@ -27,5 +27,5 @@ def test_a_preflight_for_a_conditional_request_is_answered(shared_app):
     assert "If-None-Match" in response.headers["Access-Control-Allow-Headers"]
 
 
-def test_scripts_may_read_the_etag(shared_app):
-    assert "ETag" in shared_app.get("/lkod/catalog").headers["Access-Control-Expose-Headers"]
+def test_scripts_may_read_the_etag(web):
+    assert "ETag" in web.get("/lkod/catalog").headers["Access-Control-Expose-Headers"]

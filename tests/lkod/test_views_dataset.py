@@ -39,8 +39,8 @@ def iri(record: dict) -> str:
     return f"{SITE}/lkod/dataset/{record['id']}"
 
 
-def test_the_document_is_json_ld_rooted_at_the_dataset_iri(shared_app, eligible):
-    response = shared_app.get(f"/lkod/dataset/{eligible['id']}")
+def test_the_document_is_json_ld_rooted_at_the_dataset_iri(web, eligible):
+    response = web.get(f"/lkod/dataset/{eligible['id']}")
 
     assert response.headers["Content-Type"].split(";")[0] == "application/ld+json"
     document = json.loads(response.data)
@@ -50,87 +50,87 @@ def test_the_document_is_json_ld_rooted_at_the_dataset_iri(shared_app, eligible)
 
 @pytest.mark.parametrize("query, headers", [("?format=ttl", {}), ("", {"Accept": "text/turtle"})],
                          ids=["format parameter", "accept header"])
-def test_the_document_in_turtle(shared_app, eligible, query, headers):
-    response = shared_app.get(f"/lkod/dataset/{eligible['id']}{query}", headers=headers)
+def test_the_document_in_turtle(web, eligible, query, headers):
+    response = web.get(f"/lkod/dataset/{eligible['id']}{query}", headers=headers)
 
     assert response.headers["Content-Type"].split(";")[0] == "text/turtle"
     graph = rdflib.Graph().parse(data=response.data, format="turtle")
     assert (rdflib.URIRef(iri(eligible)), rdflib.RDF.type, DCAT.Dataset) in graph
 
 
-def test_a_renamed_record_keeps_its_iri(shared_app, eligible, sysadmin):
+def test_a_renamed_record_keeps_its_iri(web, eligible, sysadmin):
     call_action("package_patch", {"user": sysadmin["name"]}, id=eligible["id"], name="prejmenovany-zaznam")
 
-    response = shared_app.get(f"/lkod/dataset/{eligible['id']}")
+    response = web.get(f"/lkod/dataset/{eligible['id']}")
 
     assert response.status_code == 200
     assert json.loads(response.data)["iri"] == iri(eligible)
 
 
-def test_a_record_is_found_by_its_id_only(shared_app, eligible):
-    assert shared_app.get(f"/lkod/dataset/{eligible['name']}").status_code == 404
+def test_a_record_is_found_by_its_id_only(web, eligible):
+    assert web.get(f"/lkod/dataset/{eligible['name']}").status_code == 404
 
 
 @pytest.mark.parametrize("kind", ["draft", "private", "inn-publisher", "no-themes"])
-def test_a_record_left_out_does_not_exist_for_the_anonymous_reader(shared_app, org, sysadmin, kind):
+def test_a_record_left_out_does_not_exist_for_the_anonymous_reader(web, org, sysadmin, kind):
     record = create(org, sysadmin, kind)
 
-    assert shared_app.get(f"/lkod/dataset/{record['id']}").status_code == 404
+    assert web.get(f"/lkod/dataset/{record['id']}").status_code == 404
 
 
-def test_its_editors_may_preview_an_unpublished_record_uncached(shared_app, org, sysadmin, curator):
+def test_its_editors_may_preview_an_unpublished_record_uncached(web, org, sysadmin, curator):
     record = create(org, sysadmin, "draft")
 
-    response = shared_app.get(f"/lkod/dataset/{record['id']}", headers=token(curator))
+    response = web.get(f"/lkod/dataset/{record['id']}", headers=token(curator))
 
     assert response.status_code == 200
     assert json.loads(response.data)["iri"] == iri(record)
     assert "no-store" in response.headers["Cache-Control"]
 
 
-def test_a_signed_in_reader_who_may_not_edit_gets_no_preview(shared_app, org, sysadmin):
+def test_a_signed_in_reader_who_may_not_edit_gets_no_preview(web, org, sysadmin):
     record = create(org, sysadmin, "draft")
 
-    assert shared_app.get(f"/lkod/dataset/{record['id']}", headers=token(factories.User())).status_code == 404
+    assert web.get(f"/lkod/dataset/{record['id']}", headers=token(factories.User())).status_code == 404
 
 
-def test_a_distribution_iri_leads_to_its_dataset_document(shared_app, eligible):
+def test_a_distribution_iri_leads_to_its_dataset_document(web, eligible):
     resource = eligible["resources"][0]
 
-    response = shared_app.get(f"/lkod/dataset/{eligible['id']}/distribution/{resource['id']}", follow_redirects=False)
+    response = web.get(f"/lkod/dataset/{eligible['id']}/distribution/{resource['id']}", follow_redirects=False)
 
     assert response.status_code == 303
     assert response.headers["Location"] == iri(eligible)
 
 
-def test_the_format_asked_of_a_distribution_iri_is_kept(shared_app, eligible):
+def test_the_format_asked_of_a_distribution_iri_is_kept(web, eligible):
     resource = eligible["resources"][0]
 
-    response = shared_app.get(f"/lkod/dataset/{eligible['id']}/distribution/{resource['id']}?format=ttl",
+    response = web.get(f"/lkod/dataset/{eligible['id']}/distribution/{resource['id']}?format=ttl",
                        follow_redirects=False)
 
     assert response.headers["Location"] == iri(eligible) + "?format=ttl"
 
 
-def test_a_distribution_of_another_dataset_does_not_exist(shared_app, eligible, org, sysadmin):
+def test_a_distribution_of_another_dataset_does_not_exist(web, eligible, org, sysadmin):
     other = create(org, sysadmin, "eligible-2")
 
     url = f"/lkod/dataset/{eligible['id']}/distribution/{other['resources'][0]['id']}"
-    assert shared_app.get(url, follow_redirects=False).status_code == 404
+    assert web.get(url, follow_redirects=False).status_code == 404
 
 
-def test_the_same_document_is_not_sent_twice(shared_app, eligible):
-    first = shared_app.get(f"/lkod/dataset/{eligible['id']}")
+def test_the_same_document_is_not_sent_twice(web, eligible):
+    first = web.get(f"/lkod/dataset/{eligible['id']}")
 
-    again = shared_app.get(f"/lkod/dataset/{eligible['id']}", headers={"If-None-Match": first.headers["ETag"]})
+    again = web.get(f"/lkod/dataset/{eligible['id']}", headers={"If-None-Match": first.headers["ETag"]})
 
     assert again.status_code == 304
     assert first.headers["Last-Modified"]
 
 
 @pytest.mark.ckan_config("ckan.site_url", "https://data.example.cz")
-def test_the_served_document_validates_against_the_official_schema(shared_app, eligible):
-    document = json.loads(shared_app.get(f"/lkod/dataset/{eligible['id']}").data)
+def test_the_served_document_validates_against_the_official_schema(web, eligible):
+    document = json.loads(web.get(f"/lkod/dataset/{eligible['id']}").data)
 
     assert document["iri"] == f"https://data.example.cz/lkod/dataset/{eligible['id']}"
     assert errors("datová-sada.json", document) == []

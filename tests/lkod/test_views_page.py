@@ -43,15 +43,15 @@ def left_out_rows(soup: BeautifulSoup) -> dict[str, list[tuple[str, str]]]:
     }
 
 
-def test_the_page_names_the_catalog_url_to_register_and_how_many_records_it_lists(shared_app, records):
-    soup = page(shared_app, "/lkod/")
+def test_the_page_names_the_catalog_url_to_register_and_how_many_records_it_lists(web, records):
+    soup = page(web, "/lkod/")
 
     assert soup.select_one(".lkod-catalog-url").get_text(strip=True) == CATALOG_URL
     assert "1" in soup.select_one(".lkod-listed").get_text()
 
 
-def test_a_signed_in_reader_sees_each_record_left_out_with_its_reasons_coded(shared_app, records, sysadmin):
-    soup = page(shared_app, "/cs/lkod/", token(sysadmin))
+def test_a_signed_in_reader_sees_each_record_left_out_with_its_reasons_coded(web, records, sysadmin):
+    soup = page(web, "/cs/lkod/", token(sysadmin))
 
     rows = left_out_rows(soup)
     assert sorted(rows) == sorted(records[name]["id"] for name in LEFT_OUT)
@@ -65,14 +65,14 @@ def test_a_signed_in_reader_sees_each_record_left_out_with_its_reasons_coded(sha
 @pytest.mark.parametrize("name, code", [("draft", "lkod.unpublished"), ("private", "lkod.private"),
                                         ("inn-publisher", "lkod.no_ico_publisher"),
                                         ("no-themes", "lkod.missing_field")])
-def test_each_record_is_left_out_for_its_own_reason(shared_app, records, sysadmin, name, code):
-    rows = left_out_rows(page(shared_app, "/lkod/", token(sysadmin)))
+def test_each_record_is_left_out_for_its_own_reason(web, records, sysadmin, name, code):
+    rows = left_out_rows(page(web, "/lkod/", token(sysadmin)))
 
     assert code in [found_code for found_code, _ in rows[records[name]["id"]]]
 
 
-def test_the_anonymous_visitor_sees_counts_and_no_record_left_out(shared_app, records):
-    soup = page(shared_app, "/lkod/")
+def test_the_anonymous_visitor_sees_counts_and_no_record_left_out(web, records):
+    soup = page(web, "/lkod/")
 
     assert left_out_rows(soup) == {}
     assert str(len(PUBLIC_LEFT_OUT)) in soup.select_one(".lkod-public-left-out").get_text()
@@ -80,23 +80,23 @@ def test_the_anonymous_visitor_sees_counts_and_no_record_left_out(shared_app, re
     assert all(records[name]["title"] not in text for name in LEFT_OUT)
 
 
-def test_a_reader_sees_only_the_records_left_out_that_they_may_see(shared_app, records):
+def test_a_reader_sees_only_the_records_left_out_that_they_may_see(web, records):
     stranger = factories.User()
 
-    rows = left_out_rows(page(shared_app, "/lkod/", token(stranger)))
+    rows = left_out_rows(page(web, "/lkod/", token(stranger)))
 
     assert sorted(rows) == sorted(records[name]["id"] for name in PUBLIC_LEFT_OUT)
 
 
-def test_the_editors_of_a_record_left_out_get_a_link_to_preview_its_document(shared_app, records, sysadmin):
-    soup = page(shared_app, "/lkod/", token(sysadmin))
+def test_the_editors_of_a_record_left_out_get_a_link_to_preview_its_document(web, records, sysadmin):
+    soup = page(web, "/lkod/", token(sysadmin))
 
     row = soup.select_one(f'.lkod-left-out-record[data-id="{records["draft"]["id"]}"]')
     assert row.select_one(".lkod-preview")["href"].endswith(f"/lkod/dataset/{records['draft']['id']}")
 
 
 @pytest.mark.ckan_config("ckanext.passport.lkod.title", "")
-def test_the_page_says_which_settings_are_missing(shared_app):
-    soup = page(shared_app, "/lkod/")
+def test_the_page_says_which_settings_are_missing(web):
+    soup = page(web, "/lkod/")
 
     assert "ckanext.passport.lkod.title" in soup.select_one(".lkod-missing-settings").get_text()

@@ -11,8 +11,8 @@ pytestmark = list(LKOD_CONFIG_READ_ONLY)
 
 @pytest.mark.parametrize("lang, label", [("ru", "Название каталога"), ("cs", "Název katalogu"),
                                          ("en", "Catalog title")])
-def test_the_catalog_box_calls_its_title_the_catalogs(shared_app, lang, label):
-    soup = BeautifulSoup(shared_app.get(f"/{lang}/lkod/").body, "html.parser")
+def test_the_catalog_box_calls_its_title_the_catalogs(web, lang, label):
+    soup = BeautifulSoup(web.get(f"/{lang}/lkod/").body, "html.parser")
     labels = [dt.get_text(strip=True) for dt in soup.select("dl dt")]
     assert label in labels, labels
     assert "Наименование набора данных" not in labels

@@ -56,8 +56,8 @@ def text(reason) -> str:
     return reason.select_one(".lkod-reason-text").get_text(" ", strip=True)
 
 
-def test_a_field_lacking_in_several_resources_is_one_sentence_counting_them(shared_app, made):
-    reasons = reasons_of(shared_app, made, "files-without-personal-data")
+def test_a_field_lacking_in_several_resources_is_one_sentence_counting_them(web, made):
+    reasons = reasons_of(web, made, "files-without-personal-data")
 
     assert [(r["data-code"], r["data-field"]) for r in reasons] == [
         ("lkod.missing_resource_field", "use_personal_data")
@@ -69,9 +69,9 @@ def test_a_field_lacking_in_several_resources_is_one_sentence_counting_them(shar
 @pytest.mark.parametrize("lang, label, count_words", [("cs", "Osobní údaje", "3"), ("ru", "Персональные данные", "3"),
                                                       ("en", "Personal data", "3 resources")])
 def test_the_counted_sentence_names_the_field_by_its_form_label_in_the_reader_s_language(
-    shared_app, made, lang, label, count_words
+    web, made, lang, label, count_words
 ):
-    sentence = text(reasons_of(shared_app, made, "files-without-personal-data", lang)[0])
+    sentence = text(reasons_of(web, made, "files-without-personal-data", lang)[0])
 
     assert label in sentence
     assert count_words in sentence
@@ -79,8 +79,8 @@ def test_the_counted_sentence_names_the_field_by_its_form_label_in_the_reader_s_
 
 @pytest.mark.parametrize("lang, label", [("cs", "Témata dat (EU)"), ("ru", "Темы данных (ЕС)"),
                                          ("en", "Data themes (EU)")])
-def test_a_missing_field_is_named_by_its_form_label_with_what_to_do(shared_app, made, lang, label):
-    reasons = reasons_of(shared_app, made, "no-themes", lang)
+def test_a_missing_field_is_named_by_its_form_label_with_what_to_do(web, made, lang, label):
+    reasons = reasons_of(web, made, "no-themes", lang)
 
     assert [r["data-code"] for r in reasons] == ["lkod.missing_field"]
     assert label in text(reasons[0])
@@ -89,42 +89,42 @@ def test_a_missing_field_is_named_by_its_form_label_with_what_to_do(shared_app, 
 
 
 @pytest.mark.parametrize("name", ["files-without-personal-data", "no-themes", "draft", "russian"])
-def test_no_reason_shows_an_api_field_name(shared_app, made, name):
+def test_no_reason_shows_an_api_field_name(web, made, name):
     for lang in ("en", "cs", "ru"):
-        for reason in reasons_of(shared_app, made, name, lang):
+        for reason in reasons_of(web, made, name, lang):
             assert not any(re.search(rf"\b{api}\b", text(reason)) for api in API_NAMES), text(reason)
 
 
-def test_a_draft_is_told_to_go_to_review(shared_app, made):
-    reasons = reasons_of(shared_app, made, "draft")
+def test_a_draft_is_told_to_go_to_review(web, made):
+    reasons = reasons_of(web, made, "draft")
 
     assert text(reasons[0]) == "The record is a draft: submit it for review, and an editor publishes it."
 
 
-def test_a_record_in_another_language_is_told_its_language_and_to_write_in_czech(shared_app, made):
-    reasons = reasons_of(shared_app, made, "russian", "cs")
+def test_a_record_in_another_language_is_told_its_language_and_to_write_in_czech(web, made):
+    reasons = reasons_of(web, made, "russian", "cs")
 
     assert [r["data-code"] for r in reasons] == ["lkod.not_czech"]
     assert "Jazyk záznamu" in text(reasons[0])
     assert "ruština" in text(reasons[0])
 
 
-def test_its_editors_are_linked_to_the_field_in_the_record_form(shared_app, made):
-    reason = reasons_of(shared_app, made, "no-themes")[0]
+def test_its_editors_are_linked_to_the_field_in_the_record_form(web, made):
+    reason = reasons_of(web, made, "no-themes")[0]
 
     assert reason.select_one(".lkod-reason-fix")["href"].endswith("/dataset/edit/no-themes#field-data_themes")
 
 
-def test_a_reader_who_may_not_edit_the_record_gets_no_link_to_its_form(shared_app, made):
+def test_a_reader_who_may_not_edit_the_record_gets_no_link_to_its_form(web, made):
     stranger = factories.User()
 
-    reasons = reasons_of(shared_app, made, "no-themes", user=stranger)
+    reasons = reasons_of(web, made, "no-themes", user=stranger)
 
     assert reasons and all(reason.select_one(".lkod-reason-fix") is None for reason in reasons)
 
 
-def test_two_left_out_records_of_one_title_are_told_apart_by_their_name_and_organization(shared_app, made):
-    page = BeautifulSoup(shared_app.get("/cs/lkod/", headers=token(made["sysadmin"])).body, "html.parser")
+def test_two_left_out_records_of_one_title_are_told_apart_by_their_name_and_organization(web, made):
+    page = BeautifulSoup(web.get("/cs/lkod/", headers=token(made["sysadmin"])).body, "html.parser")
 
     def identity(name: str) -> str:
         block = page.select_one(f'.lkod-left-out-record[data-id="{made[name]["id"]}"]')

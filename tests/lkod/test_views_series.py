@@ -46,42 +46,42 @@ def test_the_member_keeps_its_series_by_id_though_named_by_name(made):
     assert made["plain"]["record_kind"] == "dataset"
 
 
-def test_the_catalog_lists_the_series_beside_its_member(shared_app, made):
-    document = json.loads(shared_app.get("/lkod/catalog").data)
+def test_the_catalog_lists_the_series_beside_its_member(web, made):
+    document = json.loads(web.get("/lkod/catalog").data)
 
     assert {iri(made["series"]), iri(made["member"])} <= set(document["datová_sada"])
 
 
-def test_the_series_document_is_a_datova_serie_valid_in_2024(shared_app, made):
-    document = json.loads(shared_app.get(f"/lkod/dataset/{made['series']['id']}").data)
+def test_the_series_document_is_a_datova_serie_valid_in_2024(web, made):
+    document = json.loads(web.get(f"/lkod/dataset/{made['series']['id']}").data)
 
     assert document["typ"] == "Datová série"
     assert errors_2024("datová-série.json", document) == []
 
 
-def test_the_series_document_in_2026_is_a_serie_datovych_sad_valid_against_its_schema(shared_app, made):
-    document = json.loads(shared_app.get(f"/lkod/dataset/{made['series']['id']}?norm={NORM_2026}").data)
+def test_the_series_document_in_2026_is_a_serie_datovych_sad_valid_against_its_schema(web, made):
+    document = json.loads(web.get(f"/lkod/dataset/{made['series']['id']}?norm={NORM_2026}").data)
 
     assert document["@context"] == norms.context_url(NORM_2026, Kind.SERIES)
     assert errors(Kind.SERIES, document) == []
 
 
 @pytest.mark.parametrize("norm", norms.NORMS)
-def test_the_member_points_to_the_series_iri(shared_app, made, norm):
-    document = json.loads(shared_app.get(f"/lkod/dataset/{made['member']['id']}?norm={norm}").data)
+def test_the_member_points_to_the_series_iri(web, made, norm):
+    document = json.loads(web.get(f"/lkod/dataset/{made['member']['id']}?norm={norm}").data)
 
     assert document["je_součástí"] == iri(made["series"])
 
 
-def test_the_members_page_links_its_series_by_title(shared_app, made):
-    page = shared_app.get(f"/dataset/{made['member']['name']}").get_data(as_text=True)
+def test_the_members_page_links_its_series_by_title(web, made):
+    page = web.get(f"/dataset/{made['member']['name']}").get_data(as_text=True)
 
     assert f'<a href="/dataset/{made["series"]["name"]}">{made["series"]["title"]}</a>' in page
 
 
-def test_a_series_page_says_it_is_a_series_and_a_datasets_page_says_nothing_of_its_kind(shared_app, made):
-    series_page = shared_app.get(f"/en/dataset/{made['series']['name']}").get_data(as_text=True)
-    plain_page = shared_app.get(f"/en/dataset/{made['plain']['name']}").get_data(as_text=True)
+def test_a_series_page_says_it_is_a_series_and_a_datasets_page_says_nothing_of_its_kind(web, made):
+    series_page = web.get(f"/en/dataset/{made['series']['name']}").get_data(as_text=True)
+    plain_page = web.get(f"/en/dataset/{made['plain']['name']}").get_data(as_text=True)
 
     assert 'data-field="record_kind"' in series_page and "Dataset series" in series_page
     assert 'data-field="record_kind"' not in plain_page

@@ -11,15 +11,15 @@ from tests.support.publish_shapes import publish_shape, publisher
 
 
 @pytest.fixture
-def organization(shared_plugins, clean_db_with_plugin_tables, clean_index) -> dict[str, Any]:
+def publisher_organization(shared_plugins, empty_db, clean_index) -> dict[str, Any]:
     return publisher()
 
 
 @pytest.fixture
-def publish(organization) -> Callable[..., dict[str, Any]]:
+def publish(publisher_organization) -> Callable[..., dict[str, Any]]:
     """``publish("harvested", **changes)`` creates a dataset of that shape and returns it as stored."""
 
     def create(shape: str, **changes: Any) -> dict[str, Any]:
-        return publish_shape(organization, shape, **changes)
+        return publish_shape(publisher_organization, shape, **changes)
 
     return create

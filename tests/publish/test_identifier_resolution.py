@@ -15,7 +15,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from tests.support.publish_shapes import PUBLISH_CONFIG, harvested_shape
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"), *PUBLISH_CONFIG]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"), *PUBLISH_CONFIG]
 
 IDENTIFIER = "7712345678-showrooms"
 VERSION_LINK = f"/opendata/{IDENTIFIER}/data-20130401T0000-structure-20130401T0000.csv"
@@ -39,18 +39,18 @@ def _served_title(app) -> str:
     return json.loads(app.get(f"/opendata/{IDENTIFIER}/meta.json").body)["title"]
 
 
-def test_two_records_under_one_identifier_resolve_to_the_older_however_saved(shared_app, publish, organization):
+def test_two_records_under_one_identifier_resolve_to_the_older_however_saved(web, publish, publisher_organization):
     older = publish("harvested")
-    copy = _copy(publish, organization)
+    copy = _copy(publish, publisher_organization)
     # The newer record is saved last: CKAN's own order (most recently modified first) would answer it.
     call_action("package_patch", context={"user": factories.Sysadmin()["name"]}, id=copy["id"], notes="Обновлено.")
-    assert _served_title(shared_app) == older["title"]
-    link = shared_app.get(VERSION_LINK, follow_redirects=False)
+    assert _served_title(web) == older["title"]
+    link = web.get(VERSION_LINK, follow_redirects=False)
     assert link.headers["Location"] == "http://files.example.com/showrooms/1.csv"
 
 
-def test_records_created_at_the_same_moment_resolve_to_the_smaller_id(shared_app, publish, organization):
-    smaller, larger = sorted((publish("harvested"), _copy(publish, organization)), key=lambda d: d["id"])
+def test_records_created_at_the_same_moment_resolve_to_the_smaller_id(web, publish, publisher_organization):
+    smaller, larger = sorted((publish("harvested"), _copy(publish, publisher_organization)), key=lambda d: d["id"])
     created = model.Package.get(smaller["id"]).metadata_created
     for dataset, modified in ((smaller, created), (larger, created + dt.timedelta(seconds=1))):
         # The larger id is the more recently modified, so CKAN's own order would answer it.
@@ -59,4 +59,4 @@ def test_records_created_at_the_same_moment_resolve_to_the_smaller_id(shared_app
     model.repo.commit()
     for dataset in (smaller, larger):
         search.rebuild(dataset["id"])
-    assert _served_title(shared_app) == smaller["title"]
+    assert _served_title(web) == smaller["title"]

@@ -17,7 +17,7 @@ from ckanext.passport.mr.passport import meta_csv, meta_json, meta_xml
 
 from tests.support.publish_shapes import INN, PUBLISH_CONFIG
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"), *PUBLISH_CONFIG]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"), *PUBLISH_CONFIG]
 
 SCHEMAS = Path(mr.__file__).parent / "schemas"
 SITE = "http://test.ckan.net"
@@ -26,28 +26,28 @@ PUBLISHABLE = ["harvested", "portal", "structures"]
 
 
 @pytest.mark.parametrize("shape", PUBLISHABLE)
-def test_meta_xml_validates_against_the_mr_schema(shared_app, publish, shape):
+def test_meta_xml_validates_against_the_mr_schema(web, publish, shape):
     dataset = publish(shape)
     identifier = dataset.get("mr_identifier") or f"{INN}-{dataset['name'].replace('-', '')}"
-    response = shared_app.get(f"/opendata/{identifier}/meta.xml")
+    response = web.get(f"/opendata/{identifier}/meta.xml")
     schema = etree.XMLSchema(etree.parse(str(SCHEMAS / "meta-schema.xsd")))
     document = etree.fromstring(response.data)
     assert schema.validate(document), schema.error_log
 
 
 @pytest.mark.parametrize("shape", PUBLISHABLE)
-def test_meta_json_validates_against_the_mr_schema(shared_app, publish, shape):
+def test_meta_json_validates_against_the_mr_schema(web, publish, shape):
     dataset = publish(shape)
     identifier = dataset.get("mr_identifier") or f"{INN}-{dataset['name'].replace('-', '')}"
-    document = json.loads(shared_app.get(f"/opendata/{identifier}/meta.json").data)
+    document = json.loads(web.get(f"/opendata/{identifier}/meta.json").data)
     jsonschema.validate(document, json.loads((SCHEMAS / "meta-schema.json").read_text("utf-8")))
 
 
 @pytest.mark.parametrize("shape", PUBLISHABLE)
-def test_meta_csv_is_rfc4180_with_the_mr_header(shared_app, publish, shape):
+def test_meta_csv_is_rfc4180_with_the_mr_header(web, publish, shape):
     dataset = publish(shape)
     identifier = dataset.get("mr_identifier") or f"{INN}-{dataset['name'].replace('-', '')}"
-    body = shared_app.get(f"/opendata/{identifier}/meta.csv").data
+    body = web.get(f"/opendata/{identifier}/meta.csv").data
     text = body.decode("utf-8")
     assert text.endswith("\r\n") and "\n" not in text.replace("\r\n", "")
     rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
@@ -59,9 +59,9 @@ def test_meta_csv_is_rfc4180_with_the_mr_header(shared_app, publish, shape):
     assert all(len(row) == 2 for row in rows)
 
 
-def test_meta_csv_holds_the_dataset_values(shared_app, publish):
+def test_meta_csv_holds_the_dataset_values(web, publish):
     publish("harvested")
-    rows = dict(csv.reader(io.StringIO(shared_app.get(f"{BASE}/meta.csv").data.decode("utf-8"), newline="")))
+    rows = dict(csv.reader(io.StringIO(web.get(f"{BASE}/meta.csv").data.decode("utf-8"), newline="")))
     assert rows["standardversion"] == "http://opendata.gosmonitor.ru/standard/3.0"
     assert rows["identifier"] == "7712345678-showrooms"
     assert rows["title"] == "Автосалоны"
@@ -85,13 +85,13 @@ def test_meta_csv_holds_the_dataset_values(shared_app, publish):
     assert rows["structure-20130401T0000"] == f"{BASE}/structure-20130401T0000.csv"
 
 
-def test_each_passport_form_reads_back_as_the_same_passport(shared_app, publish):
+def test_each_passport_form_reads_back_as_the_same_passport(web, publish):
     publish("structures")
     base = "/opendata/7712345678-budget"
     read = {
-        "meta.csv": meta_csv.parse(shared_app.get(f"{base}/meta.csv").data).value,
-        "meta.xml": meta_xml.parse(shared_app.get(f"{base}/meta.xml").data).value,
-        "meta.json": meta_json.parse(shared_app.get(f"{base}/meta.json").data).value,
+        "meta.csv": meta_csv.parse(web.get(f"{base}/meta.csv").data).value,
+        "meta.xml": meta_xml.parse(web.get(f"{base}/meta.xml").data).value,
+        "meta.json": meta_json.parse(web.get(f"{base}/meta.json").data).value,
     }
     for form, passport in read.items():
         assert passport.identifier == "7712345678-budget", form
@@ -103,9 +103,9 @@ def test_each_passport_form_reads_back_as_the_same_passport(shared_app, publish)
         assert [s.version for s in passport.structure_versions] == ["2", "1"], form
 
 
-def test_portal_dataset_gets_an_identifier_from_publisher_and_name(shared_app, publish):
+def test_portal_dataset_gets_an_identifier_from_publisher_and_name(web, publish):
     publish("portal")
-    document = json.loads(shared_app.get(f"/opendata/{INN}-busstops/meta.json").data)
+    document = json.loads(web.get(f"/opendata/{INN}-busstops/meta.json").data)
     assert document["identifier"] == f"{INN}-busstops"
     assert document["title"] == "Bus stops"
     assert document["creator"] == "Департамент транспорта"
@@ -140,10 +140,10 @@ def _leaks(text: str) -> list[str]:
 
 @pytest.mark.parametrize("legacy", [False, True], ids=["new", "stored-before"])
 @pytest.mark.parametrize("form", ["meta.csv", "meta.xml", "meta.json"])
-def test_a_portal_record_never_publishes_the_login_of_whoever_saved_it(shared_app, publish, form, legacy):
+def test_a_portal_record_never_publishes_the_login_of_whoever_saved_it(web, publish, form, legacy):
     """The passport names the provider, never whoever saved the record."""
     _saved_by_a_user(publish, legacy)
-    text = shared_app.get(f"/opendata/{INN}-busstops/{form}").data.decode("utf-8")
+    text = web.get(f"/opendata/{INN}-busstops/{form}").data.decode("utf-8")
     assert _leaks(text) == []
     assert "Департамент транспорта" in text and "opendata@example.ru" in text
 
@@ -163,7 +163,7 @@ def test_the_user_who_saves_a_record_is_not_kept_in_it(publish):
 
 
 @pytest.mark.parametrize("legacy", [False, True], ids=["new", "stored-before"])
-def test_no_page_document_or_api_answer_shows_whoever_saved_the_record(shared_app, publish, legacy):
+def test_no_page_document_or_api_answer_shows_whoever_saved_the_record(web, publish, legacy):
     """The record page (with its RDFa), the anonymous API, search, ckanext-dcat's documents and the LKOD's: none
     names the user who saved the record, nor finds it by their e-mail."""
     dataset = _saved_by_a_user(publish, legacy)
@@ -174,13 +174,13 @@ def test_no_page_document_or_api_answer_shows_whoever_saved_the_record(shared_ap
         f"/dataset/{dataset['name']}.ttl", f"/dataset/{dataset['name']}.jsonld", f"/lkod/dataset/{dataset['id']}",
     ]
     for url in urls:
-        response = shared_app.get(url)
+        response = web.get(url)
         assert response.status_code in (200, 404), url
         assert _leaks(response.data.decode("utf-8")) == [], url
-    shown = json.loads(shared_app.get(f"/api/3/action/package_show?id={dataset['name']}").data)["result"]
+    shown = json.loads(web.get(f"/api/3/action/package_show?id={dataset['name']}").data)["result"]
     assert "author_email" not in shown and "author" not in shown
     for q in ('"jan.novak@example.cz"', "jnovak"):
-        found = json.loads(shared_app.get("/api/3/action/package_search", query_string={"q": q}).data)["result"]
+        found = json.loads(web.get("/api/3/action/package_search", query_string={"q": q}).data)["result"]
         assert found["count"] == 0, q
 
 
@@ -189,45 +189,45 @@ def test_no_page_document_or_api_answer_shows_whoever_saved_the_record(shared_ap
     [("meta.csv", "text/csv; charset=utf-8"), ("meta.xml", "application/xml; charset=utf-8"),
      ("meta.json", "application/json; charset=utf-8")],
 )
-def test_passport_files_have_content_type_and_file_name(shared_app, publish, form, content_type):
+def test_passport_files_have_content_type_and_file_name(web, publish, form, content_type):
     publish("harvested")
-    response = shared_app.get(f"/opendata/7712345678-showrooms/{form}")
+    response = web.get(f"/opendata/7712345678-showrooms/{form}")
     assert response.status_code == 200
     assert response.headers["Content-Type"] == content_type
     assert response.headers["Content-Disposition"] == f'inline; filename="{form}"'
 
 
-def test_passport_file_answers_304_to_its_etag(shared_app, publish):
+def test_passport_file_answers_304_to_its_etag(web, publish):
     publish("harvested")
-    first = shared_app.get("/opendata/7712345678-showrooms/meta.json")
+    first = web.get("/opendata/7712345678-showrooms/meta.json")
     etag = first.headers["ETag"]
-    again = shared_app.get("/opendata/7712345678-showrooms/meta.json", headers={"If-None-Match": etag})
+    again = web.get("/opendata/7712345678-showrooms/meta.json", headers={"If-None-Match": etag})
     assert again.status_code == 304
     assert again.data == b""
 
 
-def test_passport_file_answers_304_when_not_modified_since(shared_app, publish):
+def test_passport_file_answers_304_when_not_modified_since(web, publish):
     publish("harvested")
-    modified = shared_app.get("/opendata/7712345678-showrooms/meta.xml").headers["Last-Modified"]
-    again = shared_app.get("/opendata/7712345678-showrooms/meta.xml", headers={"If-Modified-Since": modified})
+    modified = web.get("/opendata/7712345678-showrooms/meta.xml").headers["Last-Modified"]
+    again = web.get("/opendata/7712345678-showrooms/meta.xml", headers={"If-Modified-Since": modified})
     assert again.status_code == 304
 
 
-def test_passport_etag_changes_when_the_dataset_changes(shared_app, publish):
+def test_passport_etag_changes_when_the_dataset_changes(web, publish):
     dataset = publish("harvested")
-    before = shared_app.get("/opendata/7712345678-showrooms/meta.json").headers["ETag"]
+    before = web.get("/opendata/7712345678-showrooms/meta.json").headers["ETag"]
     call_action("package_patch", {"user": factories.Sysadmin()["name"]}, id=dataset["id"], title="Автосалоны города")
-    response = shared_app.get("/opendata/7712345678-showrooms/meta.json", headers={"If-None-Match": before})
+    response = web.get("/opendata/7712345678-showrooms/meta.json", headers={"If-None-Match": before})
     assert response.status_code == 200
     assert json.loads(response.data)["title"] == "Автосалоны города"
 
 
 @pytest.mark.parametrize("form", ["meta.csv", "meta.xml", "meta.json"])
-def test_dataset_without_data_or_structure_has_no_passport_files(shared_app, publish, form):
+def test_dataset_without_data_or_structure_has_no_passport_files(web, publish, form):
     publish("empty")
-    assert shared_app.get(f"/opendata/7712345678-plans/{form}").status_code == 404
+    assert web.get(f"/opendata/7712345678-plans/{form}").status_code == 404
 
 
-def test_unknown_identifier_answers_404(shared_app, publish):
+def test_unknown_identifier_answers_404(web, publish):
     publish("harvested")
-    assert shared_app.get("/opendata/7712345678-nothing/meta.json").status_code == 404
+    assert web.get("/opendata/7712345678-nothing/meta.json").status_code == 404

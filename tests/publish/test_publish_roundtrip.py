@@ -25,7 +25,7 @@ from ckanext.passport.mr.model import RegistryEntry
 from ckanext.passport.mr.registry import iter_registry
 from werkzeug.serving import make_server
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"), *PUBLISH_CONFIG]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"), *PUBLISH_CONFIG]
 
 SHAPES = ("harvested", "portal", "structures")
 RECORD_FIELDS = (
@@ -41,12 +41,12 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def live_site(shared_app, ckan_config, monkeypatch) -> Iterator[str]:
+def live_site(web, ckan_config, monkeypatch) -> Iterator[str]:
     """This CKAN over HTTP; links in its exports point at it."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     monkeypatch.setitem(ckan_config, "ckan.site_url", url)
-    server = make_server("127.0.0.1", port, shared_app.app, threaded=True)
+    server = make_server("127.0.0.1", port, web.app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield url

@@ -18,7 +18,7 @@ from pyRdfa import pyRdfa
 from rdflib import RDF, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import FOAF
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"), *PUBLISH_CONFIG]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"), *PUBLISH_CONFIG]
 
 DC = Namespace("http://purl.org/dc/terms/")
 SITE = "http://test.ckan.net"
@@ -79,20 +79,20 @@ def passport_triples(meta: dict, meta_csv: dict) -> set:
 
 
 @pytest.mark.parametrize("shape", ["harvested", "portal", "structures"])
-def test_dataset_page_rdfa_states_what_meta_json_states(shared_app, publish, shape):
+def test_dataset_page_rdfa_states_what_meta_json_states(web, publish, shape):
     dataset = publish(shape, title="Title with <b>markup</b> & <script>alert(1)</script>")
-    page = shared_app.get(f"/dataset/{dataset['name']}")
-    meta = shared_app.get(f"/opendata/{dataset['name']}/meta.json").json
-    meta_csv = dict(csv.reader(io.StringIO(shared_app.get(f"/opendata/{dataset['name']}/meta.csv").data.decode("utf-8"))))
+    page = web.get(f"/dataset/{dataset['name']}")
+    meta = web.get(f"/opendata/{dataset['name']}/meta.json").json
+    meta_csv = dict(csv.reader(io.StringIO(web.get(f"/opendata/{dataset['name']}/meta.csv").data.decode("utf-8"))))
     expected = passport_triples(meta, meta_csv)
     graph = extract(page.data, f"{SITE}/dataset/{dataset['name']}")
     assert described(graph, {s for s, _, _ in expected}) == expected
 
 
-def test_registry_page_rdfa_states_what_list_json_states(shared_app, publish):
+def test_registry_page_rdfa_states_what_list_json_states(web, publish):
     for shape in ("harvested", "portal", "structures", "empty"):
         publish(shape)
-    listing = json.loads(shared_app.get("/opendata/list.json").data)
+    listing = json.loads(web.get("/opendata/list.json").data)
     registry = URIRef(f"{SITE}/opendata/")
     expected = {
         (registry, RDF.type, DC.Collection),
@@ -107,25 +107,25 @@ def test_registry_page_rdfa_states_what_list_json_states(shared_app, publish):
             (entry, DC.title, Literal(item["title"])),
             (entry, DC["format"], Literal(item["format"])),
         }
-    graph = extract(shared_app.get("/opendata/").data, f"{SITE}/opendata/")
+    graph = extract(web.get("/opendata/").data, f"{SITE}/opendata/")
     assert len(listing["meta"]) == 3
     assert described(graph, {s for s, _, _ in expected}) == expected
 
 
 @pytest.mark.parametrize("path", ["/dataset/7712345678-showrooms", "/opendata/"])
-def test_pages_with_rdfa_parse_as_html5_without_errors(shared_app, publish, path):
+def test_pages_with_rdfa_parse_as_html5_without_errors(web, publish, path):
     publish("harvested")
     parser = html5lib.HTMLParser()
-    parser.parse(shared_app.get(path).data)
+    parser.parse(web.get(path).data)
     assert parser.errors == []
 
 
 @pytest.mark.parametrize("locale", ["/ru", "/cs"])
-def test_a_dataset_pages_permanent_links_carry_no_language(shared_app, publish, locale):
+def test_a_dataset_pages_permanent_links_carry_no_language(web, publish, locale):
     """The MR links are the record's identity: the same on /ru/ and /cs/ pages as on the default one."""
     dataset = publish("harvested")
-    default = extract(shared_app.get(f"/dataset/{dataset['name']}").data, f"{SITE}/dataset/{dataset['name']}")
-    translated = extract(shared_app.get(f"{locale}/dataset/{dataset['name']}").data, f"{SITE}{locale}/dataset/{dataset['name']}")
+    default = extract(web.get(f"/dataset/{dataset['name']}").data, f"{SITE}/dataset/{dataset['name']}")
+    translated = extract(web.get(f"{locale}/dataset/{dataset['name']}").data, f"{SITE}{locale}/dataset/{dataset['name']}")
     def permanent(graph: Graph) -> set[str]:
         iris = {str(o) for _, _, o in graph if isinstance(o, URIRef)} | {str(s) for s, _, _ in graph}
         return {iri for iri in iris if "/opendata" in iri}
@@ -135,46 +135,46 @@ def test_a_dataset_pages_permanent_links_carry_no_language(shared_app, publish, 
 
 
 @pytest.mark.parametrize("locale", ["/ru", "/cs"])
-def test_the_registry_pages_links_carry_no_language(shared_app, publish, locale):
+def test_the_registry_pages_links_carry_no_language(web, publish, locale):
     publish("harvested")
-    graph = extract(shared_app.get(f"{locale}/opendata/").data, f"{SITE}{locale}/opendata/")
+    graph = extract(web.get(f"{locale}/opendata/").data, f"{SITE}{locale}/opendata/")
     parts = {str(o) for _, p, o in graph if p == DC.hasPart}
     assert parts and all(part.startswith(f"{SITE}/opendata/") for part in parts)
 
 
-def test_the_russian_registry_page_leads_on_in_russian(shared_app, publish):
+def test_the_russian_registry_page_leads_on_in_russian(web, publish):
     """Its RDFa names permanent links, but a reader's links and search stay on /ru/ pages."""
     dataset = publish("harvested")
-    page = shared_app.get("/ru/opendata/").body
+    page = web.get("/ru/opendata/").body
     assert f'href="/ru/opendata/{dataset["name"]}/"' in page
     assert 'action="/ru/opendata/"' in page
 
 
 @pytest.mark.parametrize("path", ["/cs/dataset/{name}", "/cs/opendata/"])
-def test_the_passport_and_registry_keep_the_page_s_language_for_their_words_and_none_for_rdfa(shared_app, publish, path):
+def test_the_passport_and_registry_keep_the_page_s_language_for_their_words_and_none_for_rdfa(web, publish, path):
     """lang="" would unmark the Czech labels for screen readers: the RDFa's plain literals come from xml:lang=""."""
     dataset = publish("harvested")
-    page = BeautifulSoup(shared_app.get(path.format(name=dataset["name"])).body, "html.parser")
+    page = BeautifulSoup(web.get(path.format(name=dataset["name"])).body, "html.parser")
 
     block = page.select_one(".passport-publication, .opendata-registry")
     assert block.get("xml:lang") == "" and "lang" not in block.attrs
     assert not page.select("[lang='']")
 
 
-def test_the_passport_s_texts_carry_the_record_s_language_and_stay_plain_rdfa_literals(shared_app, publish):
+def test_the_passport_s_texts_carry_the_record_s_language_and_stay_plain_rdfa_literals(web, publish):
     """A Russian record's passport on a Czech page: a screen reader reads its title in Russian."""
     dataset = publish("harvested")
-    page = BeautifulSoup(shared_app.get(f"/cs/dataset/{dataset['name']}").body, "html.parser")
+    page = BeautifulSoup(web.get(f"/cs/dataset/{dataset['name']}").body, "html.parser")
 
     title = page.select_one(".passport-publication [property='dc:title']")
     assert title["lang"] == dataset["record_language"] == "ru" and title["xml:lang"] == ""
     assert page.select_one(".passport-publication th").find_parent(attrs={"lang": True}).name == "html"
 
 
-def test_the_passport_s_identifier_dates_formats_and_links_carry_no_language(shared_app, publish):
+def test_the_passport_s_identifier_dates_formats_and_links_carry_no_language(web, publish):
     """Only texts are in the record's language: a consumer reading lang (not xml:lang) keeps these plain."""
     dataset = publish("harvested")
-    page = BeautifulSoup(shared_app.get(f"/cs/dataset/{dataset['name']}").body, "html.parser")
+    page = BeautifulSoup(web.get(f"/cs/dataset/{dataset['name']}").body, "html.parser")
 
     texts = {"dc:title", "dc:description", "dc:creator", "foaf:name", "dc:provenance", "dc:subject"}
     others = [e for e in page.select(".passport-publication [property]") if e["property"] not in texts]
@@ -182,8 +182,8 @@ def test_the_passport_s_identifier_dates_formats_and_links_carry_no_language(sha
     assert [e["property"] for e in others if e.find_parent(attrs={"lang": True}).name != "html" or e.has_attr("lang")] == []
 
 
-def test_a_russian_record_s_title_is_marked_russian_on_its_czech_page(shared_app, publish):
+def test_a_russian_record_s_title_is_marked_russian_on_its_czech_page(web, publish):
     dataset = publish("harvested")
-    page = BeautifulSoup(shared_app.get(f"/cs/dataset/{dataset['name']}").body, "html.parser")
+    page = BeautifulSoup(web.get(f"/cs/dataset/{dataset['name']}").body, "html.parser")
 
     assert page.select_one("h1 span[lang=ru]").get_text() == dataset["title"]

@@ -12,7 +12,7 @@ from ckan.tests.helpers import call_action
 from ckanext.passport.catalog.record.display import readable_url
 from ckanext.passport.catalog.vocabularies.vocab import FACET_FIELDS
 
-pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index")]
+pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index")]
 
 
 def facet_headings(body: str) -> list[str]:
@@ -21,10 +21,10 @@ def facet_headings(body: str) -> list[str]:
 
 
 @pytest.mark.ckan_config("ckanext.passport.initial_states", "draft published")
-def test_the_dataset_search_shows_no_empty_facet_block(shared_app):
+def test_the_dataset_search_shows_no_empty_facet_block(web):
     factories.Dataset(**complete_record(owner_org=factories.Organization()["id"], editorial_state="published"),
                       user=factories.Sysadmin())
-    body = shared_app.get("/en/dataset/").body
+    body = web.get("/en/dataset/").body
     headings = facet_headings(body)
     assert "Organizations" in headings and "EUROVOC" in headings
     for empty in ("Groups",):
@@ -34,12 +34,12 @@ def test_the_dataset_search_shows_no_empty_facet_block(shared_app):
         assert section.select(".nav-facet li"), section.get_text(" ", strip=True)
 
 
-def test_the_harvest_source_search_has_no_dataset_facets_and_titles_its_codes(shared_app):
+def test_the_harvest_source_search_has_no_dataset_facets_and_titles_its_codes(web):
     sysadmin = factories.Sysadmin()
     source = {"url": "https://data.example.cz/opendata/", "source_type": "passport", "frequency": "WEEKLY",
               "title": "Zdroj", "name": "zdroj", "owner_org": factories.Organization()["id"]}
     call_action("harvest_source_create", {"user": sysadmin["name"]}, **source)
-    body = shared_app.get("/en/harvest/").body
+    body = web.get("/en/harvest/").body
     headings = facet_headings(body)
     for name in FACET_FIELDS.values():
         assert f"{name}=" not in body
@@ -56,7 +56,7 @@ def test_a_web_address_is_shown_decoded():
     assert readable_url("https://x.cz/a%2Fb?q=%FF") == "https://x.cz/a%2Fb?q=%FF"
 
 
-def test_a_job_page_lets_a_long_encoded_address_wrap(shared_app):
+def test_a_job_page_lets_a_long_encoded_address_wrap(web):
     """The job page quotes the addresses its errors failed on; long percent-encoded ones wrap, not widen it (the
     page carries the rule; that the error lines themselves are shown is ckanext-harvest's report)."""
     from ckanext.harvest.model import HarvestGatherError, HarvestJob
@@ -68,13 +68,13 @@ def test_a_job_page_lets_a_long_encoded_address_wrap(shared_app):
     job = call_action("harvest_job_create", {"user": sysadmin["name"]}, source_id=source["id"], run=False)
     address = "https://data.example.ru/opendata/" + "%D0%90%D0%BF%D1%82%D0%B5%D0%BA%D0%B8" * 40 + ".csv"
     HarvestGatherError(message=f"[registry.not_discovered] {address}", job=HarvestJob.get(job["id"])).save()
-    body = shared_app.get(f"/en/harvest/{source['name']}/job/{job['id']}",
+    body = web.get(f"/en/harvest/{source['name']}/job/{job['id']}",
                    headers={"Authorization": sysadmin["token"]}).body
     assert "overflow-wrap: anywhere" in body
 
 
 @pytest.mark.parametrize("path", ["/cs/opendata/", "/cs/lkod/"])
-def test_the_catalog_pages_have_no_empty_tab_strip_above_them(shared_app, path):
-    page = BeautifulSoup(shared_app.get(path).body, "html.parser")
+def test_the_catalog_pages_have_no_empty_tab_strip_above_them(web, path):
+    page = BeautifulSoup(web.get(path).body, "html.parser")
     assert page.select_one(".page-header") is None
     assert not [tabs for tabs in page.select("ul.nav-tabs") if not tabs.select("li")]

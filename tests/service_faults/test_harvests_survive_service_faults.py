@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Callable
 
 import pytest
-from tests.support.fault_rounds import (FINISHED_OBJECT_STATES, Harvested, Round, check_index, database_records, index_titles,
-                          job_statuses, object_states, objects_without_records, start_a_job)
+from tests.support.fault_rounds import (FINISHED_OBJECT_STATES, Harvested, Round, check_index, database_records,
+                                        index_titles, job_statuses, object_states, objects_without_records,
+                                        start_a_job)
 from tests.support.service_control import kill_fetch_consumer, kill_for, restart_postgres, restart_rabbitmq
 
 pytestmark = [pytest.mark.stack, pytest.mark.service_faults]

@@ -87,7 +87,7 @@ def _signal_group(pgid: int, signum: int) -> None:
 
 
 @pytest.fixture
-def harvest_machinery(clean_db_with_plugin_tables, tmp_path: Path) -> Iterator[HarvestProcesses]:
+def harvest_machinery(empty_db, tmp_path: Path) -> Iterator[HarvestProcesses]:
     """The machinery over test.ini, started after the database is reset and stopped after the test."""
     logs = tmp_path / "harvest-logs"
     logs.mkdir()

@@ -15,7 +15,7 @@ from ckan.tests.helpers import call_action
 # Every /lkod/ view test runs on the real stack with the site's publication options, on a clean database and index.
 LKOD_CONFIG = (
     pytest.mark.stack,
-    pytest.mark.usefixtures("shared_plugins", "clean_db_with_plugin_tables", "clean_index"),
+    pytest.mark.usefixtures("shared_plugins", "empty_db", "clean_index"),
     pytest.mark.ckan_config("ckanext.passport.initial_states", "published"),
 )
 # The same for a module whose tests only read what it made: one clean database and index for the whole module.

@@ -1,5 +1,5 @@
 """CKAN's plugins loaded and its test app made once for a run of tests with the same configuration (conftest's
-``shared_plugins``, ``make_shared_app`` and ``shared_app``).
+``shared_plugins``, ``make_shared_app`` and ``web``).
 
 CKAN's ``with_plugins`` loads every plugin of ``ckan.plugins`` before a test and unloads them after it, and its
 ``app`` makes a new app, which loads them all again: three passes of every plugin's ``update_config`` and a Flask
@@ -41,7 +41,7 @@ class _Made:
 _made: _Made | None = None
 # Keys the test app sets on the configuration before making the app (conftest's ``_test_app``: Flask's testing
 # mode); no plugin reads them, so the plugins a test loaded are the app's even though the two configurations differ
-# by them. Compared, they made every test asking for both ``shared_plugins`` and ``shared_app`` load the plugins three times
+# by them. Compared, they made every test asking for both ``shared_plugins`` and ``web`` load the plugins three times
 # and build a new app.
 _APP_OWN_KEYS = frozenset({"testing"})
 _updates = 0
