@@ -3,7 +3,7 @@
 Run: ``python bench/bench_openness.py`` (``make bench`` runs it). Well-formed tables of 1, 5, 20 and 50 MiB in CSV,
 JSON and XML are written to a temporary folder and served by the standard library's file server on 127.0.0.1 (it
 ignores ``Range``, so the whole file comes down the wire and the check must stop reading by itself: the worst case).
-Each check, ``catalog.openness.check_resource`` with the site's default sample (``openness_sample_bytes``, 4 MiB),
+Each check, ``catalog.openness.jobs.check_resource`` with the site's default sample (``openness_sample_bytes``, 4 MiB),
 runs in a fresh process, so that no run pays for another's allocations; there it first checks a small file once, so
 that the figure is no import's. Per row it prints the seconds, the heap peak of the check (``tracemalloc``) and the
 growth of the resident set's peak (``VmHWM``) over the resident set just before it, and the heap peak as a ratio to
@@ -85,16 +85,16 @@ def child(url: str, warm_url: str, kind: str) -> dict[str, Any]:
     import ckan.plugins.toolkit as tk
 
     from ckanext.passport import settings
-    from ckanext.passport.catalog import openness
+    from ckanext.passport.catalog.openness import jobs
 
     tk.config[settings.OPENNESS_SAMPLE_BYTES] = str(SAMPLE)
     policy = settings.site_check_fetch_policy(True)
-    openness.check_resource({"id": "warm", "url": warm_url, "format": kind}, policy)
+    jobs.check_resource({"id": "warm", "url": warm_url, "format": kind}, policy)
     before = memory_kib("VmRSS")
     reset_peak()
     tracemalloc.start()
     started = time.perf_counter()
-    result = openness.check_resource({"id": "bench", "url": url, "format": kind}, policy)
+    result = jobs.check_resource({"id": "bench", "url": url, "format": kind}, policy)
     seconds = time.perf_counter() - started
     heap = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()

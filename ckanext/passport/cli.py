@@ -188,7 +188,7 @@ def _check_drift(source_id: Optional[str], repair: bool, translate: Translate) -
 
 @passport.group("publishers")
 def publishers_group() -> None:
-    """Publishers bound to organizations by their INNs (catalog.publishers)."""
+    """Publishers bound to organizations by their INNs (catalog.people.publishers)."""
 
 
 @publishers_group.command("check")

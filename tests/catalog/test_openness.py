@@ -15,7 +15,8 @@ from ckan.tests.helpers import call_action
 from tests.support.site_check_jobs import clean_site_checks, run_worker_burst  # noqa: F401 (fixtures)
 
 from ckanext.passport import settings
-from ckanext.passport.catalog import openness
+from ckanext.passport.catalog.openness import actions, jobs
+from ckanext.passport.catalog.openness.assessment import assess
 from tests.support.catalog_records import complete_record, complete_resource
 
 OKVED_DATA = "rosstat-okved2/data-20251101T1411-structure-20180402T1704.csv"
@@ -30,55 +31,55 @@ def _verdicts(checks: list[dict]) -> dict[str, object]:
 
 
 def test_well_formed_utf8_csv_table_passes():
-    assert _verdicts(openness.assess(GOOD_CSV, "CSV")) == {
+    assert _verdicts(assess(GOOD_CSV, "CSV")) == {
         "utf8": True, "format": True, "one_table": True, "header": True, "consistent_rows": True,
     }
 
 
 def test_rows_of_another_width_than_the_header_fail():
-    checks = openness.assess(b"a,b,c\n1,2,3\n4,5\n6,7,8,9\n", "csv")
+    checks = assess(b"a,b,c\n1,2,3\n4,5\n6,7,8,9\n", "csv")
     row_check = next(c for c in checks if c["code"] == "consistent_rows")
     assert row_check["passed"] is False
     assert row_check["detail"] == {"columns": 3, "line": 3, "count": 2}
 
 
 def test_two_tables_separated_by_a_blank_line_fail_one_table():
-    checks = openness.assess(b"a,b\n1,2\n\nx,y,z\n7,8,9\n", "csv")
+    checks = assess(b"a,b\n1,2\n\nx,y,z\n7,8,9\n", "csv")
     assert _verdicts(checks)["one_table"] is False
 
 
 def test_trailing_blank_lines_are_not_a_second_table():
-    assert _verdicts(openness.assess(b"a,b\n1,2\n\n\n", "csv"))["one_table"] is True
+    assert _verdicts(assess(b"a,b\n1,2\n\n\n", "csv"))["one_table"] is True
 
 
 def test_json_array_of_objects_with_the_same_keys_passes():
     document = b'[{"kod": 1, "nazev": "Brno"}, {"kod": 2, "nazev": "Praha"}]'
-    assert _verdicts(openness.assess(document, "JSON")) == {
+    assert _verdicts(assess(document, "JSON")) == {
         "utf8": True, "format": True, "one_table": True, "header": None, "consistent_rows": True,
     }
 
 
 def test_json_objects_with_different_keys_fail():
-    assert _verdicts(openness.assess(b'{"rows": [{"a": 1}, {"b": 2}]}', ""))["consistent_rows"] is False
+    assert _verdicts(assess(b'{"rows": [{"a": 1}, {"b": 2}]}', ""))["consistent_rows"] is False
 
 
 def test_xml_rows_of_one_element_with_the_same_structure_pass():
     document = b"<obce><obec kod='1'><nazev>Brno</nazev></obec><obec kod='2'><nazev>Praha</nazev></obec></obce>"
-    assert _verdicts(openness.assess(document, "XML"))["consistent_rows"] is True
+    assert _verdicts(assess(document, "XML"))["consistent_rows"] is True
 
 
 def test_xml_mixing_record_kinds_fails_one_table():
     document = b"<data><obec/><kraj/></data>"
-    assert _verdicts(openness.assess(document, "XML"))["one_table"] is False
+    assert _verdicts(assess(document, "XML"))["one_table"] is False
 
 
 def test_xml_with_an_external_entity_is_read_without_resolving_it():
     document = b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><d><r>&x;</r></d>'
-    assert "root:" not in repr(openness.assess(document, "XML"))
+    assert "root:" not in repr(assess(document, "XML"))
 
 
 def test_spreadsheet_is_not_a_level_3_table_format():
-    assert _verdicts(openness.assess(b"PK\x03\x04\x00\x00binary", "XLSX", "application/vnd.ms-excel"))["format"] is False
+    assert _verdicts(assess(b"PK\x03\x04\x00\x00binary", "XLSX", "application/vnd.ms-excel"))["format"] is False
 
 
 # --- through the action and the jobs worker, real HTTP ----------------------------------------------------------
@@ -135,7 +136,7 @@ def _checked(user: dict, identifier: str) -> None:
 def clean_openness_counts():
     """No openness check counted against anyone by an earlier test."""
     redis = connect_to_redis()
-    for key in redis.scan_iter(openness.rate_limit_keys()):
+    for key in redis.scan_iter(actions.rate_limit_keys()):
         redis.delete(key)
 
 
@@ -319,7 +320,7 @@ def test_a_50_mib_file_is_judged_by_its_sample_in_flat_memory(tmp_path, serve_si
 
     tracemalloc.start()
     try:
-        result = openness.check_resource(resource, settings.site_check_fetch_policy(True))
+        result = jobs.check_resource(resource, settings.site_check_fetch_policy(True))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

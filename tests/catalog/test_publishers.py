@@ -1,4 +1,4 @@
-"""Publishers are who a sysadmin says they are (catalog.publishers): an organization's INNs and IČO are set by a
+"""Publishers are who a sysadmin says they are (catalog.people.publishers): an organization's INNs and IČO are set by a
 sysadmin only, each is held by one active organization, and an organization admin's save keeps them as stored."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from ckan.tests.helpers import call_action
 
 import ckan.plugins.toolkit as tk
 
-from ckanext.passport.catalog.publishers import organization_holding_inn
+from ckanext.passport.catalog.people.publishers import organization_holding_inn
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db")]
 

@@ -11,7 +11,7 @@ from ckan.tests import factories
 from ckan.tests.helpers import call_action
 from hypothesis import strategies as st
 
-from ckanext.passport.catalog import skos
+from ckanext.passport.catalog.vocabularies import skos
 from ckanext.passport.catalog.vocabularies import vocab
 from ckanext.passport.catalog.vocabularies.cli import vocab_group
 from tests.support.catalog_records import EUROVOC_DEMOGRAPHY, complete_record

@@ -1,7 +1,7 @@
 """The organization field ``ico``: what gives an organization a catalog of its own (lkod.organizations).
 
 Checked by the record's one IČO rule with its messages, kept among the organization's extras, set by a sysadmin only
-(catalog.publishers), and on CKAN's organization form: editable on the create and edit forms for a sysadmin,
+(catalog.people.publishers), and on CKAN's organization form: editable on the create and edit forms for a sysadmin,
 read-only for the organization's admins.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A protected INN lands only through its holder's sources: whose an MR identifier is, and which sources may import it.
 
-An organization holding an INN (catalog.publishers) is that INN's publisher. An identifier under it (its INN prefix,
+An organization holding an INN (catalog.people.publishers) is that INN's publisher. An identifier under it (its INN prefix,
 catalog.record.mapping.inn_of) lands through a source of that organization, a source whose config sends its records
 there (``organization``), or a source a sysadmin lets harvest for it (``publisher_organizations``: an aggregator of its
 subordinate bodies); any other source's entry is refused (``harvest.inn_protected``), read or not. An identifier
@@ -16,7 +16,7 @@ from sqlalchemy import func
 import ckan.model as model
 
 from ckanext.passport import settings, source_types
-from ckanext.passport.catalog.publishers import organization_holding_inn
+from ckanext.passport.catalog.people.publishers import organization_holding_inn
 from ckanext.passport.harvest import records
 from ckanext.passport.harvest.config import HarvestConfig, load_config
 from ckanext.passport.catalog.record.mapping import inn_of

@@ -2,7 +2,7 @@
 
 A municipality or a ministry registers its own catalog in NKOD, named for itself as the publisher. Each
 organization a sysadmin gave an IČO (the organization field ``ico``, kept among CKAN's group extras, which both
-CKAN 2.11's ``group_extra`` rows and 2.12's JSONB column keep; catalog.publishers) has a catalog at
+CKAN 2.11's ``group_extra`` rows and 2.12's JSONB column keep; catalog.people.publishers) has a catalog at
 ``/lkod/organization/<name>/catalog``: the portal catalog's stream narrowed to its listed records, its IRI that
 URL, its publisher the organization's IČO, its title and description the organization's; contact and home page
 are the site's, as the portal catalog's.
@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping, Optional
 import ckan.plugins.toolkit as tk
 
 from ckanext.passport import settings
-from ckanext.passport.catalog.publishers import ICO_FIELD
+from ckanext.passport.catalog.people.publishers import ICO_FIELD
 from ckanext.passport.catalog.record.validators import ico_error
 from ckanext.passport.language import reader_translate
 from ckanext.passport.mr.model import Problem
@@ -28,7 +28,7 @@ from . import catalog_stream, iris
 ORGANIZATIONS_PER_CALL = 25
 
 
-# --- the organization's IČO (set by a sysadmin: catalog.publishers) ---------------------------------------------------
+# --- the organization's IČO (set by a sysadmin: catalog.people.publishers) ---------------------------------------------------
 
 
 def organization_ico(organization: Mapping[str, Any]) -> str:

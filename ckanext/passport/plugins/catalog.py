@@ -11,8 +11,12 @@ import ckan.plugins as p
 import ckan.plugins.toolkit as tk
 from ckan.lib.plugins import DefaultPermissionLabels
 
-from ckanext.passport.catalog import openness, publishers
-from ckanext.passport.catalog.people import users
+from ckanext.passport.catalog.openness import actions as openness_actions
+from ckanext.passport.catalog.openness import auth as openness_auth
+from ckanext.passport.catalog.openness import helpers as openness_helpers
+from ckanext.passport.catalog.openness import validators as openness_validators
+from ckanext.passport.catalog.openness import views as openness_views
+from ckanext.passport.catalog.people import publishers, users
 from ckanext.passport.catalog.record import display, harvested_fields, identity, record_lock, series, validators
 from ckanext.passport.catalog.vocabularies import licences, vocab, vocab_search
 from ckanext.passport.catalog.workflow import actions, auth, completeness, states, unowned, views, visibility
@@ -25,13 +29,13 @@ from .shared import (SCHEMING_SETTINGS, PassportTranslation, add_assets, add_tem
 
 @tk.blanket.config_declarations(declaration_file("catalog"))
 # A callable: people chains ckanext-activity's actions only where that plugin is loaded.
-@tk.blanket.actions(lambda: actions.actions() | openness.actions() | vocab_search.actions()
+@tk.blanket.actions(lambda: actions.actions() | openness_actions.actions() | vocab_search.actions()
                     # Wrapped: package_update (under the record's row lock); organization_show, group_show,
                     # user_show, organization_list_for_user and ckanext-activity's lists (no login published).
                     | chained(record_lock.chained_actions(), users.chained_actions()))
 @tk.blanket.auth_functions(
     auth.auth_functions()
-    | openness.auth_functions()
+    | openness_auth.auth_functions()
     | vocab_search.auth_functions()
     # Wrapped: user_show, user_list, member_list, organization_list_for_user and package_collaborator_list (a
     # visitor lists no users); package_update (a record of no organization changed only by whoever made it).
@@ -42,13 +46,14 @@ from .shared import (SCHEMING_SETTINGS, PassportTranslation, add_assets, add_tem
     | harvested_fields.validators()
     | states.validators()
     | identity.validators()
-    | openness.validators()
+    | openness_validators.validators()
     | series.validators()
 )
 @tk.blanket.helpers(
     vocab.helpers()
     | vocab_search.helpers()
     | display.helpers()
+    | openness_helpers.helpers()
     | completeness.helpers()
     | visibility.helpers()
     | views.helpers()
@@ -57,7 +62,7 @@ from .shared import (SCHEMING_SETTINGS, PassportTranslation, add_assets, add_tem
     | licences.helpers()
 )
 # A callable: the script messages' routes follow the configured locales, read when the app is made.
-@tk.blanket.blueprints(lambda: views.blueprints() + openness.blueprints() + script_translations.blueprints())
+@tk.blanket.blueprints(lambda: views.blueprints() + openness_views.blueprints() + script_translations.blueprints())
 class PassportPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrganizationForm):
     p.implements(p.IConfigurer)
     p.implements(p.ITranslation)
@@ -107,7 +112,7 @@ class PassportPlugin(PassportTranslation, p.SingletonPlugin, tk.DefaultOrganizat
         return licences.search_in_reader_language(search_results)
 
     # IGroupForm: CKAN's organization form and actions, with the publisher's IČO and INNs a sysadmin sets
-    # (catalog.publishers). The one IGroupForm of organizations: a site with ckanext-scheming's
+    # (catalog.people.publishers). The one IGroupForm of organizations: a site with ckanext-scheming's
     # scheming_organizations cannot load this plugin.
     is_organization = True
 

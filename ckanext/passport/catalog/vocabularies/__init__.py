@@ -1,6 +1,6 @@
 """The controlled vocabularies of the record, with their data files (``*.json``, ``iana-media-types.txt``) here.
 
 vocab (the vocabularies, labels, facets, a list field's value) · vocab_search (search-as-you-type: its action, auth
-and helpers) · cli (``ckan passport vocab``) · licences (the shipped licence list, ``licences.json``, in the reader's
-language).
+and helpers) · skos (EUROVOC's SKOS file read as a stream) · cli (``ckan passport vocab``) · licences (the shipped
+licence list, ``licences.json``, in the reader's language).
 """

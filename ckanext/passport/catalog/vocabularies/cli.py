@@ -10,8 +10,7 @@ import click
 
 from ckanext.passport import settings
 
-from .. import skos
-from . import vocab
+from . import skos, vocab
 
 
 @click.group("vocab")

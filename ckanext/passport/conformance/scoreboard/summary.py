@@ -18,7 +18,7 @@ from ckanext.harvest.model import HarvestJob, HarvestSource
 from sqlalchemy.dialects.postgresql import insert
 
 from ckanext.passport import settings, source_types
-from ckanext.passport.catalog.publishers import organization_holding_inn
+from ckanext.passport.catalog.people.publishers import organization_holding_inn
 from ckanext.passport.harvest.config import HarvestConfig, load_config
 from ckanext.passport.catalog.record.mapping import inn_of
 from ckanext.passport.harvest.publishers import harvests_for

@@ -19,7 +19,7 @@ import ckan.plugins.toolkit as tk
 from ckan.lib.pagination import Page
 from flask import Blueprint, Response, redirect, request, stream_with_context
 
-from ckanext.passport.catalog.publishers import organization_holding_inn
+from ckanext.passport.catalog.people.publishers import organization_holding_inn
 from ckanext.passport.language import current_language, reader_translate
 
 from .. import charts, downloads
