@@ -6,7 +6,7 @@ from __future__ import annotations
 import ckan.plugins.toolkit as tk
 import pytest
 
-from ckanext.passport.catalog.people import users
+from ckanext.passport.catalog.people import auth as people_auth
 from ckanext.passport.catalog.workflow import unowned
 from ckanext.passport.harvest import object_access
 from ckanext.passport.plugins.shared import chained_auth
@@ -32,7 +32,7 @@ def test_one_plugin_wraps_an_auth_function_once():
 
 
 def test_the_rooms_wrapped_auth_functions_all_chain():
-    merged = chained_auth(users.chained_auth_functions(), unowned.chained_auth_functions(),
+    merged = chained_auth(people_auth.chained_auth_functions(), unowned.chained_auth_functions(),
                           object_access.chained_auth_functions())
     assert set(merged) == {"user_show", "user_list", "member_list", "organization_list_for_user",
                            "package_collaborator_list", "package_update", "harvest_object_show"}

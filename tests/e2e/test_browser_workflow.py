@@ -176,7 +176,7 @@ def test_a_visitor_reads_in_czech_a_published_record_s_state_and_since_when_but_
 def test_a_visitor_reads_in_the_activity_stream_no_one_who_worked_on_a_published_record(
         browser: Browser, live_ckan: str, cast, reviewed):
     # The curator's edit after publication is an activity every visitor reads, named for "a portal user": no
-    # portal login is published (catalog/people/users.py); the transitions before it name nobody either.
+    # portal login is published (catalog/people/); the transitions before it name nobody either.
     call_action("package_patch", {"user": cast["curator"]["name"]}, id=reviewed["id"],
                 notes="Počet obyvatel obcí k 1. lednu 2025")
     visitor = browser.new_context(base_url=live_ckan, locale="cs-CZ").new_page()

@@ -16,7 +16,10 @@ from ckanext.passport.catalog.openness import auth as openness_auth
 from ckanext.passport.catalog.openness import helpers as openness_helpers
 from ckanext.passport.catalog.openness import validators as openness_validators
 from ckanext.passport.catalog.openness import views as openness_views
-from ckanext.passport.catalog.people import publishers, users
+from ckanext.passport.catalog.people import actions as people_actions
+from ckanext.passport.catalog.people import auth as people_auth
+from ckanext.passport.catalog.people import helpers as people_helpers
+from ckanext.passport.catalog.people import publishers
 from ckanext.passport.catalog.record import display, harvested_fields, identity, record_lock, series, validators
 from ckanext.passport.catalog.vocabularies import licences, vocab, vocab_search
 from ckanext.passport.catalog.workflow import actions, auth, completeness, states, unowned, views, visibility
@@ -32,14 +35,14 @@ from .shared import (SCHEMING_SETTINGS, PassportTranslation, add_assets, add_tem
 @tk.blanket.actions(lambda: actions.actions() | openness_actions.actions() | vocab_search.actions()
                     # Wrapped: package_update (under the record's row lock); organization_show, group_show,
                     # user_show, organization_list_for_user and ckanext-activity's lists (no login published).
-                    | chained(record_lock.chained_actions(), users.chained_actions()))
+                    | chained(record_lock.chained_actions(), people_actions.chained_actions()))
 @tk.blanket.auth_functions(
     auth.auth_functions()
     | openness_auth.auth_functions()
     | vocab_search.auth_functions()
     # Wrapped: user_show, user_list, member_list, organization_list_for_user and package_collaborator_list (a
     # visitor lists no users); package_update (a record of no organization changed only by whoever made it).
-    | chained_auth(users.chained_auth_functions(), unowned.chained_auth_functions())
+    | chained_auth(people_auth.chained_auth_functions(), unowned.chained_auth_functions())
 )
 @tk.blanket.validators(
     validators.validators()
@@ -57,7 +60,7 @@ from .shared import (SCHEMING_SETTINGS, PassportTranslation, add_assets, add_tem
     | completeness.helpers()
     | visibility.helpers()
     | views.helpers()
-    | users.helpers()
+    | people_helpers.helpers()
     | series.helpers()
     | licences.helpers()
 )

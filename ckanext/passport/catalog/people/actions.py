@@ -1,40 +1,12 @@
-"""A portal user's login is not published: a visitor who is not signed in sees no user page, user list or member
-list, and where CKAN names the user behind a change (activity streams, a record's history) reads "a portal user"
-instead.
-
-A record names the people to contact in fields its curator fills in; who edited it on the portal is the portal's
-business, and a login is half of what an attacker needs to sign in. CKAN's ``ckan.auth.public_user_details``
-(on by default) opens all of that to visitors; the extension closes it whatever the site's ini says. A signed-in
-user gets what CKAN gives.
-"""
+"""A visitor's group and organization come without their users, an activity without its actor's login, and a user
+lookup asks its authorization before it looks."""
 from __future__ import annotations
 
-from typing import Any, Callable, Union
+from typing import Any, Callable
 
 import ckan.authz as authz
 import ckan.plugins as p
 import ckan.plugins.toolkit as tk
-from markupsafe import Markup, escape
-
-
-@tk.chained_helper
-def linked_user(next_helper: Callable[..., Any], user: Union[str, Any], maxlength: int = 0,
-                avatar: int = 20) -> Union[Markup, str, None]:
-    if tk.current_user.is_authenticated:
-        return next_helper(user, maxlength, avatar)
-    return escape(tk._("a portal user"))
-
-
-def _signed_in_only(context: dict[str, Any]) -> dict[str, Any]:
-    if authz.auth_is_anon_user(context):
-        return {"success": False, "msg": tk._("Sign in to see the portal's users.")}
-    return {"success": True}
-
-
-def _signed_in_then(next_auth: Callable[..., Any], context: dict[str, Any], data_dict: dict[str, Any]) -> dict[str, Any]:
-    """A visitor refused; anyone signed in judged by CKAN's own rule."""
-    refused = _signed_in_only(context)
-    return refused if not refused["success"] else next_auth(context, data_dict)
 
 
 def _without_members(context: dict[str, Any], data_dict: dict[str, Any]) -> dict[str, Any]:
@@ -67,18 +39,6 @@ def _asked_before_lookup(name: str) -> Callable[..., Any]:
 
     chained.__name__ = name
     return chained
-
-
-@tk.chained_auth_function
-@tk.auth_allow_anonymous_access
-def user_show(next_auth: Callable[..., Any], context: dict[str, Any], data_dict: dict[str, Any]) -> dict[str, Any]:
-    return _signed_in_then(next_auth, context, data_dict)
-
-
-@tk.chained_auth_function
-@tk.auth_allow_anonymous_access
-def user_list(next_auth: Callable[..., Any], context: dict[str, Any], data_dict: dict[str, Any]) -> dict[str, Any]:
-    return _signed_in_then(next_auth, context, data_dict)
 
 
 def _without_actor(context: dict[str, Any], activity: dict[str, Any]) -> dict[str, Any]:
@@ -132,37 +92,6 @@ def _activity_actions() -> dict[str, Callable[..., Any]]:
     }
 
 
-@tk.chained_auth_function
-@tk.auth_allow_anonymous_access
-def member_list(next_auth: Callable[..., Any], context: dict[str, Any], data_dict: dict[str, Any]) -> dict[str, Any]:
-    """A visitor may list a group's datasets or groups, not its users (all members, when no type is named)."""
-    if data_dict.get("object_type") in ("package", "group"):
-        return next_auth(context, data_dict)
-    return _signed_in_then(next_auth, context, data_dict)
-
-
-@tk.chained_auth_function
-@tk.auth_allow_anonymous_access
-def organization_list_for_user(next_auth: Callable[..., Any], context: dict[str, Any],
-                               data_dict: dict[str, Any]) -> dict[str, Any]:
-    """Another user's organizations are the member lists read backwards; a visitor's own are none."""
-    if not data_dict.get("id"):
-        return next_auth(context, data_dict)
-    return _signed_in_then(next_auth, context, data_dict)
-
-
-@tk.chained_auth_function
-@tk.auth_allow_anonymous_access
-def package_collaborator_list(next_auth: Callable[..., Any], context: dict[str, Any],
-                              data_dict: dict[str, Any]) -> dict[str, Any]:
-    """A dataset's collaborators are its member list; CKAN's own check fails with an error on a visitor."""
-    return _signed_in_then(next_auth, context, data_dict)
-
-
-def helpers() -> dict[str, Callable[..., Any]]:
-    return {"linked_user": linked_user}
-
-
 def chained_actions() -> dict[str, Callable[..., Any]]:
     return {
         "organization_show": organization_show,
@@ -170,14 +99,4 @@ def chained_actions() -> dict[str, Callable[..., Any]]:
         "user_show": _asked_before_lookup("user_show"),
         "organization_list_for_user": _asked_before_lookup("organization_list_for_user"),
         **_activity_actions(),
-    }
-
-
-def chained_auth_functions() -> dict[str, Callable[..., Any]]:
-    return {
-        "user_show": user_show,
-        "user_list": user_list,
-        "member_list": member_list,
-        "organization_list_for_user": organization_list_for_user,
-        "package_collaborator_list": package_collaborator_list,
     }
