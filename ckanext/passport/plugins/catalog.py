@@ -21,7 +21,10 @@ from ckanext.passport.catalog.people import auth as people_auth
 from ckanext.passport.catalog.people import helpers as people_helpers
 from ckanext.passport.catalog.people import publishers
 from ckanext.passport.catalog.record import display, harvested_fields, identity, record_lock, series, validators
-from ckanext.passport.catalog.vocabularies import licences, vocab, vocab_search
+from ckanext.passport.catalog.vocabularies import actions as vocabularies_actions
+from ckanext.passport.catalog.vocabularies import auth as vocabularies_auth
+from ckanext.passport.catalog.vocabularies import helpers as vocabularies_helpers
+from ckanext.passport.catalog.vocabularies import licences, vocab
 from ckanext.passport.catalog.workflow import actions, auth, completeness, states, unowned, views, visibility
 
 from ckanext.passport import language, rate_limits, script_translations
@@ -32,14 +35,14 @@ from .shared import (SCHEMING_SETTINGS, PassportTranslation, add_assets, add_tem
 
 @tk.blanket.config_declarations(declaration_file("catalog"))
 # A callable: people chains ckanext-activity's actions only where that plugin is loaded.
-@tk.blanket.actions(lambda: actions.actions() | openness_actions.actions() | vocab_search.actions()
+@tk.blanket.actions(lambda: actions.actions() | openness_actions.actions() | vocabularies_actions.actions()
                     # Wrapped: package_update (under the record's row lock); organization_show, group_show,
                     # user_show, organization_list_for_user and ckanext-activity's lists (no login published).
                     | chained(record_lock.chained_actions(), people_actions.chained_actions()))
 @tk.blanket.auth_functions(
     auth.auth_functions()
     | openness_auth.auth_functions()
-    | vocab_search.auth_functions()
+    | vocabularies_auth.auth_functions()
     # Wrapped: user_show, user_list, member_list, organization_list_for_user and package_collaborator_list (a
     # visitor lists no users); package_update (a record of no organization changed only by whoever made it).
     | chained_auth(people_auth.chained_auth_functions(), unowned.chained_auth_functions())
@@ -54,7 +57,7 @@ from .shared import (SCHEMING_SETTINGS, PassportTranslation, add_assets, add_tem
 )
 @tk.blanket.helpers(
     vocab.helpers()
-    | vocab_search.helpers()
+    | vocabularies_helpers.helpers()
     | display.helpers()
     | openness_helpers.helpers()
     | completeness.helpers()
