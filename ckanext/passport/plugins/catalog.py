@@ -26,6 +26,7 @@ from ckanext.passport.catalog.vocabularies import auth as vocabularies_auth
 from ckanext.passport.catalog.vocabularies import helpers as vocabularies_helpers
 from ckanext.passport.catalog.vocabularies import licences, vocab
 from ckanext.passport.catalog.workflow import actions, auth, completeness, states, unowned, views, visibility
+from ckanext.passport.catalog.workflow import helpers as workflow_helpers
 
 from ckanext.passport import language, rate_limits, script_translations
 
@@ -62,7 +63,7 @@ from .shared import (SCHEMING_SETTINGS, PassportTranslation, add_assets, add_tem
     | openness_helpers.helpers()
     | completeness.helpers()
     | visibility.helpers()
-    | views.helpers()
+    | workflow_helpers.helpers()
     | people_helpers.helpers()
     | series.helpers()
     | licences.helpers()

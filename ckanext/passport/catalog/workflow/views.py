@@ -5,13 +5,12 @@ templates only leave out what the visitor could not do anyway.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import ckan.plugins.toolkit as tk
 from flask import Blueprint, Response, current_app, session
 
-from . import completeness, feedback, states, visibility
-from . import model as passport_model
+from . import completeness, states
 
 # A field people never see and bots fill in: such a post is thanked for and dropped.
 HONEYPOT = "website"
@@ -23,7 +22,8 @@ FEEDBACK_BLOCK = "feedback"
 blueprint = Blueprint("passport_workflow", __name__)
 
 
-def _context() -> dict[str, Any]:
+def request_context() -> dict[str, Any]:
+    """The signed-in user's context for the actions a page or a template helper calls."""
     return {"user": tk.g.user}
 
 
@@ -71,7 +71,7 @@ def _error_messages(error: tk.ValidationError) -> list[str]:
 @blueprint.route("/passport/queue")
 def queue() -> str:
     try:
-        found = tk.get_action("passport_workflow_queue")(_context(), {"rows": 1000})
+        found = tk.get_action("passport_workflow_queue")(request_context(), {"rows": 1000})
     except tk.NotAuthorized:
         return tk.abort(403, tk._("Only editors may see the review queue"))
     return tk.render("passport/queue.html", {"queue": found})
@@ -80,7 +80,7 @@ def queue() -> str:
 @blueprint.route("/passport/my-records")
 def my_records() -> str:
     try:
-        found = tk.get_action("passport_workflow_my_records")(_context(), {})
+        found = tk.get_action("passport_workflow_my_records")(request_context(), {})
     except tk.NotAuthorized:
         return tk.abort(403, tk._("Sign in to see the records waiting for you"))
     return tk.render("passport/my_records.html", {"records": found})
@@ -92,7 +92,7 @@ def transition(id: str) -> Response:
     form = tk.request.form
     try:
         tk.get_action("passport_workflow_transition")(
-            _context(), {"id": id, "to": form.get("to", ""), "comment": form.get("comment", "")}
+            request_context(), {"id": id, "to": form.get("to", ""), "comment": form.get("comment", "")}
         )
     except tk.ObjectNotFound:
         return tk.abort(404, tk._("Dataset not found"))
@@ -118,7 +118,7 @@ def leave_feedback(id: str) -> Response:
     if form.get("email", "").strip():
         data["email"] = form["email"]
     try:
-        tk.get_action("passport_feedback_create")(_context(), data)
+        tk.get_action("passport_feedback_create")(request_context(), data)
     except (tk.ObjectNotFound, tk.NotAuthorized):
         return tk.abort(404, tk._("Dataset not found"))
     except tk.ValidationError as error:
@@ -128,87 +128,3 @@ def leave_feedback(id: str) -> Response:
 
 def blueprints() -> list[Blueprint]:
     return [blueprint]
-
-
-# Template helpers ----------------------------------------------------------------------------------
-
-
-def _allowed(action: str, data_dict: dict[str, Any]) -> bool:
-    try:
-        tk.check_access(action, _context(), data_dict)
-    except (tk.NotAuthorized, tk.ObjectNotFound):
-        return False
-    return True
-
-
-def workflow_panel(pkg_dict: dict[str, Any]) -> dict[str, Any]:
-    """Everything the dataset page shows of the workflow, limited to what the visitor may see and do."""
-    state = states.state_of(pkg_dict)
-    transitions = [
-        {"target": t.target, "label": states.action_label(t), "comment_required": t.comment_required}
-        for t in states.transitions_from(state)
-        if _allowed("passport_workflow_transition", {"id": pkg_dict["id"], "to": t.target})
-    ]
-    can_read_feedback = _allowed("passport_feedback_list", {"id": pkg_dict["id"]})
-    return {
-        "state": state,
-        "state_label": states.state_label(state),
-        "since": tk.get_action("passport_workflow_state")(_context(), {"id": pkg_dict["id"]})["since"],
-        "unreviewed": visibility.unreviewed(pkg_dict),
-        "transitions": transitions,
-        "history": tk.get_action("passport_workflow_history")(_context(), {"id": pkg_dict["id"]})
-        if _allowed("passport_workflow_history", {"id": pkg_dict["id"]})
-        else [],
-        "feedback": tk.get_action("passport_feedback_list")(_context(), {"id": pkg_dict["id"]})
-        if can_read_feedback
-        else None,
-        "feedback_max_length": feedback.max_text_length(),
-        "refusal": completeness.take_refusal(pkg_dict),
-        "confirmation": take_confirmation(pkg_dict, WORKFLOW_BLOCK),
-        "feedback_confirmation": take_confirmation(pkg_dict, FEEDBACK_BLOCK),
-        "honeypot": HONEYPOT,
-    }
-
-
-def return_notice(pkg_dict: dict[str, Any]) -> Optional[dict[str, Any]]:
-    """The editor's latest return (who, when, the comment) of a record in state returned, for those who may read
-    its history (its curators and the editors); ``None`` otherwise."""
-    if states.state_of(pkg_dict) != states.RETURNED or not _allowed(
-        "passport_workflow_history", {"id": pkg_dict["id"]}
-    ):
-        return None
-    event = passport_model.last_event(pkg_dict["id"], states.RETURNED)
-    return event.as_dict() if event is not None else None
-
-
-def records_awaiting() -> dict[str, Any]:
-    """What waits for the signed-in curator (passport_workflow_my_records), for the dashboard."""
-    return tk.get_action("passport_workflow_my_records")(_context(), {})
-
-
-def is_editor() -> bool:
-    return states.is_editor(tk.g.user)
-
-
-def queue_count() -> int:
-    """How many records wait for review (passport_workflow_queue), for the header's link to the queue."""
-    return tk.get_action("passport_workflow_queue")(_context(), {"rows": 0})["count"]
-
-
-def refusal_heading(target: str) -> str:
-    """What the block of a refused transition says first."""
-    if target == states.SUBMITTED:
-        return tk._("The record cannot be submitted for review yet. Fill in or correct:")
-    return tk._("The record could not be moved to the state %(state)s:") % {"state": states.state_label(target)}
-
-
-def helpers() -> dict[str, Callable]:
-    return {
-        "passport_refusal_heading": refusal_heading,
-        "passport_workflow_panel": workflow_panel,
-        "passport_state_label": states.state_label,
-        "passport_is_editor": is_editor,
-        "passport_queue_count": queue_count,
-        "passport_return_notice": return_notice,
-        "passport_my_records": records_awaiting,
-    }
