@@ -19,7 +19,7 @@ from ckanext.harvest.harvesters.base import HarvesterBase
 
 from ckanext.passport import settings, source_types
 from ckanext.passport.catalog.record import mapping
-from ckanext.passport.harvest import form_memory, index_check, objects, publishers, records, stage_guard, stored
+from ckanext.passport.harvest import form_memory, index_check, names, objects, publishers, records, stage_guard, stored
 from ckanext.passport.harvest.config import SCHEMA, HarvestConfig, config_errors, load_config
 from ckanext.passport.harvest.config_authority import checked_config
 from ckanext.passport.harvest.deletion_guard import queue_deletions
@@ -74,6 +74,8 @@ class PassportHarvester(HarvesterBase):
     """Harvests sites publishing under the Russian Methodological Recommendations (MR 2.3 and 3.0)."""
 
     SOURCE_TYPE = source_types.PASSPORT
+    # A new record's name by the package name's index, not ckanext-harvest's ILIKE over every name (harvest.names).
+    _ensure_name_is_unique = staticmethod(names.unique_name)
 
     def info(self) -> dict[str, str]:
         return source_type_info(

@@ -33,7 +33,7 @@ from ckanext.dcat.harvesters.rdf import DCATRDFHarvester
 
 from ckanext.passport import settings, source_types
 from ckanext.passport.catalog.record import mapping
-from ckanext.passport.harvest import index_check, objects, records, stage_guard, stored
+from ckanext.passport.harvest import index_check, names, objects, records, stage_guard, stored
 from ckanext.passport.harvest.config_authority import checked_config
 from ckanext.passport.harvest.deletion_guard import queue_deletions
 from ckanext.passport.harvest.findings import save_gather_error, save_object_error
@@ -57,6 +57,8 @@ class LkodHarvester(DCATRDFHarvester):
     """Harvests another LKOD's catalog (DCAT-AP-CZ documents) into Czech catalog records."""
 
     SOURCE_TYPE = source_types.LKOD
+    # A new record's name by the package name's index, not ckanext-harvest's ILIKE over every name (harvest.names).
+    _ensure_name_is_unique = staticmethod(names.unique_name)
 
     def info(self) -> dict[str, str]:
         return source_type_info(
