@@ -10,11 +10,11 @@ import re
 import pytest
 from ckan import model
 from ckanext.harvest.harvesters.base import HarvesterBase
-from sqlalchemy import event
 
 from ckanext.passport.harvest.mr_harvester import PassportHarvester
 from ckanext.passport.harvest.names import unique_name
 from ckanext.passport.lkod.harvester import LkodHarvester
+from tests.support.query_plans import reads_whole, statements_sent
 
 pytestmark = [pytest.mark.stack, pytest.mark.usefixtures("shared_plugins", "empty_db")]
 
@@ -23,43 +23,6 @@ def _names(*names: str) -> None:
     for name in names:
         model.Session.add(model.Package(name=name, state="active"))
     model.Session.commit()
-
-
-def _sent(rule, *args) -> list[tuple[str, object]]:
-    """The statements the rule sends, with their parameters."""
-    sent: list[tuple[str, object]] = []
-
-    def record(connection, cursor, statement, parameters, context, many):
-        sent.append((statement, parameters))
-
-    engine = model.Session.get_bind()
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        rule(*args)
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
-    return sent
-
-
-def _reads_whole_package(statement: str, parameters: object) -> bool:
-    """Whether the statement reads package whole (a sequential scan, or an index read end to end through a filter)
-    even when the planner is told to avoid sequential scans: whether no index can look its names up."""
-    connection = model.Session.connection()
-    connection.exec_driver_sql("SET LOCAL enable_seqscan = off")
-    [(plan,)] = connection.exec_driver_sql("EXPLAIN (FORMAT JSON) " + statement, parameters).fetchall()
-    model.Session.rollback()
-
-    def nodes(node: dict) -> list[dict]:
-        return [node] + [found for child in node.get("Plans", []) for found in nodes(child)]
-
-    def whole(node: dict) -> bool:
-        # An index scan with no Index Cond reads the index end to end; a bitmap heap scan reads what its bitmap index
-        # scans (nodes beneath it) found.
-        if node["Node Type"] == "Bitmap Heap Scan":
-            return any("Index Cond" not in scan for scan in nodes(node)[1:] if scan["Node Type"] == "Bitmap Index Scan")
-        return node["Node Type"] == "Seq Scan" or node["Node Type"].startswith("Index") and "Index Cond" not in node
-
-    return any(node.get("Relation Name") == "package" and whole(node) for node in nodes(plan[0]["Plan"]))
 
 
 def test_a_free_ideal_name_is_given_as_it_is():
@@ -95,20 +58,20 @@ def test_a_name_too_long_is_cut_to_leave_room_for_its_number():
 
 def test_every_statement_of_the_rule_is_answered_by_an_index_of_package():
     _names("air-quality", "air-quality1")
-    sent = _sent(unique_name, "air-quality")
-    assert sent and not [statement for statement, parameters in sent if _reads_whole_package(statement, parameters)]
+    sent = statements_sent(unique_name, "air-quality")
+    assert sent and not [statement for statement, parameters in sent if reads_whole("package", statement, parameters)]
 
 
 def test_ckanext_harvests_own_rule_reads_the_whole_package_table():
     # What the rule above replaces, and why: the check of the test above tells it apart.
     _names("air-quality")
-    sent = _sent(HarvesterBase._ensure_name_is_unique, "air-quality")
-    assert any(_reads_whole_package(statement, parameters) for statement, parameters in sent)
+    sent = statements_sent(HarvesterBase._ensure_name_is_unique, "air-quality")
+    assert any(reads_whole("package", statement, parameters) for statement, parameters in sent)
 
 
 @pytest.mark.parametrize("harvester", [PassportHarvester, LkodHarvester])
 def test_both_source_types_name_new_records_by_the_rule_through_the_index(harvester):
     _names("air-quality")
-    sent = _sent(harvester._gen_new_name, "Air quality")
+    sent = statements_sent(harvester._gen_new_name, "Air quality")
     assert harvester._gen_new_name("Air quality") == "air-quality1"
-    assert sent and not [statement for statement, parameters in sent if _reads_whole_package(statement, parameters)]
+    assert sent and not [statement for statement, parameters in sent if reads_whole("package", statement, parameters)]
