@@ -7,6 +7,8 @@ indexes a source's current objects by guid.
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
+from ckan import model
 
 from ckanext.passport.harvest.objects import previous_object
 from tests.support.factories import HarvestObjectObj, JobObj
@@ -22,6 +24,13 @@ def test_the_previous_object_is_found_by_its_source_and_guid_in_one_index():
         # harvest_object_create keeps keys it does not know as extras: the current flag is set on the row.
         current.current = True
         current.save()
+    # A source of a real size, its statistics read: on a table of three rows any index is as good as another.
+    model.Session.execute(sa.text(
+        "INSERT INTO harvest_object (id, guid, current, state, harvest_job_id, harvest_source_id, gathered) "
+        "SELECT 'bulk-' || n, '7708234640-bulk' || n, true, 'COMPLETE', :job, :source, now() "
+        "FROM generate_series(1, 2000) AS n"), {"job": job.id, "source": job.source.id})
+    model.Session.commit()
+    model.Session.execute(sa.text("ANALYZE harvest_object"))
     fetched = HarvestObjectObj(job=job, guid="7708234640-air")
     found = []
 
