@@ -107,11 +107,20 @@ def fill_statements(records: int) -> list[str]:
                    'active', 'fill-org-' || (n / {RECORDS_PER_SOURCE}), false, 'cc-by',
                    now() - interval '1 second' * n, now() - interval '1 second' * n
             FROM generate_series(0, {records - 1}) n""",
-        f"""INSERT INTO package_extra (id, key, value, state, package_id)
-            SELECT 'fill-' || n || '-' || k, k, CASE k WHEN 'mr_identifier' THEN '7708234640-fill' || n
-                   ELSE '2024-01-01' END, 'active', 'fill-' || n
-            FROM generate_series(0, {records - 1}) n,
-                 unnest(ARRAY['mr_identifier', 'mr_created', 'mr_modified', 'mr_valid']) k""",
+        # The extras where the running CKAN keeps them: package_extra rows (2.11) or package.extras (2.12).
+        f"""DO $$ BEGIN
+            IF to_regclass('package_extra') IS NOT NULL THEN
+              INSERT INTO package_extra (id, key, value, state, package_id)
+              SELECT 'fill-' || n || '-' || k, k, CASE k WHEN 'mr_identifier' THEN '7708234640-fill' || n
+                     ELSE '2024-01-01' END, 'active', 'fill-' || n
+              FROM generate_series(0, {records - 1}) n,
+                   unnest(ARRAY['mr_identifier', 'mr_created', 'mr_modified', 'mr_valid']) k;
+            ELSE
+              UPDATE package SET extras = jsonb_build_object('mr_identifier', '7708234640-' || replace(id, '-', ''),
+                     'mr_created', '2024-01-01', 'mr_modified', '2024-01-01', 'mr_valid', '2024-01-01')
+              WHERE id LIKE 'fill-%' AND type = 'dataset';
+            END IF;
+          END $$""",
         f"""INSERT INTO resource (id, url, format, name, position, state, package_id, created, metadata_modified)
             SELECT 'fill-' || n || '-' || r, 'https://fill.example.ru/opendata/' || n || '/data-' || r || '.csv',
                    'CSV', 'data-' || r, r, 'active', 'fill-' || n, now(), now()
