@@ -23,6 +23,10 @@ def statements_sent(call: Callable[..., Any], *args: Any) -> list[tuple[str, Any
     return sent
 
 
+def _subtree(node: dict) -> list[dict]:
+    return [node] + [found for child in node.get("Plans", []) for found in _subtree(child)]
+
+
 def plan_nodes(statement: str, parameters: Any) -> list[dict]:
     """Every node of the statement's plan when the planner is told to avoid sequential scans, so that the plan shows
     whether an index can answer it at all (a small test table would be read whole anyway)."""
@@ -30,22 +34,16 @@ def plan_nodes(statement: str, parameters: Any) -> list[dict]:
     connection.exec_driver_sql("SET LOCAL enable_seqscan = off")
     [(plan,)] = connection.exec_driver_sql("EXPLAIN (FORMAT JSON) " + statement, parameters).fetchall()
     model.Session.rollback()
-
-    def nodes(node: dict) -> list[dict]:
-        return [node] + [found for child in node.get("Plans", []) for found in nodes(child)]
-
-    return nodes(plan[0]["Plan"])
+    return _subtree(plan[0]["Plan"])
 
 
 def reads_whole(table: str, statement: str, parameters: Any) -> bool:
     """Whether the statement reads ``table`` whole: a sequential scan, or an index read end to end through a filter."""
-    found = plan_nodes(statement, parameters)
 
-    def whole(index: int, node: dict) -> bool:
-        # A bitmap heap scan reads what the bitmap index scans beneath it found.
+    def whole(node: dict) -> bool:
+        # A bitmap heap scan reads what the bitmap index scans beneath it (its own subtree) found.
         if node["Node Type"] == "Bitmap Heap Scan":
-            beneath = [scan for scan in found[index + 1:] if scan["Node Type"] == "Bitmap Index Scan"]
-            return any("Index Cond" not in scan for scan in beneath)
+            return any("Index Cond" not in scan for scan in _subtree(node) if scan["Node Type"] == "Bitmap Index Scan")
         return node["Node Type"] == "Seq Scan" or node["Node Type"].startswith("Index") and "Index Cond" not in node
 
-    return any(node.get("Relation Name") == table and whole(index, node) for index, node in enumerate(found))
+    return any(node.get("Relation Name") == table and whole(node) for node in plan_nodes(statement, parameters))
